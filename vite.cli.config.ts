@@ -1,0 +1,26 @@
+// Builds the headless CLI (the package's bin) as one Node ESM bundle; dependencies stay external.
+import { builtinModules } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vite';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const deps = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)];
+
+export default defineConfig({
+  build: {
+    ssr: 'src/main/cli/index.ts',
+    outDir: 'out/cli',
+    emptyOutDir: true,
+    target: 'node20',
+    sourcemap: true,
+    minify: false,
+    rollupOptions: {
+      external: (id) =>
+        id.startsWith('node:') || builtinModules.includes(id) || deps.some((d) => id === d || id.startsWith(`${d}/`)),
+      output: { entryFileNames: 'index.js', banner: '#!/usr/bin/env node' },
+    },
+  },
+});
