@@ -1,0 +1,21 @@
+// Builds the Electron main process, the preload bridge and the React renderer.
+// The renderer bundle is also what web mode serves.
+import { resolve } from 'node:path';
+import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    plugins: [externalizeDepsPlugin()],
+    build: { rollupOptions: { input: { index: resolve('src/main/electron/main.ts') } } },
+  },
+  preload: {
+    plugins: [externalizeDepsPlugin()],
+    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') } } },
+  },
+  renderer: {
+    root: 'src/renderer',
+    plugins: [react()],
+    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+  },
+});

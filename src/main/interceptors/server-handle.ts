@@ -1,0 +1,44 @@
+// The contract between the chain engine and whatever reaches an interceptor server.
+// The invoker client (client/) implements it over real MCP transports; tests may implement it
+// in memory. The engine only ever talks to this interface.
+import type { InterceptorDescriptor, InterceptorResult, InvokeParams } from '../../shared/protocol/schemas';
+import type { StepErrorKind } from '../../shared/trace/types';
+
+export interface DiscoveryResult {
+  interceptors: InterceptorDescriptor[];
+  /** Malformed descriptors skipped with a reason (never a crash). */
+  skipped: { name?: string; reason: string }[];
+}
+
+export interface InvokeOptions {
+  /** Invoker-side deadline: sent as params.timeoutMs and enforced locally too. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface InterceptorServerHandle {
+  /** Configured server name; with the interceptor name it forms the identity `server/name` (A7). */
+  readonly name: string;
+  /** A8: when discovery of this server fails, continue without it instead of blocking. */
+  readonly failOpen: boolean;
+  /** Cached per connection (A15); `refresh` forces a new `interceptors/list`. Throws on failure. */
+  discover(options?: { refresh?: boolean; signal?: AbortSignal }): Promise<DiscoveryResult>;
+  /**
+   * Invokes one interceptor. Resolves with a result validated against the result schemas
+   * and checked to echo name/type/phase; anything else rejects with an InvokeError.
+   */
+  invoke(params: InvokeParams, options?: InvokeOptions): Promise<InterceptorResult>;
+}
+
+/** Every way an invocation can fail; the engine routes all of them by mode/failOpen. */
+export class InvokeError extends Error {
+  constructor(
+    readonly kind: StepErrorKind,
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'InvokeError';
+  }
+}

@@ -1,0 +1,2 @@
+// Preload: a narrow typed bridge (filled in by the app API).
+export {};
