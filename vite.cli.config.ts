@@ -13,7 +13,8 @@ export default defineConfig({
   build: {
     ssr: 'src/main/cli/index.ts',
     outDir: 'out/cli',
-    emptyOutDir: true,
+    // Not emptied: tests running elsewhere may be spawning the previous bundle at this moment.
+    emptyOutDir: false,
     target: 'node20',
     sourcemap: true,
     minify: false,
