@@ -1,0 +1,185 @@
+// The gateway config file: the reference `mcp-interceptors.json` format of the C# ConfigDrivenGatewaySample
+// (serverInfo, backend, staticInterceptors, dynamicInterceptors, interceptedEvents) read unchanged, plus this
+// project's extensions. Objects are strict so that a misspelt key is an error instead of a silently ignored
+// setting; every leaf carries an `error` that says what was expected, because that text is what users read.
+import { z } from 'zod';
+
+const ModeSchema = z.preprocess(
+  (v) => (v === 'enforce' ? 'active' : v),
+  z.enum(['active', 'audit'], { error: 'expected "active" or "audit"' }),
+);
+const PhaseSchema = z.enum(['request', 'response'], { error: 'expected "request" or "response"' });
+
+const stringMap = (what: string) =>
+  z.record(z.string(), z.string({ error: `expected a string (${what})` }), { error: `expected an object of strings (${what})` });
+
+/** One transport entry; `role` words the error messages ("the backend", "the interceptor server"). */
+function transportEntry(role: string, withFailOpen: boolean) {
+  const common = {
+    name: z.string({ error: `expected a string (a name for ${role})` }).min(1, { error: `expected a non-empty name for ${role}` }),
+    connectionId: z
+      .string({ error: 'expected a string (an identity for this connection)' })
+      .optional()
+      .describe('Optional identity of this connection (the reference format uses it for dynamic entries).'),
+    ...(withFailOpen
+      ? {
+          failOpen: z
+            .boolean({ error: 'expected true or false' })
+            .optional()
+            .describe('A8: when discovery of this server fails, continue without it instead of blocking (default false).'),
+        }
+      : {}),
+  };
+  const stdio = z.strictObject({
+    transport: z.literal('stdio'),
+    ...common,
+    command: z
+      .string({ error: `expected a string (the command that starts ${role})` })
+      .min(1, { error: `expected a non-empty command that starts ${role}` }),
+    arguments: z.array(z.string({ error: 'expected a string argument' }), { error: 'expected an array of strings' }).default([]),
+    env: stringMap('environment variables for the child process').optional(),
+    cwd: z.string({ error: 'expected a string (the working directory of the child process)' }).optional(),
+  });
+  const endpoint = z.url({ error: `expected a URL (the endpoint of ${role}, e.g. http://localhost:3001/mcp)` });
+  const http = z.strictObject({
+    transport: z.literal('http'),
+    ...common,
+    endpoint,
+    headers: stringMap('HTTP headers sent with every request').optional(),
+  });
+  const sse = z.strictObject({
+    transport: z.literal('sse'),
+    ...common,
+    endpoint,
+    headers: stringMap('HTTP headers sent with every request').optional(),
+  });
+  return z.discriminatedUnion('transport', [stdio, http, sse], {
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? `expected an object describing how to reach ${role}`
+        : `expected "transport" to be "stdio", "http" or "sse" (how to reach ${role})`,
+  });
+}
+
+export const BackendEntrySchema = transportEntry('the backend', false).describe('The MCP server the gateway fronts.');
+export const InterceptorServerEntrySchema = transportEntry('the interceptor server', true).describe(
+  'An interceptor server: an MCP server offering interceptors/list and interceptor/invoke.',
+);
+
+const HookSchema = z.strictObject({
+  events: z.array(z.string({ error: 'expected an event name' }), { error: 'expected an array of event names' }),
+  phase: PhaseSchema,
+});
+
+export const OverrideSchema = z
+  .strictObject({
+    enabled: z.boolean({ error: 'expected true or false' }).optional(),
+    mode: ModeSchema.optional(),
+    failOpen: z.boolean({ error: 'expected true or false' }).optional(),
+    priorityHint: z
+      .union([z.number().int(), z.strictObject({ request: z.number().int().optional(), response: z.number().int().optional() })], {
+        error: 'expected an integer or {request?, response?} integers',
+      })
+      .optional(),
+    timeoutMs: z.number({ error: 'expected a number of milliseconds' }).int().positive().optional(),
+    config: z.record(z.string(), z.unknown(), { error: 'expected an object (the interceptor config)' }).optional(),
+    hooks: z.array(HookSchema, { error: 'expected an array of {events, phase}' }).optional(),
+  })
+  .describe('A11: invoker-side policy for one interceptor; hooks may only narrow the declared hooks.');
+
+const StdioListenSchema = z.strictObject({
+  transport: z.literal('stdio'),
+  principal: z.string({ error: 'expected a string (the user the stdio client acts as)' }).optional(),
+});
+const HttpListenSchema = z.strictObject({
+  transport: z.literal('http'),
+  host: z.string({ error: 'expected a host name or address to bind' }).default('127.0.0.1'),
+  port: z
+    .number({ error: 'expected a port number (0 picks a free port)' })
+    .int({ error: 'expected an integer port' })
+    .min(0, { error: 'expected a port between 0 and 65535' })
+    .max(65535, { error: 'expected a port between 0 and 65535' }),
+  path: z.string({ error: 'expected a URL path such as /mcp' }).startsWith('/', { error: 'expected a path starting with /' }).default('/mcp'),
+  tokens: stringMap('bearer token → principal').optional().describe('Bearer token → principal. When set, requests without a known token get 401.'),
+  allowedOrigins: z
+    .array(z.string(), { error: 'expected an array of origins' })
+    .optional()
+    .describe('Extra Origin values to accept besides loopback ones (DNS-rebinding protection).'),
+  allowedHosts: z
+    .array(z.string(), { error: 'expected an array of host names' })
+    .optional()
+    .describe('Extra Host names to accept besides the bound host and loopback names.'),
+});
+export const ListenSchema = z.discriminatedUnion('transport', [StdioListenSchema, HttpListenSchema], {
+  error: (issue) =>
+    issue.code === 'invalid_type'
+      ? 'expected an object describing how clients reach the gateway'
+      : 'expected "transport" to be "stdio" or "http" (how clients reach the gateway)',
+});
+
+const RecordingSchema = z.union(
+  [
+    z.boolean(),
+    z.strictObject({
+      enabled: z.boolean({ error: 'expected true or false' }).default(true),
+    }),
+  ],
+  { error: 'expected true, false or {enabled}' },
+);
+
+export const GatewayConfigSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    serverInfo: z
+      .looseObject({
+        name: z.string({ error: 'expected a string (the name the gateway announces)' }),
+        version: z.string({ error: 'expected a string (the version the gateway announces)' }),
+      })
+      .optional()
+      .describe("Announced to clients instead of the backend's serverInfo."),
+    backend: BackendEntrySchema,
+    staticInterceptors: z.array(InterceptorServerEntrySchema, { error: 'expected an array of interceptor servers' }).default([]),
+    dynamicInterceptors: z
+      .record(z.string(), z.array(InterceptorServerEntrySchema, { error: 'expected an array of interceptor servers' }), {
+        error: 'expected an object: principal → interceptor servers',
+      })
+      .default({})
+      .describe('Principal (case-insensitive) → extra interceptor servers for that principal.'),
+    interceptedEvents: z
+      .array(z.string({ error: 'expected an event name' }), { error: 'expected an array of event names, or null for all' })
+      .nullable()
+      .default(null)
+      .describe('Events that run through the chain; null means all.'),
+    listen: ListenSchema.default({ transport: 'stdio' }),
+    timeoutMs: z.number({ error: 'expected a number of milliseconds' }).int().positive().optional().describe('Deadline of a whole chain run.'),
+    overrides: z
+      .record(
+        z.string().regex(/^[^/]+\/.+$/, { error: 'expected a key of the form "<server>/<interceptor>"' }),
+        OverrideSchema,
+        {
+          error: (issue) =>
+            issue.code === 'invalid_key'
+              ? 'expected a key of the form "<server>/<interceptor>"'
+              : 'expected an object keyed "<server>/<interceptor>"',
+        },
+      )
+      .default({}),
+    exposeInterceptorProtocol: z.boolean({ error: 'expected true or false' }).default(false),
+    blockedToolCall: z.enum(['result', 'error'], { error: 'expected "result" or "error"' }).default('result'),
+    recording: RecordingSchema.default(true),
+    maxMessageBytes: z
+      .number({ error: 'expected a number of bytes' })
+      .int()
+      .positive()
+      .default(4 * 1024 * 1024)
+      .describe('Largest JSON-RPC message accepted from a client or forwarded back, in bytes.'),
+  })
+  .describe('Interceptor Console gateway configuration.');
+
+export type GatewayConfigInput = z.input<typeof GatewayConfigSchema>;
+export type GatewayConfig = z.output<typeof GatewayConfigSchema>;
+export type BackendEntry = z.output<typeof BackendEntrySchema>;
+export type InterceptorServerEntry = z.output<typeof InterceptorServerEntrySchema>;
+export type InterceptorOverride = z.output<typeof OverrideSchema>;
+export type ListenConfig = z.output<typeof ListenSchema>;
+export type HttpListenConfig = Extract<ListenConfig, { transport: 'http' }>;
