@@ -55,7 +55,7 @@ function transportEntry(role: string, withFailOpen: boolean) {
   });
   return z.discriminatedUnion('transport', [stdio, http, sse], {
     error: (issue) =>
-      issue.code === 'invalid_type'
+      typeof issue.input !== 'object' || issue.input === null
         ? `expected an object describing how to reach ${role}`
         : `expected "transport" to be "stdio", "http" or "sse" (how to reach ${role})`,
   });
@@ -112,7 +112,7 @@ const HttpListenSchema = z.strictObject({
 });
 export const ListenSchema = z.discriminatedUnion('transport', [StdioListenSchema, HttpListenSchema], {
   error: (issue) =>
-    issue.code === 'invalid_type'
+    typeof issue.input !== 'object' || issue.input === null
       ? 'expected an object describing how clients reach the gateway'
       : 'expected "transport" to be "stdio" or "http" (how clients reach the gateway)',
 });
