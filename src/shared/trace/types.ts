@@ -103,6 +103,11 @@ export interface ChainTrace {
   /** True iff an active mutation changed the payload and the change was kept. */
   modified: boolean;
   timeoutMs?: number;
+  /**
+   * The whole-chain deadline passed during the run. With status 'timeout' it caused the block;
+   * with status 'success' every interceptor it cut off was audit or fail-open.
+   */
+  deadlineExceeded?: boolean;
   discovery: DiscoveryRecord[];
   steps: TraceStep[];
   validationSummary: { errors: number; warnings: number; infos: number };

@@ -1,0 +1,35 @@
+// Public API of the chain engine (Electron-free).
+export { ChainRuntime } from './runtime';
+export type { ChainRuntimeOptions } from './runtime';
+export { orderChain, effectivePriority, compareOrdinal, compatExcludes, compareMutations, planEntry } from './order';
+export {
+  OverrideWideningError,
+  InterceptorOverrideSchema,
+  OverrideMapSchema,
+  validateOverrides,
+  narrowHooks,
+  patternCovers,
+  interceptorId,
+} from './overrides';
+export type { OverrideIssue } from './overrides';
+export { discoverAll, mergeDiscovery, listAll } from './discovery';
+export type { DiscoveryOutcome, DiscoverOptions } from './discovery';
+export { executePlan, ChainClock } from './run';
+export type { ExecuteInput } from './run';
+export { checkResult } from './invoke-step';
+export { MemoryServerHandle, hangUntilAborted } from './memory-handle';
+export type { MemoryHandler, MemoryInterceptor, MemoryInvocation } from './memory-handle';
+export { ChainCancelledError } from './types';
+export type {
+  ChainPlan,
+  ChainResult,
+  DiscoveredInterceptor,
+  FailureSimulator,
+  InterceptorOverride,
+  OrderInput,
+  OverrideMap,
+  PlannedEntry,
+  RunOptions,
+  SimulatedFailure,
+  SkippedEntry,
+} from './types';

@@ -1,0 +1,121 @@
+// One invocation as the engine sees it: per-interceptor deadline, the chain's deadline and the
+// caller's cancellation all abort it; failure simulation replaces it; and the result is checked
+// (echo, shape, modified:false keeping the payload) so a malformed answer is routed as a failure.
+import type { Phase } from '../../../shared/protocol/constants';
+import type { InterceptorResult, InvocationContext, InvokeParams } from '../../../shared/protocol/schemas';
+import type { StepError } from '../../../shared/trace/types';
+import { InvokeError } from '../server-handle';
+import type { InterceptorServerHandle } from '../server-handle';
+import { deepEqual } from './json';
+import type { FailureSimulator, PlannedEntry } from './types';
+
+/** Shared by every step of one run. */
+export interface RunScope {
+  event: string;
+  phase: Phase;
+  context: InvocationContext;
+  t0: number;
+  /** Aborts at the whole-chain deadline or on the caller's cancellation. */
+  chainSignal: AbortSignal;
+  /** Set when the chain deadline passed (as opposed to the caller cancelling). */
+  deadline: { passed: boolean; timeoutMs?: number };
+  simulate?: FailureSimulator;
+  handleFor(server: string): InterceptorServerHandle | undefined;
+}
+
+export interface Invocation {
+  startMs: number;
+  durationMs: number;
+  result?: InterceptorResult;
+  error?: StepError;
+  simulated?: boolean;
+}
+
+export async function invokeEntry(entry: PlannedEntry, payload: unknown, scope: RunScope): Promise<Invocation> {
+  const startMs = performance.now() - scope.t0;
+  const finish = (part: Omit<Invocation, 'startMs' | 'durationMs'>): Invocation => ({
+    startMs,
+    durationMs: performance.now() - scope.t0 - startMs,
+    ...part,
+  });
+
+  const forced = scope.simulate?.({ id: entry.id, server: entry.server, name: entry.name, type: entry.type, event: scope.event, phase: scope.phase });
+  if (forced === 'timeout' || forced === 'crash') {
+    const message = forced === 'timeout' ? `Interceptor '${entry.name}' timed out (simulated)` : `Interceptor '${entry.name}' crashed (simulated)`;
+    return finish({ error: { kind: forced, message }, simulated: true });
+  }
+
+  const handle = scope.handleFor(entry.server);
+  if (!handle) return finish({ error: { kind: 'transport', message: `No connection to interceptor server '${entry.server}'` } });
+
+  const params: InvokeParams = { name: entry.name, event: scope.event, phase: scope.phase, payload, context: scope.context };
+  if (entry.config !== undefined) params.config = entry.config;
+  if (entry.timeoutMs !== undefined) params.timeoutMs = entry.timeoutMs;
+
+  const local = new AbortController();
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onChainAbort = () => local.abort(scope.chainSignal.reason);
+  if (scope.chainSignal.aborted) onChainAbort();
+  else scope.chainSignal.addEventListener('abort', onChainAbort, { once: true });
+  if (entry.timeoutMs !== undefined) {
+    timer = setTimeout(() => {
+      timedOut = true;
+      local.abort(new Error('interceptor timeout'));
+    }, entry.timeoutMs);
+  }
+  // The race guarantees the engine never waits on a handle that ignores its signal.
+  const aborted = new Promise<never>((_, reject) => {
+    const fire = () => reject(new Error('aborted'));
+    if (local.signal.aborted) fire();
+    else local.signal.addEventListener('abort', fire, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    const invokeOptions = entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs, signal: local.signal } : { signal: local.signal };
+    const result = await Promise.race([handle.invoke(params, invokeOptions), aborted]);
+    const problem = checkResult(entry, scope.phase, payload, result);
+    return problem ? finish({ result, error: { kind: 'malformed', message: problem } }) : finish({ result });
+  } catch (err) {
+    return finish({ error: toStepError(err, entry, scope, timedOut) });
+  } finally {
+    if (timer) clearTimeout(timer);
+    scope.chainSignal.removeEventListener('abort', onChainAbort);
+  }
+}
+
+function toStepError(err: unknown, entry: PlannedEntry, scope: RunScope, timedOut: boolean): StepError {
+  if (timedOut) return { kind: 'timeout', message: `Interceptor '${entry.name}' timed out after ${entry.timeoutMs}ms` };
+  if (scope.chainSignal.aborted) {
+    if (scope.deadline.passed) {
+      return { kind: 'timeout', message: `Whole-chain deadline of ${scope.deadline.timeoutMs}ms passed while '${entry.name}' was running` };
+    }
+    return { kind: 'cancelled', message: 'Cancelled by the caller' };
+  }
+  if (err instanceof InvokeError) {
+    const out: StepError = { kind: err.kind, message: err.message };
+    if (err.code !== undefined) out.code = err.code;
+    if (err.data !== undefined) out.data = err.data;
+    return out;
+  }
+  return { kind: 'transport', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** S4 malformed results: they are invocation failures, routed by mode/failOpen. */
+export function checkResult(entry: PlannedEntry, phase: Phase, input: unknown, result: unknown): string | undefined {
+  if (!result || typeof result !== 'object') return 'result is not an object';
+  const r = result as Record<string, unknown>;
+  if (r.type !== entry.type) return `result type '${String(r.type)}' does not match the interceptor type '${entry.type}'`;
+  if (r.interceptor !== entry.name) return `result names interceptor '${String(r.interceptor)}', expected '${entry.name}'`;
+  if (r.phase !== phase) return `result phase '${String(r.phase)}' does not match '${phase}'`;
+  if (entry.type === 'validation' && typeof r.valid !== 'boolean') return 'validation result has no boolean "valid"';
+  if (entry.type === 'sink' && typeof r.recorded !== 'boolean') return 'sink result has no boolean "recorded"';
+  if (entry.type === 'mutation') {
+    if (typeof r.modified !== 'boolean') return 'mutation result has no boolean "modified"';
+    if (r.modified && r.payload === undefined) return 'mutation result says modified:true but carries no payload';
+    if (!r.modified && r.payload !== undefined && !deepEqual(r.payload, input)) {
+      return 'mutation result says modified:false but its payload differs from the input';
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,147 @@
+// Executes a ChainPlan (A2): request = mutations → validations → sinks; response = validations →
+// sinks → mutations. Produces the decision, the final payload and the complete trace.
+//
+// Whole-chain deadline (S4 aggregate deadline): in-flight invocations are aborted and, with those
+// not yet invoked, become invocation failures routed by mode/failOpen. If one of them is active
+// and fail-closed the chain blocks with status 'timeout'. If every one of them is audit or
+// fail-open, the chain is allowed with the mutations committed so far (the same thing fail-open
+// means for a single timeout) and the trace says `deadlineExceeded: true`, status 'success'.
+import type { Phase } from '../../../shared/protocol/constants';
+import type { InvocationContext } from '../../../shared/protocol/schemas';
+import type { ChainTrace, DiscoveryRecord } from '../../../shared/trace/types';
+import type { InterceptorServerHandle } from '../server-handle';
+import type { RunScope } from './invoke-step';
+import { cloneJson } from './json';
+import { runMutations } from './passes/mutations';
+import { runSinks } from './passes/sinks';
+import type { ChainState } from './passes/state';
+import { pushSkipped, setBlock, throwIfCancelled } from './passes/state';
+import { runValidations } from './passes/validations';
+import type { ChainPlan, ChainResult, RunOptions } from './types';
+import { ChainCancelledError } from './types';
+
+/** Start time, deadline and cancellation of one run; created before discovery so both are covered. */
+export class ChainClock {
+  readonly t0 = performance.now();
+  readonly startedAt = new Date().toISOString();
+  readonly controller = new AbortController();
+  readonly deadline: { passed: boolean; timeoutMs?: number };
+  private readonly timer?: ReturnType<typeof setTimeout>;
+  private readonly onCallerAbort?: () => void;
+
+  constructor(
+    timeoutMs: number | undefined,
+    readonly callerSignal?: AbortSignal,
+  ) {
+    this.deadline = timeoutMs !== undefined ? { passed: false, timeoutMs } : { passed: false };
+    if (timeoutMs !== undefined) {
+      this.timer = setTimeout(() => {
+        this.deadline.passed = true;
+        this.controller.abort(new Error('chain deadline'));
+      }, timeoutMs);
+    }
+    if (callerSignal) {
+      if (callerSignal.aborted) this.controller.abort(callerSignal.reason);
+      this.onCallerAbort = () => this.controller.abort(callerSignal.reason);
+      callerSignal.addEventListener('abort', this.onCallerAbort, { once: true });
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.callerSignal && this.onCallerAbort) this.callerSignal.removeEventListener('abort', this.onCallerAbort);
+  }
+}
+
+export interface ExecuteInput {
+  plan: ChainPlan;
+  payload: unknown;
+  handleFor(server: string): InterceptorServerHandle | undefined;
+  discovery?: DiscoveryRecord[];
+  /** A fail-closed server that failed discovery (A8): the run blocks without invoking anything. */
+  discoveryBlock?: { server: string; error: string };
+  options?: RunOptions;
+  /** Supplied by ChainRuntime so the deadline also covered discovery; created here otherwise. */
+  clock?: ChainClock;
+}
+
+export async function executePlan(input: ExecuteInput): Promise<ChainResult> {
+  const options = input.options ?? {};
+  const clock = input.clock ?? new ChainClock(options.timeoutMs, options.signal);
+  try {
+    return await execute(input, clock, options);
+  } finally {
+    if (!input.clock) clock.dispose();
+  }
+}
+
+async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptions): Promise<ChainResult> {
+  const { plan } = input;
+  const inputPayload = cloneJson(input.payload);
+  const context: InvocationContext = { ...(options.context ?? {}) };
+  if (context.timestamp === undefined) context.timestamp = clock.startedAt;
+  const scope: RunScope = {
+    event: plan.event,
+    phase: plan.phase,
+    context,
+    t0: clock.t0,
+    chainSignal: clock.controller.signal,
+    deadline: clock.deadline,
+    handleFor: input.handleFor,
+  };
+  if (options.simulate) scope.simulate = options.simulate;
+  const state: ChainState = {
+    scope,
+    steps: [],
+    payload: inputPayload,
+    modified: false,
+    summary: { errors: 0, warnings: 0, infos: 0 },
+  };
+  if (options.signal) state.callerSignal = options.signal;
+  throwIfCancelled(state);
+
+  if (input.discoveryBlock) {
+    const { server, error } = input.discoveryBlock;
+    setBlock(state, { server, name: '(discovery)' }, 'discovery_failed', 'discovery', `interceptor server '${server}' failed discovery and is fail-closed: ${error}`, [error]);
+  }
+  await runPasses(plan, state);
+  throwIfCancelled(state);
+  if (clock.controller.signal.aborted && !clock.deadline.passed) throw new ChainCancelledError(options.signal?.reason);
+
+  for (const s of plan.skipped) pushSkipped(state, s, s.reason, s.detail);
+
+  const blocked = state.block !== undefined;
+  // S4 atomicity: a block discards every tentative change.
+  const finalPayload = blocked ? inputPayload : state.payload;
+  const trace: ChainTrace = {
+    event: plan.event,
+    phase: plan.phase,
+    startedAt: clock.startedAt,
+    durationMs: performance.now() - clock.t0,
+    decision: blocked ? 'block' : 'allow',
+    status: state.block?.status ?? 'success',
+    inputPayload,
+    finalPayload,
+    modified: !blocked && state.modified,
+    discovery: input.discovery ?? [],
+    steps: state.steps,
+    validationSummary: state.summary,
+  };
+  if (state.block) trace.blockedBy = state.block.info;
+  if (clock.deadline.timeoutMs !== undefined) trace.timeoutMs = clock.deadline.timeoutMs;
+  if (clock.deadline.passed) trace.deadlineExceeded = true;
+  return { decision: trace.decision, finalPayload, trace };
+}
+
+async function runPasses(plan: ChainPlan, state: ChainState): Promise<void> {
+  const order: Phase = plan.phase;
+  if (order === 'request') {
+    await runMutations(plan.mutations, state);
+    await runValidations(plan.validations, state);
+    await runSinks(plan.sinks, state);
+  } else {
+    await runValidations(plan.validations, state);
+    await runSinks(plan.sinks, state);
+    await runMutations(plan.mutations, state);
+  }
+}
