@@ -1,0 +1,349 @@
+// InterceptorServerClient: the invoker side of one interceptor server over a real MCP transport.
+// It connects (initialize with a deadline, capability check), discovers (draining pages, skipping
+// malformed descriptors with a reason, cached per connection: A13, A15), invokes (deadline sent and
+// enforced locally, cancellation, result checks), and reconnects with exponential backoff when the
+// connection drops. The chain engine only sees the InterceptorServerHandle interface.
+import { Client, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import {
+  INTERCEPTORS_EXTENSION_ID,
+  METHOD_INVOKE,
+  NOTIFICATION_LIST_CHANGED,
+} from '../../../shared/protocol/constants';
+import type { InterceptorResult, InterceptorType, InvokeParams } from '../../../shared/protocol/schemas';
+import { omitNullish } from '../../../shared/protocol/wire';
+import { InvokeError, type DiscoveryResult, type InterceptorServerHandle, type InvokeOptions } from '../server-handle';
+import { ConnectionConfigSchema, describeConnection, type ConnectionConfig } from './connection';
+import { drainList } from './discovery';
+import { toInvokeError } from './errors';
+import { checkInvokeResult } from './result-check';
+import { backoffDelay, TextTail, type BackoffOptions, type ConnectionStatus } from './status';
+
+export interface InterceptorServerClientOptions {
+  /** Configured server name: with an interceptor name it forms the identity `server/name` (A7). */
+  name: string;
+  connection: ConnectionConfig;
+  /** A8: when discovery of this server fails, the chain continues without it. */
+  failOpen?: boolean;
+  /** Deadline for the initialize handshake. Default 10 s. */
+  initializeTimeoutMs?: number;
+  /** Deadline for each `interceptors/list` page. Default 15 s. */
+  listTimeoutMs?: number;
+  /** Local deadline for invokes that carry no timeoutMs. Default 30 s. */
+  defaultInvokeTimeoutMs?: number;
+  /** Added to a sent timeoutMs for the local deadline, so the host's -32000 arrives first. Default 250 ms. */
+  timeoutGraceMs?: number;
+  backoff?: BackoffOptions;
+  /** Reconnect in the background after an established connection drops. Default true. */
+  autoReconnect?: boolean;
+  /** Upper bound on `interceptors/list` pages per discovery. Default 100. */
+  maxPages?: number;
+  clientInfo?: { name: string; version: string };
+  /** Each chunk a stdio server writes to stderr (it is also kept in `status.stderrTail`). */
+  onStderr?: (chunk: string) => void;
+}
+
+interface Connection {
+  generation: number;
+  client: Client;
+  transport: Transport;
+}
+
+type Listener<T> = (value: T) => void;
+
+export class InterceptorServerClient implements InterceptorServerHandle {
+  readonly name: string;
+  readonly failOpen: boolean;
+  private readonly connection: ConnectionConfig;
+  private readonly opts: InterceptorServerClientOptions;
+  private conn: Connection | undefined;
+  private connecting: Promise<Connection> | undefined;
+  private generation = 0;
+  private closed = false;
+  private everConnected = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private discovery: { generation: number; promise: Promise<DiscoveryResult> } | undefined;
+  private types = new Map<string, InterceptorType>();
+  private readonly stderr = new TextTail();
+  private readonly statusListeners = new Set<Listener<ConnectionStatus>>();
+  private readonly discoveryListeners = new Set<Listener<DiscoveryResult | undefined>>();
+  private current: ConnectionStatus;
+
+  constructor(options: InterceptorServerClientOptions) {
+    if (options.connection.transport !== 'custom') {
+      const parsed = ConnectionConfigSchema.safeParse(options.connection);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new Error(`Interceptor server '${options.name}': invalid connection: ${issue?.path.join('.') || 'connection'}: ${issue?.message}`);
+      }
+    }
+    this.name = options.name;
+    this.failOpen = options.failOpen ?? false;
+    this.connection = options.connection;
+    this.opts = options;
+    this.current = { server: this.name, state: 'idle', target: describeConnection(this.connection), failures: 0 };
+  }
+
+  /** A snapshot of the connection status. */
+  get status(): ConnectionStatus {
+    return { ...this.current, stderrTail: this.stderr.value() };
+  }
+
+  /** Negotiated protocol version of the live connection (undefined while disconnected). */
+  get protocolVersion(): string | undefined {
+    return this.conn?.client.getNegotiatedProtocolVersion();
+  }
+
+  /** Subscribes to status changes; returns the unsubscribe function. */
+  onStatus(listener: Listener<ConnectionStatus>): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Called when the cached discovery is invalidated (list_changed, reconnect) or refreshed. */
+  onDiscoveryChanged(listener: Listener<DiscoveryResult | undefined>): () => void {
+    this.discoveryListeners.add(listener);
+    return () => this.discoveryListeners.delete(listener);
+  }
+
+  /** Connects now (otherwise the first discover/invoke does). Rejects with a clear error. */
+  async connect(): Promise<void> {
+    await this.ensureConnected();
+  }
+
+  async discover(options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<DiscoveryResult> {
+    const conn = await this.ensureConnected();
+    const cached = this.discovery;
+    if (!options.refresh && cached && cached.generation === conn.generation) return cached.promise;
+    const promise = this.fetchDiscovery(conn, undefined, options.signal).then((result) => {
+      this.types = new Map(result.interceptors.map((d) => [d.name, d.type]));
+      this.emitDiscovery(result);
+      return result;
+    });
+    const entry = { generation: conn.generation, promise };
+    this.discovery = entry;
+    promise.catch(() => {
+      if (this.discovery === entry) this.discovery = undefined;
+    });
+    return promise;
+  }
+
+  /** `interceptors/list` with an event filter, drained, not cached (the CLI's `list --event`). */
+  async list(options: { event?: string; signal?: AbortSignal } = {}): Promise<DiscoveryResult> {
+    const conn = await this.ensureConnected();
+    return this.fetchDiscovery(conn, options.event, options.signal);
+  }
+
+  async invoke(params: InvokeParams, options: InvokeOptions = {}): Promise<InterceptorResult> {
+    const timeoutMs = options.timeoutMs ?? params.timeoutMs;
+    const ctx = { server: this.name, interceptor: params.name, timeoutMs, signal: options.signal };
+    if (options.signal?.aborted) throw new InvokeError('cancelled', `invocation of '${params.name}' was cancelled before it started`);
+    let conn: Connection;
+    try {
+      conn = await this.ensureConnected();
+    } catch (err) {
+      throw new InvokeError('transport', `server '${this.name}' is unavailable: ${(err as Error).message}`);
+    }
+    const wire = omitNullish({ ...params, timeoutMs }) as Record<string, unknown>;
+    const localDeadline = (timeoutMs ?? this.opts.defaultInvokeTimeoutMs ?? 30_000) + (this.opts.timeoutGraceMs ?? 250);
+    let raw: unknown;
+    try {
+      raw = await conn.client.request({ method: METHOD_INVOKE, params: wire }, z.unknown(), {
+        timeout: localDeadline,
+        signal: options.signal,
+      });
+    } catch (err) {
+      const mapped = toInvokeError(err, ctx);
+      // HTTP has no process to watch: a transport failure retires this connection so the next use reconnects.
+      if (mapped.kind === 'transport') this.retire(conn, mapped.message);
+      throw mapped;
+    }
+    return checkInvokeResult(raw, params, this.types.get(params.name), this.name);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    const conn = this.conn;
+    this.conn = undefined;
+    this.setStatus({ state: 'closed', pid: undefined, nextRetryAt: undefined });
+    await conn?.client.close().catch(() => undefined);
+  }
+
+  // ---- connection management ----
+
+  private ensureConnected(): Promise<Connection> {
+    if (this.closed) return Promise.reject(new Error(`interceptor server '${this.name}' client is closed`));
+    if (this.conn) return Promise.resolve(this.conn);
+    if (this.connecting) return this.connecting;
+    const wait = (this.current.nextRetryAt ?? 0) - Date.now();
+    if (wait > 0) {
+      return Promise.reject(
+        new Error(`not connected (retrying in ${wait}ms after ${this.current.failures} failed attempt(s)): ${this.current.lastError ?? 'unknown error'}`),
+      );
+    }
+    return this.startConnect();
+  }
+
+  private startConnect(): Promise<Connection> {
+    const attempt = this.open().then(
+      (conn) => {
+        const reconnected = this.everConnected;
+        this.everConnected = true;
+        this.conn = conn;
+        this.setStatus({
+          state: 'connected',
+          lastError: undefined,
+          failures: 0,
+          nextRetryAt: undefined,
+          connectedAt: Date.now(),
+          protocolVersion: conn.client.getNegotiatedProtocolVersion(),
+          serverInfo: conn.client.getServerVersion(),
+          pid: conn.transport instanceof StdioClientTransport ? (conn.transport.pid ?? undefined) : undefined,
+        });
+        if (reconnected) {
+          // A15: a new connection means a new discovery; refresh eagerly so the UI and chain see it.
+          this.discovery = undefined;
+          this.emitDiscovery(undefined);
+          this.discover().catch(() => undefined);
+        }
+        return conn;
+      },
+      (err: Error) => {
+        const failures = this.current.failures + 1;
+        const nextRetryAt = Date.now() + backoffDelay(failures, this.opts.backoff);
+        this.setStatus({ state: 'failed', lastError: err.message, failures, nextRetryAt, pid: undefined });
+        if (this.everConnected) this.scheduleReconnect();
+        throw err;
+      },
+    );
+    this.connecting = attempt;
+    const clear = (): void => {
+      if (this.connecting === attempt) this.connecting = undefined;
+    };
+    attempt.then(clear, clear);
+    return attempt;
+  }
+
+  private async open(): Promise<Connection> {
+    const generation = ++this.generation;
+    this.setStatus({ state: this.everConnected ? 'reconnecting' : 'connecting' });
+    this.stderr.clear();
+    const transport = await this.buildTransport();
+    const client = new Client(this.opts.clientInfo ?? { name: 'interceptor-console', version: '0.1.0' }, { capabilities: {} });
+    client.setNotificationHandler(NOTIFICATION_LIST_CHANGED, { params: z.unknown() }, () => this.onListChanged(generation));
+    client.onclose = () => this.onConnectionClosed(generation);
+    const initMs = this.opts.initializeTimeoutMs ?? 10_000;
+    try {
+      await withDeadline(client.connect(transport, { timeout: initMs }), initMs + 500);
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw new Error(this.describeConnectFailure(err as Error, initMs));
+    }
+    const capability = client.getServerCapabilities()?.extensions?.[INTERCEPTORS_EXTENSION_ID];
+    if (!capability) {
+      await client.close().catch(() => undefined);
+      throw new Error(
+        `server at ${this.current.target} does not advertise the interceptors extension ` +
+          `(capabilities.extensions["${INTERCEPTORS_EXTENSION_ID}"]); is it an interceptor server?`,
+      );
+    }
+    return { generation, client, transport };
+  }
+
+  private async buildTransport(): Promise<Transport> {
+    const c = this.connection;
+    if (c.transport === 'custom') return c.connect();
+    if (c.transport === 'http') {
+      return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } });
+    }
+    const transport = new StdioClientTransport({
+      command: c.command,
+      args: c.args ?? [],
+      env: { ...getDefaultEnvironment(), ...(c.env ?? {}) },
+      cwd: c.cwd,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer | string) => {
+      const text = chunk.toString();
+      this.stderr.push(text);
+      this.opts.onStderr?.(text);
+    });
+    return transport;
+  }
+
+  private describeConnectFailure(err: Error, initMs: number): string {
+    const target = this.current.target;
+    const msg = err.message ?? String(err);
+    const timedOut = /timed? ?out|REQUEST_TIMEOUT|deadline/i.test(msg);
+    const base = timedOut
+      ? `server at ${target} did not answer initialize within ${initMs}ms`
+      : `could not connect to server at ${target}: ${msg}`;
+    const tail = this.stderr.value()?.trim();
+    return tail ? `${base}; its stderr ends with: ${tail.split('\n').slice(-3).join(' | ')}` : base;
+  }
+
+  private onConnectionClosed(generation: number): void {
+    if (this.conn?.generation !== generation) return; // a failed attempt or an older connection
+    this.conn = undefined;
+    this.discovery = undefined;
+    if (this.closed) return;
+    const exit = this.stderr.value() ? ` (stderr: ${this.stderr.value()?.trim().split('\n').slice(-1)[0]})` : '';
+    this.setStatus({ state: 'failed', lastError: `connection to ${this.current.target} closed${exit}`, pid: undefined, nextRetryAt: Date.now() });
+    this.emitDiscovery(undefined);
+    this.scheduleReconnect();
+  }
+
+  private retire(conn: Connection, reason: string): void {
+    if (this.conn !== conn) return;
+    this.setStatus({ lastError: reason });
+    void conn.client.close().catch(() => undefined); // onclose then clears and schedules the reconnect
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.opts.autoReconnect === false || this.retryTimer) return;
+    const delay = Math.max(0, (this.current.nextRetryAt ?? 0) - Date.now());
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.closed || this.conn || this.connecting) return;
+      this.startConnect().catch(() => undefined); // failure reschedules itself with backoff
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private onListChanged(generation: number): void {
+    if (this.conn?.generation !== generation) return;
+    this.discovery = undefined;
+    this.emitDiscovery(undefined);
+  }
+
+  private fetchDiscovery(conn: Connection, event: string | undefined, signal?: AbortSignal): Promise<DiscoveryResult> {
+    return drainList(conn.client, {
+      server: this.name,
+      event,
+      signal,
+      pageTimeoutMs: this.opts.listTimeoutMs ?? 15_000,
+      maxPages: this.opts.maxPages ?? 100,
+    });
+  }
+
+  private setStatus(patch: Partial<ConnectionStatus>): void {
+    this.current = { ...this.current, ...patch };
+    const snapshot = this.status;
+    for (const l of this.statusListeners) l(snapshot);
+  }
+
+  private emitDiscovery(result: DiscoveryResult | undefined): void {
+    for (const l of this.discoveryListeners) l(result);
+  }
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`deadline of ${ms}ms passed`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,131 @@
+// Runs one `interceptor/invoke` on the host: config check, deadline, handler, result shaping.
+// Every failure is a JSON-RPC error (never a validation result, S4 rule E1):
+//   config fails configSchema → -32602; handler throws or returns a malformed result → -32603
+//   with {interceptor, reason}; deadline passes → -32000 with {interceptor, timeoutMs, phase} (A10).
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { ErrorCode } from '../../../shared/protocol/constants';
+import { canonicalJson } from '../../../shared/protocol/canonical';
+import {
+  InterceptorResultSchema,
+  type InterceptorResult,
+  type InvokeParams,
+} from '../../../shared/protocol/schemas';
+import { resultToWire } from '../../../shared/protocol/wire';
+import type { RegisteredInterceptor } from './registration';
+import type { HandlerContext } from './types';
+
+export interface ExecuteOptions {
+  /** Used when the invoke carries no (or a zero) `timeoutMs`. */
+  defaultTimeoutMs: number;
+  /** The invoker's cancellation (notifications/cancelled) for this request. */
+  requestSignal?: AbortSignal;
+}
+
+class MalformedResult extends Error {}
+
+export async function executeInvoke(
+  entry: RegisteredInterceptor,
+  params: InvokeParams,
+  options: ExecuteOptions,
+): Promise<InterceptorResult> {
+  const { registration: reg } = entry;
+  const config = params.config ?? reg.defaultConfig ?? {};
+  if (entry.validateConfig) {
+    const problem = entry.validateConfig(config);
+    if (problem) {
+      throw new ProtocolError(ErrorCode.InvalidParams, `Invalid config for interceptor '${reg.name}': ${problem}`, {
+        interceptor: reg.name,
+        reason: problem,
+      });
+    }
+  }
+
+  const timeoutMs = params.timeoutMs && params.timeoutMs > 0 ? params.timeoutMs : options.defaultTimeoutMs;
+  const controller = new AbortController();
+  const onCancel = (): void => controller.abort(options.requestSignal?.reason);
+  options.requestSignal?.addEventListener('abort', onCancel, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error('timeout'));
+      reject(
+        new ProtocolError(ErrorCode.Timeout, `Interceptor '${reg.name}' timed out after ${timeoutMs}ms`, {
+          interceptor: reg.name,
+          timeoutMs,
+          phase: params.phase,
+        }),
+      );
+    }, timeoutMs);
+  });
+
+  const ctx: HandlerContext<never> = {
+    config: config as never,
+    context: params.context,
+    event: params.event,
+    phase: params.phase,
+    signal: controller.signal,
+  };
+  const started = performance.now();
+  try {
+    // The handler may be sync or async and may throw synchronously: wrap it in one promise.
+    const raw = await Promise.race([
+      Promise.resolve().then(() => (reg.handler as (p: unknown, c: HandlerContext<never>) => unknown)(params.payload, ctx)),
+      deadline,
+    ]);
+    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    return shapeResult(entry, params, raw, durationMs);
+  } catch (err) {
+    if (err instanceof ProtocolError) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    const prefix = err instanceof MalformedResult ? 'handler returned a malformed result: ' : '';
+    throw new ProtocolError(ErrorCode.InternalError, `Interceptor invocation failed: ${prefix}${reason}`, {
+      interceptor: reg.name,
+      reason: `${prefix}${reason}`,
+    });
+  } finally {
+    clearTimeout(timer);
+    options.requestSignal?.removeEventListener('abort', onCancel);
+  }
+}
+
+function shapeResult(
+  entry: RegisteredInterceptor,
+  params: InvokeParams,
+  raw: unknown,
+  durationMs: number,
+): InterceptorResult {
+  const { registration: reg } = entry;
+  const common = { interceptor: reg.name, type: reg.type, phase: params.phase, durationMs };
+  let candidate: Record<string, unknown>;
+  if (reg.type === 'validation') {
+    if (typeof raw === 'boolean') candidate = { valid: raw };
+    else candidate = asObject(raw, 'a validation handler must return {valid, …} or a boolean');
+  } else if (reg.type === 'mutation') {
+    candidate = asObject(raw, 'a mutation handler must return {modified, payload}');
+    if (candidate.modified === false) {
+      if (!('payload' in candidate) || candidate.payload === undefined) {
+        candidate = { ...candidate, payload: params.payload };
+      } else if (canonicalJson(candidate.payload) !== canonicalJson(params.payload)) {
+        throw new MalformedResult('modified:false with a payload different from the input');
+      }
+    } else if (candidate.modified === true && candidate.payload === undefined) {
+      throw new MalformedResult('modified:true without a payload');
+    }
+  } else {
+    candidate = raw === undefined ? { recorded: true } : asObject(raw, 'a sink handler must return {recorded, metrics?}');
+  }
+  // Host-owned fields win over whatever the handler put there (both SDK hosts overwrite them).
+  const parsed = InterceptorResultSchema.safeParse({ ...candidate, ...common });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new MalformedResult(`${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return resultToWire(parsed.data);
+}
+
+function asObject(raw: unknown, expectation: string): Record<string, unknown> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new MalformedResult(`${expectation}, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
+  }
+  return raw as Record<string, unknown>;
+}

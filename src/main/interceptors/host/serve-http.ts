@@ -1,0 +1,140 @@
+// Serves an InterceptorHost over Streamable HTTP on one path (default `/mcp`), one MCP session per
+// client. Security defaults (product §4): bound to 127.0.0.1, Host and Origin headers checked
+// against loopback names (DNS-rebinding protection), optional bearer token compared in constant time.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { InterceptorHost } from './host';
+
+export interface HttpServeOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  path?: string;
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Extra hostnames accepted in Host/Origin besides loopback names and the bound host. */
+  allowedHostnames?: string[];
+  /** Upper bound on concurrent MCP sessions; the oldest idle one is not evicted, new ones are refused. */
+  maxSessions?: number;
+}
+
+export interface HttpServing {
+  /** e.g. http://127.0.0.1:41234/mcp */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+
+export async function serveHostOverHttp(host: InterceptorHost, options: HttpServeOptions = {}): Promise<HttpServing> {
+  const bindHost = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const maxSessions = options.maxSessions ?? 64;
+  const allowed = new Set([...LOOPBACK, bindHost, ...(options.allowedHostnames ?? [])].map((h) => h.toLowerCase()));
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const tokenBytes = options.token ? Buffer.from(options.token, 'utf8') : undefined;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    if (url.pathname !== path) return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
+    const hostHeader = req.headers.host;
+    if (!hostHeader || !allowed.has(hostnameOf(hostHeader))) {
+      return reply(res, 403, `Forbidden: Host header ${JSON.stringify(hostHeader ?? '')} is not an allowed hostname`);
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, allowed)) {
+      return reply(res, 403, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+    }
+    if (tokenBytes && !bearerMatches(req.headers.authorization, tokenBytes)) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
+    }
+
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const transport = sessions.get(sessionId);
+      if (!transport) return reply(res, 404, 'Unknown or expired MCP session; initialize a new one');
+      return transport.handleRequest(req, res);
+    }
+    if (sessions.size >= maxSessions) return reply(res, 503, `Too many MCP sessions (limit ${maxSessions})`);
+    // No session yet: only an `initialize` POST can start one; the transport rejects anything else.
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    const server = host.createServer();
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      void server.close().catch(() => undefined);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+    if (!transport.sessionId) await server.close().catch(() => undefined);
+  };
+
+  const httpServer: HttpServer = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) reply(res, 500, `Internal error: ${(err as Error).message}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port ?? 0, bindHost, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  const urlHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    port,
+    async close() {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+function reply(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  // A JSON-RPC error body so that MCP clients surface the message.
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+}
+
+/** `127.0.0.1:8080` → `127.0.0.1`; `[::1]:8080` → `[::1]`. */
+function hostnameOf(hostHeader: string): string {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  const colon = h.lastIndexOf(':');
+  return colon === -1 ? h : h.slice(0, colon);
+}
+
+function originAllowed(origin: string, allowed: Set<string>): boolean {
+  try {
+    const u = new URL(origin);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+    return allowed.has(u.hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!m?.[1]) return false;
+  const given = Buffer.from(m[1].trim(), 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
