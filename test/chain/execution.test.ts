@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ChainCancelledError, ChainRuntime } from '../../src/main/interceptors/chain/index';
 import type { MemoryHandler } from '../../src/main/interceptors/chain/index';
-import { allow, appendNote, call, crash, deny, desc, hang, ic, memServer } from './helpers';
+import { allow, appendNote, call, crash, deny, desc, hang, ic, memServer, stepOf } from './helpers';
 
-const stepOf = (trace: { steps: { id: string }[] }, id: string) => trace.steps.find((s) => s.id === id)!;
 
 describe('execution model (A2)', () => {
   it('request phase: mutations in order, then validations on the mutated payload, then sinks', async () => {

@@ -4,6 +4,7 @@ import type { InterceptorDescriptor, InterceptorType, PriorityHint } from '../..
 import { MemoryServerHandle, hangUntilAborted } from '../../src/main/interceptors/chain/index';
 import type { MemoryHandler, MemoryInterceptor } from '../../src/main/interceptors/chain/index';
 import type { DiscoveredInterceptor } from '../../src/main/interceptors/chain/index';
+import type { ChainTrace, TraceStep } from '../../src/shared/trace/types';
 
 export interface DescOptions {
   events?: string[];
@@ -57,4 +58,10 @@ export const call = (note: string) => ({ name: 'echo', arguments: { note } });
 
 export function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+export function stepOf(trace: ChainTrace, id: string): TraceStep {
+  const step = trace.steps.find((s) => s.id === id);
+  if (!step) throw new Error(`no step ${id} in trace`);
+  return step;
 }

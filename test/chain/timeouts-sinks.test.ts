@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChainRuntime } from '../../src/main/interceptors/chain/index';
-import { allow, appendNote, call, crash, desc, hang, ic, memServer, record } from './helpers';
+import { allow, appendNote, call, crash, desc, hang, ic, memServer, record, stepOf } from './helpers';
 
-const stepOf = (trace: { steps: { id: string }[] }, id: string) => trace.steps.find((s) => s.id === id)!;
 
 describe('per-interceptor timeout', () => {
   it('is sent as params.timeoutMs, enforced by the engine, and routed by failOpen', async () => {
