@@ -1,0 +1,105 @@
+// The invoker against real child processes over stdio: a server killed mid-call, reconnect with
+// backoff, a process that never answers initialize, and a command that does not exist.
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InterceptorServerClient } from '../../src/main/interceptors/client';
+import { InvokeError } from '../../src/main/interceptors/server-handle';
+import { sleep } from './helpers';
+
+const fixture = fileURLToPath(new URL('./fixtures/stdio-host.ts', import.meta.url));
+const open: InterceptorServerClient[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+function stdioClient(args: string[], extra: Partial<ConstructorParameters<typeof InterceptorServerClient>[0]> = {}) {
+  const c = new InterceptorServerClient({
+    name: 'stdio',
+    connection: { transport: 'stdio', command: process.execPath, args },
+    ...extra,
+  });
+  open.push(c);
+  return c;
+}
+
+const okCall = { name: 'ok', event: 'tools/call', phase: 'request' as const, payload: { name: 't', arguments: {} } };
+
+describe('InterceptorServerClient over stdio', () => {
+  it('a server killed mid-call rejects the pending invoke as transport, then reconnects and rediscovers', async () => {
+    const client = stdioClient(['--import', 'tsx', fixture], { backoff: { initialMs: 100 } });
+    const first = await client.discover();
+    expect(first.interceptors.map((d) => d.name)).toEqual(['ok', 'hang']);
+    const pid = client.status.pid;
+    expect(pid).toBeTypeOf('number');
+    expect(client.status.stderrTail).toContain('ready');
+
+    const reconnected = new Promise<number | undefined>((resolve) => {
+      const off = client.onStatus((st) => {
+        if (st.state === 'connected' && st.pid !== pid) {
+          off();
+          resolve(st.pid);
+        }
+      });
+    });
+    const pending = client.invoke({ ...okCall, name: 'hang' }, { timeoutMs: 20_000 });
+    await sleep(100);
+    const killedAt = Date.now();
+    process.kill(pid!, 'SIGKILL');
+    const err = await pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(InvokeError);
+    expect((err as InvokeError).kind).toBe('transport');
+    expect(Date.now() - killedAt).toBeLessThan(2_000); // promptly, not at the 20 s deadline
+
+    // The background reconnect brings a fresh process; the next invoke uses it.
+    const newPid = await reconnected;
+    expect(newPid).not.toBe(pid);
+    expect(await client.invoke(okCall, { timeoutMs: 10_000 })).toMatchObject({ interceptor: 'ok', valid: true });
+    expect(client.status.state).toBe('connected');
+    expect(client.status.pid).not.toBe(pid);
+    expect((await client.discover()).interceptors).toHaveLength(2);
+  });
+
+  it('without background reconnect, the next use reconnects', async () => {
+    const client = stdioClient(['--import', 'tsx', fixture], { autoReconnect: false });
+    await client.connect();
+    const pid = client.status.pid!;
+    const closed = new Promise<void>((resolve) => {
+      const off = client.onStatus((st) => st.state === 'failed' && (off(), resolve()));
+    });
+    process.kill(pid, 'SIGKILL');
+    await closed;
+    expect(client.status.lastError).toContain('closed');
+    expect(await client.invoke(okCall, { timeoutMs: 10_000 })).toMatchObject({ valid: true });
+    expect(client.status.pid).not.toBe(pid);
+  });
+
+  it('a process that never answers initialize fails with a clear error, and backs off', async () => {
+    const client = stdioClient(['-e', 'process.stderr.write("booting forever\\n"); setInterval(() => {}, 1000)'], {
+      initializeTimeoutMs: 300,
+      backoff: { initialMs: 5_000 },
+    });
+    await expect(client.discover()).rejects.toThrow(/did not answer initialize within 300ms.*booting forever/);
+    expect(client.status).toMatchObject({ state: 'failed', failures: 1 });
+    // Within the backoff window a use fails fast instead of spawning again.
+    const err = await client.invoke(okCall).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'transport' });
+    expect((err as Error).message).toMatch(/retrying in \d+ms/);
+  });
+
+  it('a command that exits at once reports its stderr', async () => {
+    const client = stdioClient(['-e', 'console.error("missing config file"); process.exit(3)']);
+    await expect(client.connect()).rejects.toThrow(/could not connect.*missing config file/);
+  });
+
+  it('a command that does not exist says so', async () => {
+    const client = new InterceptorServerClient({
+      name: 'nope',
+      connection: { transport: 'stdio', command: '/definitely/not/here' },
+    });
+    open.push(client);
+    await expect(client.connect()).rejects.toThrow(/could not connect to server at \/definitely\/not\/here.*ENOENT/);
+  });
+});
