@@ -1,0 +1,148 @@
+// Procedure name → service call. Thin on purpose: validation is the dispatcher's, behaviour the services'.
+import { ApiError } from '../../shared/api/envelope';
+import type { ApiEvent } from '../../shared/api/events';
+import { ClientConfigError, parseClientConfig } from '../../shared/client-config/parse';
+import type { AppEnvironment } from '../services/environment';
+import type { GatewayManager } from '../services/gateway-manager';
+import type { HistoryPort } from '../services/history-port';
+import type { SettingsStore } from '../services/settings';
+import type { ChainPort, ServerPoolPort } from '../services/ports';
+import { listExamples, localizeConfig } from '../services/examples';
+import { buildSnippets } from '../services/snippets';
+import { importedServerConfig } from '../services/import-servers';
+import type { Handlers } from './dispatcher';
+
+export interface HandlerDeps {
+  env: AppEnvironment;
+  manager: GatewayManager;
+  settings: SettingsStore;
+  history: HistoryPort;
+  chain?: ChainPort;
+  pool?: ServerPoolPort;
+  emit(event: ApiEvent): void;
+  ports: { runtimeFactory?: unknown };
+}
+
+const BUCKETS = 30;
+
+export function buildHandlers(d: HandlerDeps): Handlers {
+  const { env, manager, settings, history } = d;
+  const chain = () => d.chain ?? unavailable('The chain engine is not part of this build yet.');
+  const pool = () => d.pool ?? unavailable('Interceptor server connections are not part of this build yet.');
+
+  return {
+    'app.info': () => ({
+      version: env.version,
+      mode: env.mode,
+      dataDir: env.dataDir,
+      dbPath: env.dbPath,
+      capabilities: {
+        gateway: Boolean(d.ports.runtimeFactory),
+        chain: Boolean(d.chain),
+        store: history.kind === 'sqlite',
+        replay: false,
+      },
+    }),
+
+    'gateways.list': () => manager.list(),
+    'gateways.get': ({ id }) => manager.get(id),
+    'gateways.create': ({ id, config, start }) => manager.create(config, { id, start }),
+    'gateways.update': async ({ id, config }) => {
+      const info = await manager.update(id, config);
+      await d.pool?.release(id);
+      return info;
+    },
+    'gateways.start': ({ id }) => manager.start(id),
+    'gateways.stop': ({ id }) => manager.stop(id),
+    'gateways.restart': ({ id }) => manager.restart(id),
+    'gateways.delete': async ({ id }) => {
+      await manager.delete(id);
+      await d.pool?.release(id);
+      return { done: true as const };
+    },
+    'gateways.status': ({ id }) => manager.status(id),
+    'gateways.stats': ({ id, minutes }) => {
+      manager.status(id); // not_found for an unknown gateway
+      const now = env.clock.now().getTime();
+      const bucketMs = Math.max(1000, Math.floor((minutes * 60_000) / BUCKETS));
+      const since = new Date(Math.floor((now - minutes * 60_000) / bucketMs) * bucketMs);
+      const { counters, buckets } = history.stats(id, since, bucketMs);
+      return { gatewayId: id, counters, buckets, recorder: history.recorder.stats() };
+    },
+    'gateways.snippets': ({ id }) => {
+      const g = manager.get(id);
+      return buildSnippets({ id, config: manager.config(id), rawConfig: g.config, configPath: g.configPath, url: g.listen.url, env });
+    },
+    'gateways.examples': () => listExamples(env),
+    'gateways.parseClientConfig': ({ text }) => {
+      try {
+        return parseClientConfig(text);
+      } catch (err) {
+        if (err instanceof ClientConfigError) throw new ApiError('invalid_input', err.message);
+        throw err;
+      }
+    },
+    'gateways.importServers': async ({ servers, withSamples }) => {
+      const created = [];
+      for (const server of servers) {
+        const raw = importedServerConfig(server, withSamples ? localizeConfig({ staticInterceptors: [samplesEntry()] }, env).staticInterceptors : []);
+        created.push(await manager.create(raw as Record<string, unknown>));
+      }
+      return created;
+    },
+
+    'servers.list': ({ id }) => {
+      const info = manager.get(id);
+      return d.pool && info.status !== 'failed' ? d.pool.states(id, manager.config(id)) : info.interceptorServers;
+    },
+    'servers.discover': ({ id, server, refresh }) => pool().discover(id, manager.config(id), server, refresh).then((r) => ({ server, ...r })),
+    'servers.invoke': ({ id, server, ...params }) => pool().invoke(id, manager.config(id), server, params),
+
+    'chain.order': async ({ id, event, phase }) => ({ event, phase, interceptors: await chain().order(id, manager.config(id), event, phase) }),
+    'chain.dryRun': ({ id, event, phase, payload }) => chain().dryRun(id, manager.config(id), event, phase, payload) as never,
+
+    'history.query': ({ filter, cursor, limit }) => history.query(filter, cursor, limit),
+    'history.detail': ({ executionId }) => {
+      const detail = history.detail(executionId);
+      if (!detail) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
+      return detail as never;
+    },
+    'history.export': ({ filter }) => history.exportJsonl(filter),
+    'history.import': ({ jsonl }) => {
+      let imported: number;
+      try {
+        imported = history.importJsonl(jsonl);
+      } catch (err) {
+        throw new ApiError('failed', err instanceof Error ? err.message : String(err));
+      }
+      d.emit({ type: 'tables.changed', tables: ['executions', 'steps', 'sink_events', 'sessions'] });
+      return { imported };
+    },
+    'history.prune': (options) => {
+      const deleted = history.prune(options);
+      if (deleted > 0) d.emit({ type: 'tables.changed', tables: ['executions', 'steps', 'sink_events'] });
+      return { deleted };
+    },
+
+    'replay.run': () => {
+      throw new ApiError('not_implemented', 'Replay is not implemented yet: it arrives with the Traffic screen.');
+    },
+
+    'sinks.query': (options) => history.sinkEvents(options) as never,
+
+    'settings.get': () => settings.get(),
+    'settings.update': (patch) => {
+      const next = settings.update(patch);
+      d.emit({ type: 'tables.changed', tables: ['settings'] });
+      return next;
+    },
+  };
+}
+
+function unavailable(message: string): never {
+  throw new ApiError('unavailable', message);
+}
+
+function samplesEntry() {
+  return { transport: 'stdio', name: 'samples', command: 'interceptor-console', arguments: ['serve-samples'] };
+}

@@ -1,0 +1,79 @@
+// The core the app runs on, whatever the shell (Electron, web mode, tests): services wired to one
+// dispatcher and one event stream. Parts owned by other capabilities come in through ports; a port
+// that is missing makes its procedures answer `unavailable` instead of failing obscurely.
+import type { ApiEvent } from '../../shared/api/events';
+import { createDispatcher, type Dispatcher } from '../api/dispatcher';
+import { buildHandlers } from '../api/handlers';
+import type { AppEnvironment } from './environment';
+import { GatewayManager } from './gateway-manager';
+import type { GatewayRuntimeFactory } from './gateway-runtime';
+import type { HistoryPort } from './history-port';
+import { NotifyingRecorder } from './notifying-recorder';
+import { SettingsStore } from './settings';
+import { ensureDemoGateway } from './demo-gateway';
+import type { ChainPort, ServerPoolPort } from './ports';
+
+export interface CorePorts {
+  history: HistoryPort;
+  runtimeFactory?: GatewayRuntimeFactory;
+  chain?: ChainPort;
+  pool?: ServerPoolPort;
+}
+
+export interface AppCore {
+  readonly env: AppEnvironment;
+  readonly dispatcher: Dispatcher;
+  readonly manager: GatewayManager;
+  readonly settings: SettingsStore;
+  onEvent(listener: (event: ApiEvent) => void): () => void;
+  /** Loads gateways, creates the demo gateway on first start, restarts those that were running. */
+  start(options?: { demo?: boolean }): Promise<void>;
+  /** Stops every gateway (killing their children), closes interceptor connections, flushes the store. */
+  shutdown(): Promise<void>;
+}
+
+export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
+  const listeners = new Set<(event: ApiEvent) => void>();
+  const emit = (event: ApiEvent) => {
+    for (const l of listeners) {
+      try {
+        l(event);
+      } catch (err) {
+        env.logger.warn('event listener failed', err);
+      }
+    }
+  };
+  const recorder = new NotifyingRecorder(ports.history.recorder, emit);
+  const manager = new GatewayManager(env, recorder, ports.runtimeFactory);
+  manager.onEvent(emit);
+  const settings = new SettingsStore(env.dataDir, env.logger);
+  const handlers = buildHandlers({ env, manager, settings, history: ports.history, chain: ports.chain, pool: ports.pool, emit, ports });
+  const dispatcher = createDispatcher(handlers, env.logger);
+  let shutdownPromise: Promise<void> | undefined;
+
+  return {
+    env,
+    dispatcher,
+    manager,
+    settings,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async start(options = {}) {
+      manager.load();
+      const demo = options.demo ?? settings.get().demoGateway;
+      if (demo && ports.runtimeFactory) await ensureDemoGateway(env, manager);
+      await manager.startAutoStart();
+    },
+    shutdown() {
+      shutdownPromise ??= (async () => {
+        await manager.stopAll();
+        await ports.pool?.close().catch((err: unknown) => env.logger.warn('closing interceptor connections failed', err));
+        await recorder.flush().catch((err: unknown) => env.logger.warn('flushing the store failed', err));
+        await ports.history.close().catch((err: unknown) => env.logger.warn('closing the store failed', err));
+      })();
+      return shutdownPromise;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// The composition root shared by web mode, Electron and tests: builds the environment and plugs the
+// real capabilities (gateway engine, SQLite store, chain engine, interceptor connections) into the core.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createAppCore, type AppCore, type CorePorts } from './app-core';
+import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnvironment, type Logger } from './environment';
+import { MemoryHistory } from './history-port';
+
+export interface BootstrapOptions {
+  mode: AppEnvironment['mode'];
+  /** Root of the checkout or packaged app: holds out/cli, out/renderer and resources/. */
+  packageRoot: string;
+  dataDir: string;
+  dbPath?: string;
+  version?: string;
+  logger?: Logger;
+  /** Override the CLI launch (Electron passes its own, tests may too). */
+  cli?: AppEnvironment['cli'];
+  resourcesDir?: string;
+}
+
+export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
+  const dataDir = resolve(o.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    mode: o.mode,
+    version: o.version ?? process.env.npm_package_version ?? '0.1.0',
+    dataDir,
+    dbPath: o.dbPath ? resolve(o.dbPath) : defaultDbPath(dataDir),
+    resourcesDir: o.resourcesDir ?? join(o.packageRoot, 'resources'),
+    cli: o.cli ?? cliLaunchFor(join(o.packageRoot, 'out', 'cli', 'index.js')),
+    clock: systemClock,
+    logger: o.logger ?? stderrLogger(),
+  };
+}
+
+/** Ports backed by the real capabilities, as far as they exist in this build. */
+export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
+  void env;
+  return { history: new MemoryHistory() };
+}
+
+export async function bootstrapCore(o: BootstrapOptions): Promise<AppCore> {
+  const env = buildEnvironment(o);
+  return createAppCore(env, await realPorts(env));
+}

@@ -1,0 +1,330 @@
+// Runs several gateways in one process and owns their configs on disk:
+// `<dataDir>/gateways/<id>.json` is each gateway's config file exactly as `interceptor-console gateway
+// --config` reads it (so a client can launch the same gateway headless), and
+// `<dataDir>/gateways/registry.json` keeps what only the app needs (auto-start, demo flag).
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatConfigErrors, parseGatewayConfig, type GatewayConfig } from '../../shared/config';
+import { ApiError } from '../../shared/api/envelope';
+import type { GatewayInfo, GatewayStatus } from '../../shared/api/models';
+import type { ApiEvent } from '../../shared/api/events';
+import type { Recorder } from '../../shared/trace/execution';
+import type { AppEnvironment } from './environment';
+import type { GatewayRuntime, GatewayRuntimeFactory } from './gateway-runtime';
+import { backendSummary, configuredUrl, serverStatesFromConfig, slugify } from './gateway-summary';
+
+interface RegistryEntry {
+  id: string;
+  autoStart: boolean;
+  demo: boolean;
+  createdAt: string;
+}
+
+interface Entry extends RegistryEntry {
+  raw: Record<string, unknown>;
+  config?: GatewayConfig;
+  status: GatewayStatus;
+  error?: string;
+  runtime?: GatewayRuntime;
+  startedAt?: string;
+  /** Serialises start/stop/update of one gateway. */
+  queue: Promise<unknown>;
+}
+
+export class GatewayManager {
+  private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<(event: ApiEvent) => void>();
+  private readonly dir: string;
+
+  constructor(
+    private readonly env: AppEnvironment,
+    private readonly recorder: Recorder,
+    private readonly factory: GatewayRuntimeFactory | undefined,
+  ) {
+    this.dir = join(env.dataDir, 'gateways');
+  }
+
+  /** Reads the registry; a config file that no longer validates is listed as failed, not dropped. */
+  load(): void {
+    mkdirSync(this.dir, { recursive: true });
+    const registryPath = join(this.dir, 'registry.json');
+    let registry: RegistryEntry[] = [];
+    if (existsSync(registryPath)) {
+      try {
+        registry = JSON.parse(readFileSync(registryPath, 'utf8')) as RegistryEntry[];
+      } catch (err) {
+        this.env.logger.error(`gateway registry ${registryPath} is unreadable; starting with none (the file is kept)`, err);
+        renameSync(registryPath, `${registryPath}.unreadable-${Date.now()}`);
+      }
+    }
+    for (const r of registry) {
+      let raw: Record<string, unknown> = {};
+      let error: string | undefined;
+      try {
+        raw = JSON.parse(readFileSync(this.configPath(r.id), 'utf8')) as Record<string, unknown>;
+      } catch (err) {
+        error = `config file ${this.configPath(r.id)} is unreadable: ${(err as Error).message}`;
+      }
+      const parsed = error ? undefined : parseGatewayConfig(raw);
+      if (parsed && !parsed.ok) error = `config is invalid:\n${formatConfigErrors(parsed.errors)}`;
+      this.entries.set(r.id, {
+        ...r,
+        raw,
+        config: parsed?.ok ? parsed.config : undefined,
+        status: error ? 'failed' : 'stopped',
+        error,
+        queue: Promise.resolve(),
+      });
+    }
+  }
+
+  onEvent(listener: (event: ApiEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  configPath(id: string): string {
+    return join(this.dir, `${id}.json`);
+  }
+
+  list(): GatewayInfo[] {
+    return [...this.entries.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((e) => this.info(e));
+  }
+
+  get(id: string): GatewayInfo & { config: Record<string, unknown> } {
+    const e = this.entry(id);
+    return { ...this.info(e), config: e.raw };
+  }
+
+  /** The validated config of a gateway (for the server pool, chain order, snippets). */
+  config(id: string): GatewayConfig {
+    const e = this.entry(id);
+    if (!e.config) throw new ApiError('invalid_config', `Gateway "${id}" has an invalid config: ${e.error ?? 'unknown error'}`);
+    return e.config;
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  async create(raw: Record<string, unknown>, options: { id?: string; start?: boolean; demo?: boolean } = {}): Promise<GatewayInfo> {
+    const config = validate(raw);
+    const base = options.id ?? slugify(config.serverInfo?.name ?? config.backend.name);
+    if (options.id && this.entries.has(options.id)) throw new ApiError('conflict', `A gateway with id "${options.id}" already exists; pick another id.`);
+    const id = this.uniqueId(base);
+    const entry: Entry = {
+      id,
+      autoStart: false,
+      demo: options.demo ?? false,
+      createdAt: this.env.clock.now().toISOString(),
+      raw,
+      config,
+      status: 'stopped',
+      queue: Promise.resolve(),
+    };
+    this.writeConfig(id, raw);
+    this.entries.set(id, entry);
+    this.saveRegistry();
+    this.emit({ type: 'tables.changed', tables: ['gateways'] });
+    if (options.start) return this.start(id);
+    return this.info(entry);
+  }
+
+  async update(id: string, raw: Record<string, unknown>): Promise<GatewayInfo> {
+    const e = this.entry(id);
+    const config = validate(raw);
+    return this.serial(e, async () => {
+      const wasRunning = e.status === 'running' || e.status === 'starting';
+      if (wasRunning) await this.stopNow(e);
+      e.raw = raw;
+      e.config = config;
+      e.error = undefined;
+      if (e.status === 'failed') this.setStatus(e, 'stopped');
+      this.writeConfig(id, raw);
+      this.emit({ type: 'tables.changed', tables: ['gateways'] });
+      if (wasRunning) await this.startNow(e);
+      return this.info(e);
+    });
+  }
+
+  async start(id: string): Promise<GatewayInfo> {
+    const e = this.entry(id);
+    return this.serial(e, async () => {
+      if (e.status !== 'running') await this.startNow(e);
+      if (!e.autoStart) {
+        e.autoStart = true;
+        this.saveRegistry();
+      }
+      return this.info(e);
+    });
+  }
+
+  async stop(id: string): Promise<GatewayInfo> {
+    const e = this.entry(id);
+    return this.serial(e, async () => {
+      await this.stopNow(e);
+      if (e.autoStart) {
+        e.autoStart = false;
+        this.saveRegistry();
+      }
+      return this.info(e);
+    });
+  }
+
+  async restart(id: string): Promise<GatewayInfo> {
+    const e = this.entry(id);
+    return this.serial(e, async () => {
+      await this.stopNow(e);
+      await this.startNow(e);
+      return this.info(e);
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    const e = this.entry(id);
+    await this.serial(e, () => this.stopNow(e));
+    this.entries.delete(id);
+    rmSync(this.configPath(id), { force: true });
+    this.saveRegistry();
+    this.emit({ type: 'tables.changed', tables: ['gateways'] });
+  }
+
+  status(id: string): { id: string; status: GatewayStatus; error?: string } {
+    const e = this.entry(id);
+    return { id, status: e.status, ...(e.error ? { error: e.error } : {}) };
+  }
+
+  /** Starts every gateway that was running when the app last stopped; failures are reported per gateway. */
+  async startAutoStart(): Promise<void> {
+    const auto = [...this.entries.values()].filter((e) => e.autoStart && e.config);
+    await Promise.all(auto.map((e) => this.start(e.id).catch(() => undefined)));
+  }
+
+  /** On quit: stops every gateway (and so every child process), keeping auto-start flags for next time. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => this.serial(e, () => this.stopNow(e)).catch(() => undefined)));
+  }
+
+  private async startNow(e: Entry): Promise<void> {
+    if (!e.config) throw new ApiError('invalid_config', `Gateway "${e.id}" cannot start: ${e.error ?? 'its config is invalid'}`);
+    if (!this.factory) throw new ApiError('unavailable', 'The gateway engine is not part of this build yet, so gateways cannot run.');
+    this.setStatus(e, 'starting');
+    const runtime = this.factory({
+      id: e.id,
+      config: e.config,
+      recorder: this.recorder,
+      logger: this.env.logger,
+      onFailure: (error) => {
+        if (e.runtime !== runtime) return;
+        e.runtime = undefined;
+        void runtime.stop().catch(() => undefined);
+        this.setStatus(e, 'failed', error.message);
+      },
+    });
+    try {
+      await runtime.start();
+    } catch (err) {
+      await runtime.stop().catch(() => undefined);
+      const message = err instanceof Error ? err.message : String(err);
+      this.setStatus(e, 'failed', message);
+      throw new ApiError('failed', `Gateway "${e.id}" failed to start: ${message}`);
+    }
+    e.runtime = runtime;
+    e.startedAt = this.env.clock.now().toISOString();
+    this.setStatus(e, 'running');
+  }
+
+  private async stopNow(e: Entry): Promise<void> {
+    const runtime = e.runtime;
+    if (!runtime) {
+      if (e.status !== 'stopped' && e.config) this.setStatus(e, 'stopped');
+      return;
+    }
+    this.setStatus(e, 'stopping');
+    e.runtime = undefined;
+    try {
+      await runtime.stop();
+    } catch (err) {
+      this.env.logger.warn(`gateway ${e.id} did not stop cleanly`, err);
+    }
+    e.startedAt = undefined;
+    this.setStatus(e, 'stopped');
+  }
+
+  private serial<T>(e: Entry, op: () => Promise<T>): Promise<T> {
+    const next = e.queue.then(op, op);
+    e.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private setStatus(e: Entry, status: GatewayStatus, error?: string): void {
+    e.status = status;
+    e.error = error;
+    this.emit({ type: 'gateway.status', id: e.id, status, ...(error ? { error } : {}) });
+  }
+
+  private info(e: Entry): GatewayInfo {
+    const running = e.status === 'running';
+    const url = e.runtime?.url() ?? configuredUrl(e.config);
+    const listen = e.config?.listen;
+    return {
+      id: e.id,
+      name: e.config?.serverInfo?.name ?? e.config?.backend.name ?? e.id,
+      status: e.status,
+      ...(e.error ? { error: e.error } : {}),
+      listen: {
+        transport: listen?.transport ?? 'stdio',
+        ...(listen?.transport === 'http' && url ? { url } : {}),
+        ...(listen?.transport === 'http' ? { requiresToken: Object.keys(listen.tokens ?? {}).length > 0 } : {}),
+      },
+      backend: backendSummary(e.config, e.raw),
+      interceptorServers: e.runtime?.serverStates?.() ?? serverStatesFromConfig(e.config, running),
+      autoStart: e.autoStart,
+      demo: e.demo,
+      configPath: this.configPath(e.id),
+      ...(e.startedAt ? { startedAt: e.startedAt } : {}),
+    };
+  }
+
+  private entry(id: string): Entry {
+    const e = this.entries.get(id);
+    if (!e) throw new ApiError('not_found', `No gateway with id "${id}".`);
+    return e;
+  }
+
+  private uniqueId(base: string): string {
+    if (!this.entries.has(base)) return base;
+    for (let i = 2; ; i++) if (!this.entries.has(`${base}-${i}`)) return `${base}-${i}`;
+  }
+
+  private writeConfig(id: string, raw: Record<string, unknown>): void {
+    writeAtomic(this.configPath(id), `${JSON.stringify(raw, null, 2)}\n`);
+  }
+
+  private saveRegistry(): void {
+    const registry: RegistryEntry[] = [...this.entries.values()].map(({ id, autoStart, demo, createdAt }) => ({ id, autoStart, demo, createdAt }));
+    writeAtomic(join(this.dir, 'registry.json'), `${JSON.stringify(registry, null, 2)}\n`);
+  }
+
+  private emit(event: ApiEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch (err) {
+        this.env.logger.warn('event listener failed', err);
+      }
+    }
+  }
+}
+
+function validate(raw: Record<string, unknown>): GatewayConfig {
+  const parsed = parseGatewayConfig(raw);
+  if (!parsed.ok) throw new ApiError('invalid_config', `The gateway config is invalid:\n${formatConfigErrors(parsed.errors)}`);
+  return parsed.config;
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}

@@ -1,0 +1,29 @@
+// What the GatewayManager needs from a running gateway. The gateway capability (src/main/gateway)
+// provides the real one; `gateway-adapter.ts` wraps it in this interface so the manager, the API and
+// the tests do not depend on its internals.
+import type { GatewayConfig } from '../../shared/config';
+import type { Recorder } from '../../shared/trace/execution';
+import type { InterceptorServerState } from '../../shared/api/models';
+import type { Logger } from './environment';
+
+export interface GatewayRuntime {
+  start(): Promise<void>;
+  /** Stops listening, closes sessions and kills every child process it started. */
+  stop(): Promise<void>;
+  /** The URL of an http listener once started (with the real port when the config said 0). */
+  url(): string | undefined;
+  /** Live state of its interceptor servers, when the gateway tracks it. */
+  serverStates?(): InterceptorServerState[] | undefined;
+}
+
+export interface GatewayRuntimeOptions {
+  /** Also the `gateway` field of every execution it records. */
+  id: string;
+  config: GatewayConfig;
+  recorder: Recorder;
+  logger: Logger;
+  /** Called when the runtime fails on its own after start (listener error, fatal backend failure). */
+  onFailure(error: Error): void;
+}
+
+export type GatewayRuntimeFactory = (options: GatewayRuntimeOptions) => GatewayRuntime;

@@ -1,0 +1,67 @@
+// Wraps the store's recorder so that screens learn about new executions: after a short quiet period
+// it flushes (so the rows are readable) and then pushes "executions.new" and "tables changed".
+// Batching keeps a busy gateway from flooding every window with one event per call.
+import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../shared/trace/execution';
+import type { ApiEvent } from '../../shared/api/events';
+
+export class NotifyingRecorder implements Recorder {
+  private pending = new Map<string, number>();
+  private pendingSessions = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly inner: Recorder,
+    private readonly emit: (event: ApiEvent) => void,
+    private readonly delayMs = 150,
+  ) {}
+
+  recordSession(session: SessionRecord): void {
+    this.inner.recordSession(session);
+    this.pendingSessions = true;
+    this.schedule();
+  }
+
+  recordExecution(execution: ExecutionRecord): void {
+    this.inner.recordExecution(execution);
+    this.pending.set(execution.gateway, (this.pending.get(execution.gateway) ?? 0) + 1);
+    this.schedule();
+  }
+
+  stats(): RecorderStats {
+    return this.inner.stats();
+  }
+
+  async flush(): Promise<void> {
+    await this.inner.flush();
+    this.announce();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.inner.close();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.inner.flush().then(
+        () => this.announce(),
+        () => this.announce(),
+      );
+    }, this.delayMs);
+    this.timer.unref?.();
+  }
+
+  private announce(): void {
+    const counts = this.pending;
+    const sessions = this.pendingSessions;
+    this.pending = new Map();
+    this.pendingSessions = false;
+    for (const [gateway, count] of counts) this.emit({ type: 'executions.new', gateway, count });
+    if (counts.size > 0 || sessions) {
+      this.emit({ type: 'tables.changed', tables: counts.size > 0 ? ['executions', 'steps', 'sink_events', 'sessions'] : ['sessions'] });
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// Ports for parts the app reaches through other capabilities' code: the chain engine (ordering and
+// dry runs) and a pool of interceptor-server connections (discover and invoke by hand).
+import type { GatewayConfig } from '../../shared/config';
+import type { InterceptorServerState } from '../../shared/api/models';
+import type { ChainTrace } from '../../shared/trace/types';
+import type { Phase } from '../../shared/protocol/constants';
+
+export interface OrderedInterceptorView {
+  id: string;
+  server: string;
+  name: string;
+  type: string;
+  pass: string;
+  priority: number;
+  mode?: string;
+  failOpen?: boolean;
+  [k: string]: unknown;
+}
+
+export interface ChainPort {
+  order(gatewayId: string, config: GatewayConfig, event: string, phase: Phase): Promise<OrderedInterceptorView[]>;
+  dryRun(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, payload: unknown): Promise<ChainTrace>;
+}
+
+export interface ServerPoolPort {
+  states(gatewayId: string, config: GatewayConfig): InterceptorServerState[];
+  discover(
+    gatewayId: string,
+    config: GatewayConfig,
+    server: string,
+    refresh: boolean,
+  ): Promise<{ interceptors: { name: string; type: string; [k: string]: unknown }[]; skipped: { name?: string; reason: string }[]; durationMs: number }>;
+  invoke(
+    gatewayId: string,
+    config: GatewayConfig,
+    server: string,
+    params: { name: string; event: string; phase: Phase; payload: unknown; config?: Record<string, unknown>; timeoutMs?: number },
+  ): Promise<{ result?: unknown; error?: { kind: string; message: string }; durationMs: number }>;
+  /** Forgets a gateway's connections (its config changed or it was deleted). */
+  release(gatewayId: string): Promise<void>;
+  close(): Promise<void>;
+}

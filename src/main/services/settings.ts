@@ -1,0 +1,48 @@
+// Settings persisted as `<dataDir>/settings.json`. A damaged file is set aside, never silently lost.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SettingsSchema, type Settings } from '../../shared/api/models';
+import type { Logger } from './environment';
+
+export const DEFAULT_SETTINGS: Settings = {
+  theme: 'system',
+  retention: { maxExecutions: null, maxAgeDays: null },
+  redactPaths: [],
+  demoGateway: true,
+};
+
+export class SettingsStore {
+  private current: Settings;
+  private readonly path: string;
+
+  constructor(dataDir: string, private readonly logger: Logger) {
+    mkdirSync(dataDir, { recursive: true });
+    this.path = join(dataDir, 'settings.json');
+    this.current = this.read();
+  }
+
+  get(): Settings {
+    return structuredClone(this.current);
+  }
+
+  update(patch: Partial<Settings>): Settings {
+    const next = SettingsSchema.parse({ ...this.current, ...patch });
+    const tmp = `${this.path}.tmp-${process.pid}`;
+    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
+    renameSync(tmp, this.path);
+    this.current = next;
+    return this.get();
+  }
+
+  private read(): Settings {
+    if (!existsSync(this.path)) return structuredClone(DEFAULT_SETTINGS);
+    try {
+      return SettingsSchema.parse({ ...DEFAULT_SETTINGS, ...JSON.parse(readFileSync(this.path, 'utf8')) });
+    } catch (err) {
+      const aside = `${this.path}.invalid-${Date.now()}`;
+      this.logger.warn(`settings file ${this.path} is invalid; using defaults, the old file is kept as ${aside}`, err);
+      renameSync(this.path, aside);
+      return structuredClone(DEFAULT_SETTINGS);
+    }
+  }
+}

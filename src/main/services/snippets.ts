@@ -1,0 +1,57 @@
+// "Connect a client": the exact config entries for Claude Desktop, Cursor and VS Code.
+// stdio snippets launch this installation's headless gateway on the gateway's config file (a stdio
+// variant of it is written beside it when the gateway itself listens on HTTP), recording into the
+// same history database, so traffic from the client shows up in the app.
+import { writeFileSync } from 'node:fs';
+import type { ConnectSnippets } from '../../shared/api/models';
+import type { GatewayConfig } from '../../shared/config';
+import type { AppEnvironment } from './environment';
+
+export function buildSnippets(options: {
+  id: string;
+  config: GatewayConfig;
+  rawConfig: Record<string, unknown>;
+  configPath: string;
+  url: string | undefined;
+  env: AppEnvironment;
+}): ConnectSnippets {
+  const { id, config, env } = options;
+  let stdioConfigPath = options.configPath;
+  if (config.listen.transport !== 'stdio') {
+    stdioConfigPath = options.configPath.replace(/\.json$/, '.stdio.json');
+    writeFileSync(stdioConfigPath, `${JSON.stringify({ ...options.rawConfig, listen: { transport: 'stdio' } }, null, 2)}\n`);
+  }
+  const args = [...env.cli.args, 'gateway', '--config', stdioConfigPath, '--db', env.dbPath];
+  const launch = { command: env.cli.command, args, ...(env.cli.env ? { env: env.cli.env } : {}) };
+  const stdio = {
+    claudeDesktop: json({ mcpServers: { [id]: launch } }),
+    cursor: json({ mcpServers: { [id]: launch } }),
+    vscode: json({ servers: { [id]: { type: 'stdio', ...launch } } }),
+    command: [launch.command, ...args].map(shellQuote).join(' '),
+  };
+  let http: ConnectSnippets['http'] = null;
+  if (config.listen.transport === 'http' && options.url) {
+    const token = Object.keys(config.listen.tokens ?? {})[0];
+    const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
+    http = {
+      url: options.url,
+      // Claude Desktop's config file launches local processes only; mcp-remote bridges it to an HTTP server.
+      claudeDesktop: json({
+        mcpServers: {
+          [id]: { command: 'npx', args: ['-y', 'mcp-remote', options.url, ...(token ? ['--header', `Authorization: Bearer ${token}`] : [])] },
+        },
+      }),
+      cursor: json({ mcpServers: { [id]: { url: options.url, ...(headers ? { headers } : {}) } } }),
+      vscode: json({ servers: { [id]: { type: 'http', url: options.url, ...(headers ? { headers } : {}) } } }),
+    };
+  }
+  return { stdio, http };
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

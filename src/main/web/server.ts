@@ -1,0 +1,185 @@
+// Web mode: the renderer and the app API over HTTP + WebSocket on 127.0.0.1, driven by the same
+// dispatcher as the Electron IPC adapter. Every request passes the Host/Origin check and the token.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Dispatcher } from '../api/dispatcher';
+import type { ApiEvent } from '../../shared/api/events';
+import type { Logger } from '../services/environment';
+import { checkHostAndOrigin, cookieToken, securityHeaders, TOKEN_COOKIE, TOKEN_HEADER, tokensEqual } from './security';
+import { readStatic } from './static-files';
+
+export interface WebCore {
+  dispatcher: Dispatcher;
+  onEvent(listener: (event: ApiEvent) => void): () => void;
+}
+
+export interface WebServerOptions {
+  core: WebCore;
+  rendererDir: string;
+  logger: Logger;
+  port?: number;
+  /** Defaults to a fresh random token; tests may pin one. */
+  token?: string;
+}
+
+export interface WebServer {
+  url: string;
+  /** The URL to open: carries the token once, the page then keeps it in a cookie. */
+  openUrl: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const { core, logger } = options;
+  let port = 0;
+  const cookieName = () => `${TOKEN_COOKIE}_${port}`;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
+
+  const server = createServer((req, res) => {
+    handleHttp(req, res).catch((err: unknown) => {
+      logger.error('web request failed', err);
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'Internal error');
+      else res.destroy();
+    });
+  });
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const origin = checkHostAndOrigin(req, port, false);
+    if (!origin.ok) return send(res, origin.status!, 'text/plain; charset=utf-8', `Refused: ${origin.reason}`);
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+
+    if (url.pathname.startsWith('/api/')) {
+      // API calls must carry the token explicitly (a header): a cookie alone would be ambient authority.
+      const given = req.headers[TOKEN_HEADER];
+      if (!tokensEqual(typeof given === 'string' ? given : undefined, token)) {
+        return sendJson(res, 401, { ok: false, error: { code: 'unavailable', message: 'Missing or wrong token.' } });
+      }
+      const match = /^\/api\/call\/([\w.]+)$/.exec(url.pathname);
+      if (!match) return sendJson(res, 404, { ok: false, error: { code: 'unknown_procedure', message: `No API route ${url.pathname}` } });
+      if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: 'Use POST.' } });
+      let input: unknown;
+      try {
+        const body = await readBody(req);
+        input = body.length ? JSON.parse(body) : undefined;
+      } catch (err) {
+        return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: `Request body is not valid JSON: ${(err as Error).message}` } });
+      }
+      return sendJson(res, 200, await core.dispatcher.dispatch(match[1], input));
+    }
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed');
+    const queryToken = url.searchParams.get('token') ?? undefined;
+    if (tokensEqual(queryToken, token)) {
+      // First visit from the printed URL: keep the token in a strict cookie and drop it from the address bar.
+      url.searchParams.delete('token');
+      res.writeHead(303, {
+        ...securityHeaders(port),
+        'Set-Cookie': `${cookieName()}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+        Location: `${url.pathname}${url.search}`,
+      });
+      res.end();
+      return;
+    }
+    if (!tokensEqual(cookieToken(req, cookieName()), token)) {
+      return send(
+        res,
+        401,
+        'text/html; charset=utf-8',
+        '<!doctype html><title>Token required</title><p>Open the URL that <code>interceptor-console web</code> (or <code>npm start</code>) printed: it carries this run&#39;s access token.</p>',
+      );
+    }
+    const file = readStatic(options.rendererDir, url.pathname, token);
+    send(res, file.status, file.type, req.method === 'HEAD' ? '' : file.body);
+  }
+
+  function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+    res.writeHead(status, { ...securityHeaders(port), 'Content-Type': type });
+    res.end(body);
+  }
+
+  function sendJson(res: ServerResponse, status: number, value: unknown): void {
+    send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refuse = (status: number, reason: string) => {
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nRefused: ${reason}\r\n`);
+    };
+    const origin = checkHostAndOrigin(req, port, false);
+    if (!origin.ok) return refuse(origin.status!, origin.reason!);
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname !== '/api/ws') return refuse(404, 'no WebSocket here');
+    if (!tokensEqual(url.searchParams.get('token') ?? undefined, token)) return refuse(401, 'missing or wrong token');
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
+  });
+
+  function serveSocket(ws: WebSocket): void {
+    const unsubscribe = core.onEvent((event) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event }));
+    });
+    ws.on('close', unsubscribe);
+    ws.on('error', (err) => logger.debug('websocket error', err));
+    ws.on('message', (data) => {
+      let msg: { id?: unknown; procedure?: unknown; input?: unknown };
+      try {
+        msg = JSON.parse(data.toString()) as typeof msg;
+      } catch {
+        ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'invalid_input', message: 'Message is not valid JSON.' } } }));
+        return;
+      }
+      const id = typeof msg?.id === 'number' || typeof msg?.id === 'string' ? msg.id : null;
+      void core.dispatcher.dispatch(msg?.procedure, msg?.input).then((result) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
+      });
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}/`;
+
+  return {
+    url,
+    openUrl: `${url}?token=${token}`,
+    port,
+    token,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`body larger than ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,14 @@
+// Events the core pushes to every connected window / browser tab.
+import { z } from 'zod';
+import { GatewayIdSchema, GatewayStatusSchema } from './models';
+
+/** Store tables a screen may read; "tables changed" names them so only affected queries refetch. */
+export const TableNameSchema = z.enum(['gateways', 'sessions', 'executions', 'steps', 'sink_events', 'replays', 'settings']);
+export type TableName = z.infer<typeof TableNameSchema>;
+
+export const ApiEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('gateway.status'), id: GatewayIdSchema, status: GatewayStatusSchema, error: z.string().optional() }),
+  z.object({ type: z.literal('executions.new'), gateway: z.string(), count: z.number().int().positive() }),
+  z.object({ type: z.literal('tables.changed'), tables: z.array(TableNameSchema).min(1) }),
+]);
+export type ApiEvent = z.infer<typeof ApiEventSchema>;

@@ -1,0 +1,6 @@
+export * from './envelope';
+export * from './models';
+export * from './procedures';
+export * from './events';
+export * from './client';
+export * from './bridge';
