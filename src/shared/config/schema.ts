@@ -14,21 +14,13 @@ const stringMap = (what: string) =>
   z.record(z.string(), z.string({ error: `expected a string (${what})` }), { error: `expected an object of strings (${what})` });
 
 /** One transport entry; `role` words the error messages ("the backend", "the interceptor server"). */
-function transportEntry(role: string, withFailOpen: boolean) {
+function transportEntry(role: string) {
   const common = {
     name: z.string({ error: `expected a string (a name for ${role})` }).min(1, { error: `expected a non-empty name for ${role}` }),
     connectionId: z
       .string({ error: 'expected a string (an identity for this connection)' })
       .optional()
       .describe('Optional identity of this connection (the reference format uses it for dynamic entries).'),
-    ...(withFailOpen
-      ? {
-          failOpen: z
-            .boolean({ error: 'expected true or false' })
-            .optional()
-            .describe('A8: when discovery of this server fails, continue without it instead of blocking (default false).'),
-        }
-      : {}),
   };
   const stdio = z.strictObject({
     transport: z.literal('stdio'),
@@ -53,16 +45,34 @@ function transportEntry(role: string, withFailOpen: boolean) {
     endpoint,
     headers: stringMap('HTTP headers sent with every request').optional(),
   });
-  return z.discriminatedUnion('transport', [stdio, http, sse], {
-    error: (issue) =>
-      typeof issue.input !== 'object' || issue.input === null
-        ? `expected an object describing how to reach ${role}`
-        : `expected "transport" to be "stdio", "http" or "sse" (how to reach ${role})`,
-  });
+  return { stdio, http, sse };
 }
 
-export const BackendEntrySchema = transportEntry('the backend', false).describe('The MCP server the gateway fronts.');
-export const InterceptorServerEntrySchema = transportEntry('the interceptor server', true).describe(
+
+const backendEntries = transportEntry('the backend');
+const interceptorEntries = transportEntry('the interceptor server');
+const failOpen = {
+  failOpen: z
+    .boolean({ error: 'expected true or false' })
+    .optional()
+    .describe('A8: when discovery of this server fails, continue without it instead of blocking (default false).'),
+};
+export const BackendEntrySchema = z
+  .discriminatedUnion('transport', [backendEntries.stdio, backendEntries.http, backendEntries.sse], {
+    error: (issue) =>
+      typeof issue.input !== 'object' || issue.input === null
+        ? 'expected an object describing how to reach the backend'
+        : 'expected "transport" to be "stdio", "http" or "sse" (how to reach the backend)',
+  })
+  .describe('The MCP server the gateway fronts.');
+export const InterceptorServerEntrySchema = z
+  .discriminatedUnion('transport', [interceptorEntries.stdio.extend(failOpen), interceptorEntries.http.extend(failOpen)], {
+    error: (issue) =>
+      typeof issue.input !== 'object' || issue.input === null
+        ? 'expected an object describing how to reach the interceptor server'
+        : 'expected "transport" to be "stdio" or "http" (how to reach the interceptor server)',
+  })
+  .describe(
   'An interceptor server: an MCP server offering interceptors/list and interceptor/invoke.',
 );
 

@@ -1,0 +1,112 @@
+// `interceptor-console gateway --config f.json [--db path]`: one gateway, no UI. This is what an MCP client's
+// config launches (stdio listener: stdout carries only JSON-RPC, every log line goes to stderr) or what
+// runs on a server (HTTP listener). SIGINT/SIGTERM, or the stdio client closing stdin, stop it cleanly:
+// backend and interceptor-server children are killed before the process exits.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatConfigErrors, parseGatewayConfigText, recordingEnabled } from '../../../shared/config';
+import type { Recorder } from '../../../shared/trace/execution';
+import { Gateway } from '../../gateway';
+import { openGatewayRecorder } from '../../gateway/recorder';
+import { CliFailure, UsageError, type CliCommand } from '../command';
+
+const usage = `Usage: interceptor-console gateway --config FILE [--db FILE] [--no-record] [--quiet]
+
+Runs one gateway from a config file (see resources/gateway-config.schema.json and
+resources/examples/). With a stdio listener the gateway speaks MCP on stdin/stdout,
+so an MCP client can launch it directly; logs go to stderr.
+
+Options:
+  --config FILE   the gateway config (JSON)
+  --db FILE       history database for recorded executions
+                  (default: $INTERCEPTOR_CONSOLE_DB or the data folder's history.db)
+  --no-record     record nothing (same as "recording": false in the config)
+  --quiet         log only errors`;
+
+export const gatewayCommand: CliCommand = {
+  name: 'gateway',
+  summary: 'Run one gateway from a config file, without the UI',
+  usage,
+  async run(argv) {
+    let values: { config?: string; db?: string; 'no-record'?: boolean; quiet?: boolean };
+    try {
+      ({ values } = parseArgs({
+        args: argv,
+        options: { config: { type: 'string' }, db: { type: 'string' }, 'no-record': { type: 'boolean' }, quiet: { type: 'boolean' } },
+        strict: true,
+        allowPositionals: false,
+      }));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    if (!values.config) throw new UsageError('--config is required');
+    const path = resolve(values.config);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read the config file ${path}: ${(err as Error).message}`);
+    }
+    const parsed = parseGatewayConfigText(text);
+    if (!parsed.ok) {
+      process.stderr.write(`error: invalid gateway config ${path}:\n${indent(formatConfigErrors(parsed.errors))}\n`);
+      return 2;
+    }
+    const config = parsed.config;
+    const quiet = values.quiet === true;
+    const log = (line: string) => {
+      if (!quiet) process.stderr.write(`[gateway] ${line}\n`);
+    };
+
+    let recorder: Recorder | null = null;
+    if (recordingEnabled(config) && !values['no-record']) {
+      try {
+        recorder = await openGatewayRecorder(values.db, log);
+      } catch (err) {
+        throw new CliFailure(`cannot open the history database: ${(err as Error).message} (use --db FILE, or --no-record)`);
+      }
+    }
+
+    const gateway = new Gateway(config, { recorder, log });
+    try {
+      await gateway.start();
+    } catch (err) {
+      await gateway.stop().catch(() => undefined);
+      await recorder?.close().catch(() => undefined);
+      throw new CliFailure((err as Error).message);
+    }
+    if (config.listen.transport === 'http') process.stderr.write(`gateway "${gateway.gatewayName}" listening on ${gateway.url}\n`);
+    else log(`gateway "${gateway.gatewayName}" running on stdio (backend pid ${gateway.stdioSession?.backendPid ?? '?'})`);
+
+    return new Promise<number>((done) => {
+      let stopping = false;
+      const stop = (why: string) => {
+        if (stopping) return;
+        stopping = true;
+        log(`stopping (${why})`);
+        void (async () => {
+          await gateway.stop().catch((err: unknown) => log(`error while stopping: ${(err as Error).message}`));
+          await recorder?.close().catch((err: unknown) => log(`error while closing the history database: ${(err as Error).message}`));
+          process.off('SIGINT', onSigint);
+          process.off('SIGTERM', onSigterm);
+          // stdin keeps the event loop alive once read; the gateway no longer needs it.
+          if (config.listen.transport === 'stdio') process.stdin.destroy();
+          done(0);
+        })();
+      };
+      const onSigint = () => stop('SIGINT');
+      const onSigterm = () => stop('SIGTERM');
+      process.on('SIGINT', onSigint);
+      process.on('SIGTERM', onSigterm);
+      gateway.on('client-gone', () => stop('the stdio client closed its input'));
+    });
+  },
+};
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}

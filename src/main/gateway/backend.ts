@@ -1,0 +1,214 @@
+// The connection to the backend MCP server: a child process over stdio, or Streamable HTTP / SSE.
+// It knows nothing about MCP semantics; the session decides what to send. What it owns: starting, telling
+// precisely why a start failed (the command and the tail of its stderr), noticing a crash, and stopping
+// children for good (the whole process group, so `npx`-style wrappers do not leave servers behind).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import type { BackendEntry } from '../../shared/config/schema';
+import type { JsonRpcMessage } from './jsonrpc';
+import { LineChannel, type InvalidLine } from './line-channel';
+
+export class BackendStartError extends Error {
+  override name = 'BackendStartError';
+}
+
+export type BackendState = 'idle' | 'starting' | 'ready' | 'closed';
+
+export interface BackendOptions {
+  maxMessageBytes: number;
+  /** One line of backend stderr or a lifecycle note; the CLI writes it to stderr. */
+  log?: (line: string) => void;
+}
+
+type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
+
+const STDERR_TAIL_BYTES = 4096;
+const KILL_GRACE_MS = 2000;
+
+export class Backend {
+  onmessage?: (message: JsonRpcMessage) => void;
+  /** The connection ended on its own (crash, exit, HTTP stream loss); `reason` says how, for errors to clients. */
+  onclose?: (reason: string) => void;
+  /** A line from a stdio backend that is not JSON-RPC (or is over the size cap). */
+  oninvalid?: (problem: InvalidLine) => void;
+  state: BackendState = 'idle';
+  private child?: ChildProcess;
+  private channel?: LineChannel;
+  private http?: HttpTransport;
+  private stderrTail = '';
+  private exitPromise?: Promise<void>;
+  private stopping = false;
+  private lastExit?: string;
+
+  constructor(
+    readonly entry: BackendEntry,
+    private readonly options: BackendOptions,
+  ) {}
+
+  /** `command arg1 arg2` or the endpoint: how the backend is reached, for messages. */
+  describe(): string {
+    return this.entry.transport === 'stdio' ? [this.entry.command, ...this.entry.arguments].join(' ') : this.entry.endpoint;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  tail(): string {
+    return this.stderrTail.trim();
+  }
+
+  async connect(): Promise<void> {
+    this.stopping = false;
+    this.state = 'starting';
+    if (this.entry.transport === 'stdio') await this.spawnChild(this.entry);
+    else await this.openHttp(this.entry);
+    this.state = 'ready';
+  }
+
+  /**
+   * Waits up to `ms` for a freshly spawned child to die: a command that exits at once (bad arguments, missing
+   * module) is reported as a start failure with its stderr, instead of as a crash on the first request.
+   */
+  async settle(ms: number): Promise<void> {
+    if (!this.child) return;
+    let timer: NodeJS.Timeout | undefined;
+    const died = await Promise.race([
+      this.exited().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), ms);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (died) throw new BackendStartError(`could not start ${this.lastExit ?? `backend "${this.entry.name}" (${this.describe()})`}`);
+  }
+
+  /** Resolves when the child has exited (immediately for HTTP backends or when none runs). */
+  exited(): Promise<void> {
+    return this.exitPromise ?? Promise.resolve();
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.state !== 'ready') throw new Error(`backend "${this.entry.name}" is not connected`);
+    if (this.channel) {
+      this.channel.send(message);
+      return;
+    }
+    // The SDK transport types messages with its own (structurally equal) JSON-RPC types.
+    await this.http!.send(message as unknown as JSONRPCMessage);
+  }
+
+  /** HTTP transports need the negotiated version for the MCP-Protocol-Version header. */
+  setProtocolVersion(version: string): void {
+    if (this.http && 'setProtocolVersion' in this.http) this.http.setProtocolVersion(version);
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    const wasReady = this.state !== 'closed';
+    this.state = 'closed';
+    if (this.child) {
+      const child = this.child;
+      killTree(child, 'SIGTERM');
+      const timer = setTimeout(() => killTree(child, 'SIGKILL'), KILL_GRACE_MS);
+      await this.exited();
+      clearTimeout(timer);
+      this.child = undefined;
+    }
+    this.channel?.close();
+    this.channel = undefined;
+    if (this.http) {
+      const http = this.http;
+      this.http = undefined;
+      if (wasReady && http instanceof StreamableHTTPClientTransport) await http.terminateSession().catch(() => undefined);
+      await http.close().catch(() => undefined);
+    }
+  }
+
+  private async spawnChild(entry: Extract<BackendEntry, { transport: 'stdio' }>): Promise<void> {
+    this.stderrTail = '';
+    const child = spawn(entry.command, entry.arguments, {
+      cwd: entry.cwd,
+      env: { ...process.env, ...entry.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Own process group: stop() signals the group, so wrappers (npx, sh -c) do not orphan the server.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    this.child = child;
+    this.exitPromise = new Promise((resolve) => child.once('close', () => resolve()));
+    child.stderr!.setEncoding('utf8');
+    let partial = '';
+    child.stderr!.on('data', (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_BYTES);
+      partial += text;
+      const lines = partial.split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) this.options.log?.(`[backend ${entry.name}] ${line}`);
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        const hint = err.code === 'ENOENT' ? ' (command not found: check "command" and PATH, or use an absolute path)' : '';
+        reject(new BackendStartError(`could not start backend "${entry.name}": ${this.describe()}: ${err.message}${hint}`));
+      });
+    });
+    const channel = new LineChannel(child.stdout!, child.stdin!, this.options.maxMessageBytes);
+    channel.onmessage = (m) => this.onmessage?.(m);
+    channel.oninvalid = (p) => {
+      this.options.log?.(`[backend ${entry.name}] ignored a line that is not JSON-RPC (${p.kind})`);
+      this.oninvalid?.(p);
+    };
+    this.channel = channel;
+    child.once('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.channel?.close();
+      this.channel = undefined;
+      this.lastExit = this.exitReason(code, signal);
+      if (this.stopping) return;
+      this.state = 'closed';
+      this.onclose?.(this.lastExit);
+    });
+  }
+
+  /** Why the child ended, with the command and the tail of its stderr. */
+  exitReason(code: number | null, signal: NodeJS.Signals | null): string {
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const tail = this.tail();
+    return `backend "${this.entry.name}" (${this.describe()}) ${how}${tail ? `; stderr tail:\n${tail}` : ' (no stderr output)'}`;
+  }
+
+  private async openHttp(entry: Extract<BackendEntry, { transport: 'http' | 'sse' }>): Promise<void> {
+    const url = new URL(entry.endpoint);
+    const requestInit = entry.headers ? { headers: entry.headers } : undefined;
+    const transport: HttpTransport =
+      entry.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    transport.onmessage = (m: unknown) => this.onmessage?.(m as JsonRpcMessage);
+    transport.onerror = (err: Error) => this.options.log?.(`[backend ${entry.name}] ${err.message}`);
+    transport.onclose = () => {
+      if (this.http !== transport || this.stopping) return;
+      this.state = 'closed';
+      this.onclose?.(`backend "${entry.name}" (${entry.endpoint}) closed the connection`);
+    };
+    try {
+      await transport.start();
+    } catch (err) {
+      throw new BackendStartError(`could not reach backend "${entry.name}" at ${entry.endpoint}: ${(err as Error).message}`);
+    }
+    this.http = transport;
+  }
+}
+
+function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  try {
+    if (process.platform !== 'win32') process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}

@@ -1,0 +1,25 @@
+// What the client gets when the chain blocks (A9): a blocked tools/call is a CallToolResult with isError
+// (as the C# SDK does) unless the config asks for a JSON-RPC error; every other method gets a JSON-RPC
+// error -32602 naming the interceptor, the phase and the reason.
+import type { BlockInfo } from '../../shared/trace/types';
+import { errorResponse, resultResponse, RpcCode, type JsonRpcId, type JsonRpcResponse } from './jsonrpc';
+
+export function blockMessages(block: BlockInfo): string {
+  return block.messages.length > 0 ? block.messages.join('; ') : block.reason;
+}
+
+/** `Blocked by <server>/<interceptor> (<phase>): <messages>` */
+export function blockText(block: BlockInfo): string {
+  return `Blocked by ${block.server}/${block.interceptor} (${block.phase}): ${blockMessages(block)}`;
+}
+
+export function blockErrorData(block: BlockInfo): Record<string, unknown> {
+  return { interceptor: block.interceptor, server: block.server, event: block.event, phase: block.phase, messages: block.messages };
+}
+
+export function blockedResponse(id: JsonRpcId, method: string, block: BlockInfo, blockedToolCall: 'result' | 'error'): JsonRpcResponse {
+  if (method === 'tools/call' && blockedToolCall === 'result') {
+    return resultResponse(id, { content: [{ type: 'text', text: blockText(block) }], isError: true });
+  }
+  return errorResponse(id, RpcCode.InvalidParams, blockText(block), blockErrorData(block));
+}

@@ -1,0 +1,124 @@
+// One request/response exchange as the gateway tracks it, and the pure transformations applied on the way:
+// the ExecutionRecord handed to the recorder, tools/list schema coercion, the mirrored initialize result.
+import type { GatewayConfig } from '../../shared/config/schema';
+import { INTERCEPTORS_EXTENSION_ID } from '../../shared/protocol/constants';
+import type { ExecutionOutcome, ExecutionRecord } from '../../shared/trace/execution';
+import type { BlockInfo, ChainTrace } from '../../shared/trace/types';
+import type { JsonRpcErrorObject, JsonRpcId } from './jsonrpc';
+
+export interface Exchange {
+  /** Also the traceId sent in the invoke context. */
+  traceId: string;
+  id: JsonRpcId;
+  method: string;
+  /** 'client': a client request to the backend; 'backend': a backend request (sampling, elicitation, roots) to the client. */
+  direction: 'client' | 'backend';
+  t0: number;
+  startedAt: string;
+  requestReceived: unknown;
+  requestForwarded?: unknown;
+  responseReceived?: unknown;
+  responseReturned?: unknown;
+  errorReturned?: JsonRpcErrorObject;
+  requestTrace?: ChainTrace;
+  responseTrace?: ChainTrace;
+  blockedBy?: BlockInfo;
+  progressToken?: string | number;
+  /** Aborts the request-phase chain when the client cancels. */
+  abort?: AbortController;
+  forwarded?: boolean;
+}
+
+/** Tool name, resource uri or prompt name, when the method has one. */
+export function targetOf(method: string, params: unknown): string | undefined {
+  if (!params || typeof params !== 'object') return undefined;
+  const p = params as Record<string, unknown>;
+  if (method === 'tools/call' || method === 'prompts/get') return typeof p.name === 'string' ? p.name : undefined;
+  if (method.startsWith('resources/')) return typeof p.uri === 'string' ? p.uri : undefined;
+  if (method === 'interceptor/invoke') return typeof p.name === 'string' ? p.name : undefined;
+  return undefined;
+}
+
+export function progressTokenOf(params: Record<string, unknown> | undefined): string | number | undefined {
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  const token = meta?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+export function outcomeOf(ex: Exchange): ExecutionOutcome {
+  if (ex.blockedBy) return 'blocked';
+  if (ex.errorReturned) return 'error';
+  if (ex.requestTrace?.modified || ex.responseTrace?.modified) return 'mutated';
+  return 'allow';
+}
+
+export function toExecutionRecord(ex: Exchange, gateway: string, sessionId: string): ExecutionRecord {
+  const record: ExecutionRecord = {
+    id: ex.traceId,
+    gateway,
+    sessionId,
+    jsonrpcId: ex.id,
+    event: ex.method,
+    startedAt: ex.startedAt,
+    durationMs: performance.now() - ex.t0,
+    outcome: outcomeOf(ex),
+    requestReceived: ex.requestReceived,
+  };
+  const target = targetOf(ex.method, ex.requestReceived);
+  if (target !== undefined) record.target = target;
+  if (ex.requestForwarded !== undefined) record.requestForwarded = ex.requestForwarded;
+  if (ex.responseReceived !== undefined) record.responseReceived = ex.responseReceived;
+  if (ex.responseReturned !== undefined) record.responseReturned = ex.responseReturned;
+  if (ex.errorReturned) record.errorReturned = ex.errorReturned;
+  if (ex.blockedBy) record.blockedBy = ex.blockedBy;
+  if (ex.requestTrace) record.requestTrace = ex.requestTrace;
+  if (ex.responseTrace) record.responseTrace = ex.responseTrace;
+  if (ex.requestTrace?.steps.some((s) => s.simulated) || ex.responseTrace?.steps.some((s) => s.simulated)) record.simulated = true;
+  return record;
+}
+
+/**
+ * tools/list: a tool whose inputSchema is missing or not an object schema gets `{"type":"object"}`, so that
+ * strict clients (which reject the whole list over one bad tool) keep working. Untouched lists are returned
+ * as the same object.
+ */
+export function coerceToolSchemas(result: Record<string, unknown>): Record<string, unknown> {
+  const tools = result.tools;
+  if (!Array.isArray(tools)) return result;
+  let changed = false;
+  const fixed = tools.map((tool: unknown) => {
+    if (!tool || typeof tool !== 'object') return tool;
+    const t = tool as Record<string, unknown>;
+    const schema = t.inputSchema;
+    if (schema && typeof schema === 'object' && !Array.isArray(schema) && (schema as Record<string, unknown>).type === 'object') return tool;
+    changed = true;
+    if (schema && typeof schema === 'object' && !Array.isArray(schema) && (schema as Record<string, unknown>).type === undefined) {
+      return { ...t, inputSchema: { ...(schema as Record<string, unknown>), type: 'object' } };
+    }
+    return { ...t, inputSchema: { type: 'object' } };
+  });
+  return changed ? { ...result, tools: fixed } : result;
+}
+
+/**
+ * The initialize result the client sees: the backend's, with the configured serverInfo, without the
+ * capabilities a gateway cannot proxy (tasks: task-augmented requests outlive the exchange the chain
+ * guards), and with the interceptor extension when the gateway exposes the protocol.
+ */
+export function mirrorInitializeResult(
+  backend: Record<string, unknown>,
+  config: GatewayConfig,
+  supportedEvents: string[] | null,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...backend };
+  if (config.serverInfo) result.serverInfo = config.serverInfo;
+  const caps: Record<string, unknown> = { ...((backend.capabilities as Record<string, unknown> | undefined) ?? {}) };
+  delete caps.tasks;
+  if (supportedEvents) {
+    const extensions = { ...((caps.extensions as Record<string, unknown> | undefined) ?? {}) };
+    extensions[INTERCEPTORS_EXTENSION_ID] = { supportedEvents: supportedEvents.length > 0 ? supportedEvents : ['*'] };
+    caps.extensions = extensions;
+  }
+  result.capabilities = caps;
+  return result;
+}

@@ -1,0 +1,225 @@
+// A gateway: one config, one listener, its sessions, its interceptor servers, its recorder. Reusable in
+// process (the app's GatewayManager runs several): start/stop, status, counters, an event stream, and a
+// config hot swap. Nothing here writes to stdout: logs go to the `log` option (stderr in the CLI).
+import { EventEmitter } from 'node:events';
+import type { Readable, Writable } from 'node:stream';
+import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/schema';
+import type { ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
+import type { InterceptorServerHandle } from '../interceptors/server-handle';
+import { Backend } from './backend';
+import { Interception } from './intercept';
+import { HttpListener } from './listen-http';
+import { startStdioListener, type StdioListener } from './listen-stdio';
+import type { SessionHost } from './session';
+
+export type GatewayState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed';
+
+export interface GatewayCounters {
+  calls: number;
+  blocked: number;
+  mutated: number;
+  errors: number;
+  /** Median duration of the last (up to) 1000 executions, ms. */
+  p50Ms: number | null;
+  sessions: number;
+  backendCrashes: number;
+}
+
+export interface GatewayStatus {
+  name: string;
+  state: GatewayState;
+  /** Why the gateway failed to start or stopped by itself. */
+  error?: string;
+  listen: { transport: 'stdio' } | { transport: 'http'; url?: string };
+  backend: string;
+  interceptorServers: string[];
+  counters: GatewayCounters;
+}
+
+export interface GatewayEvents {
+  execution: [ExecutionRecord];
+  session: [SessionRecord];
+  log: [string];
+  state: [GatewayState];
+  backend: [{ type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string }];
+  /** The stdio client closed its end: a headless gateway exits. */
+  'client-gone': [];
+}
+
+export interface GatewayOptions {
+  /** Shown in records and the UI; defaults to serverInfo.name, then the backend's name. */
+  name?: string;
+  /** Where executions go; null or absent records nothing (events are still emitted). */
+  recorder?: Recorder | null;
+  log?: (line: string) => void;
+  /** Streams of the stdio listener (default: this process's stdin and stdout). */
+  stdio?: { input: Readable; output: Writable };
+  /** Substitute how interceptor-server handles are built (in-memory hosts in tests and the playground). */
+  createHandle?: (entry: InterceptorServerEntry) => InterceptorServerHandle & { close?: () => Promise<void> };
+}
+
+const LATENCY_WINDOW = 1000;
+
+export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost {
+  config: GatewayConfig;
+  interception: Interception;
+  readonly gatewayName: string;
+  private state: GatewayState = 'stopped';
+  private error?: string;
+  private stdio?: StdioListener;
+  private http?: HttpListener;
+  private readonly latencies: number[] = [];
+  private latencyCursor = 0;
+  private readonly counts = { calls: 0, blocked: 0, mutated: 0, errors: 0, sessions: 0, backendCrashes: 0 };
+
+  constructor(
+    config: GatewayConfig,
+    private readonly options: GatewayOptions = {},
+  ) {
+    super();
+    this.config = config;
+    this.gatewayName = options.name ?? config.serverInfo?.name ?? config.backend.name;
+    this.interception = this.buildInterception(config);
+  }
+
+  get recorder(): Recorder | null {
+    return this.options.recorder ?? null;
+  }
+
+  async start(): Promise<void> {
+    if (this.state === 'running' || this.state === 'starting') return;
+    this.setState('starting');
+    this.error = undefined;
+    try {
+      const listen = this.config.listen;
+      if (listen.transport === 'stdio') {
+        const io = this.options.stdio ?? { input: process.stdin, output: process.stdout };
+        this.stdio = await startStdioListener(this, io, listen.principal, this.config.maxMessageBytes, () => this.emit('client-gone'));
+      } else {
+        this.http = new HttpListener(this, listen, this.config.maxMessageBytes);
+        const url = await this.http.start();
+        this.log(`gateway "${this.gatewayName}" listening on ${url}`);
+      }
+      this.setState('running');
+    } catch (err) {
+      this.error = (err as Error).message;
+      await this.closeListeners();
+      this.setState('failed');
+      throw err;
+    }
+  }
+
+  /** Stops the listener, every session's backend (children killed) and every interceptor server. */
+  async stop(): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'stopping') return;
+    this.setState('stopping');
+    await this.closeListeners();
+    await this.interception.close();
+    await this.recorder?.flush().catch(() => undefined);
+    this.interception = this.buildInterception(this.config);
+    this.setState('stopped');
+  }
+
+  /**
+   * Swaps the config. Interception settings (servers, overrides, events, timeouts, blocking) apply to the
+   * next exchange of every live session; a changed backend or listener needs a restart, done here.
+   */
+  async reload(config: GatewayConfig): Promise<{ restarted: boolean }> {
+    const needsRestart =
+      JSON.stringify(config.backend) !== JSON.stringify(this.config.backend) ||
+      JSON.stringify(config.listen) !== JSON.stringify(this.config.listen) ||
+      config.maxMessageBytes !== this.config.maxMessageBytes;
+    const wasRunning = this.state === 'running';
+    if (needsRestart && wasRunning) await this.stop();
+    const old = this.interception;
+    this.config = config;
+    this.interception = this.buildInterception(config);
+    if (!needsRestart) await old.close();
+    if (needsRestart && wasRunning) await this.start();
+    return { restarted: needsRestart && wasRunning };
+  }
+
+  status(): GatewayStatus {
+    const listen = this.config.listen;
+    const status: GatewayStatus = {
+      name: this.gatewayName,
+      state: this.state,
+      listen: listen.transport === 'stdio' ? { transport: 'stdio' } : { transport: 'http', ...(this.http?.url ? { url: this.http.url } : {}) },
+      backend: `${this.config.backend.name} (${this.config.backend.transport === 'stdio' ? [this.config.backend.command, ...this.config.backend.arguments].join(' ') : this.config.backend.endpoint})`,
+      interceptorServers: this.config.staticInterceptors.map((e) => e.name),
+      counters: this.counters(),
+    };
+    if (this.error) status.error = this.error;
+    return status;
+  }
+
+  counters(): GatewayCounters {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const p50Ms = sorted.length > 0 ? sorted[Math.floor((sorted.length - 1) / 2)]! : null;
+    return { ...this.counts, p50Ms };
+  }
+
+  /** The stdio session (undefined for HTTP listeners): tests and the CLI read its backend pid. */
+  get stdioSession() {
+    return this.stdio?.session;
+  }
+
+  get url(): string | undefined {
+    return this.http?.url;
+  }
+
+  // ---- SessionHost ----
+
+  createBackend(): Backend {
+    return new Backend(this.config.backend, { maxMessageBytes: this.config.maxMessageBytes, log: (line) => this.log(line) });
+  }
+
+  log(line: string): void {
+    this.options.log?.(line);
+    this.emit('log', line);
+  }
+
+  onSession(record: SessionRecord): void {
+    this.counts.sessions++;
+    this.recorder?.recordSession(record);
+    this.emit('session', record);
+  }
+
+  onExecution(record: ExecutionRecord): void {
+    this.counts.calls++;
+    if (record.outcome === 'blocked') this.counts.blocked++;
+    else if (record.outcome === 'mutated') this.counts.mutated++;
+    else if (record.outcome === 'error') this.counts.errors++;
+    if (this.latencies.length < LATENCY_WINDOW) this.latencies.push(record.durationMs);
+    else this.latencies[this.latencyCursor++ % LATENCY_WINDOW] = record.durationMs;
+    this.recorder?.recordExecution(record);
+    if (this.listenerCount('execution') > 0) this.emit('execution', record);
+  }
+
+  onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string }): void {
+    if (event.type === 'backend-crashed') this.counts.backendCrashes++;
+    this.emit('backend', event);
+  }
+
+  // ---- internals ----
+
+  private buildInterception(config: GatewayConfig): Interception {
+    return new Interception(config, {
+      log: (line) => this.log(line),
+      ...(this.options.createHandle ? { createHandle: this.options.createHandle } : {}),
+    });
+  }
+
+  private async closeListeners(): Promise<void> {
+    const stdio = this.stdio;
+    const http = this.http;
+    this.stdio = undefined;
+    this.http = undefined;
+    await Promise.all([stdio?.close(), http?.close()]);
+  }
+
+  private setState(state: GatewayState): void {
+    this.state = state;
+    this.emit('state', state);
+  }
+}

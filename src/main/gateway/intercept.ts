@@ -1,0 +1,159 @@
+// The gateway's side of interception: which interceptor servers apply to a principal (static ones plus the
+// principal's dynamic ones, case-insensitive), one chain runtime per session over them (the chain engine
+// does discovery, caching, ordering and the passes), the interceptedEvents filter, and the gateway's own
+// answers to interceptors/list and interceptor/invoke when exposeInterceptorProtocol is on.
+import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/schema';
+import { dynamicServersFor } from '../../shared/config/parse';
+import type { Phase } from '../../shared/protocol/constants';
+import { ErrorCode, NEVER_INTERCEPTED } from '../../shared/protocol/constants';
+import { InvokeParamsSchema, type InvocationContext } from '../../shared/protocol/schemas';
+import { descriptorToWire, resultToWire } from '../../shared/protocol/wire';
+import { hooksCoverEvent } from '../../shared/protocol/events';
+import { ChainRuntime, type ChainResult } from '../interceptors/chain';
+import { InterceptorServerClient } from '../interceptors/client';
+import type { InterceptorServerHandle } from '../interceptors/server-handle';
+
+export type RpcFailure = { code: number; message: string; data?: unknown };
+
+export interface InterceptionOptions {
+  log?: (line: string) => void;
+  /** Builds the handle for a configured interceptor server (tests may substitute in-memory hosts). */
+  createHandle?: (entry: InterceptorServerEntry) => InterceptorServerHandle & { close?: () => Promise<void> };
+}
+
+type ClosableHandle = InterceptorServerHandle & { close?: () => Promise<void> };
+
+export class Interception {
+  private readonly staticHandles: ClosableHandle[];
+  private readonly dynamicHandles = new Map<string, ClosableHandle[]>();
+  private readonly events: ReadonlySet<string> | null;
+
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly options: InterceptionOptions = {},
+  ) {
+    this.events = config.interceptedEvents && config.interceptedEvents.length > 0 ? new Set(config.interceptedEvents) : null;
+    this.staticHandles = config.staticInterceptors.map((e) => this.createHandle(e));
+  }
+
+  get servers(): readonly ClosableHandle[] {
+    return [...this.staticHandles, ...[...this.dynamicHandles.values()].flat()];
+  }
+
+  /** The handles that apply to a principal: static first (configured order), then its dynamic ones. */
+  handlesFor(principal: string | undefined): ClosableHandle[] {
+    const entries = dynamicServersFor(this.config, principal);
+    if (entries.length === 0) return this.staticHandles;
+    const key = principal!.toLowerCase();
+    let dynamic = this.dynamicHandles.get(key);
+    if (!dynamic) {
+      dynamic = entries.map((e) => this.createHandle(e));
+      this.dynamicHandles.set(key, dynamic);
+    }
+    return [...this.staticHandles, ...dynamic];
+  }
+
+  /** A chain runtime for one session (its protocol version drives compat checks, A17). */
+  runtimeFor(principal: string | undefined, protocolVersion?: string): ChainRuntime | null {
+    const handles = this.handlesFor(principal);
+    if (handles.length === 0) return null;
+    return new ChainRuntime(handles, {
+      overrides: this.config.overrides,
+      ...(protocolVersion ? { protocolVersion } : {}),
+    });
+  }
+
+  /** interceptedEvents (null = all); initialize, ping, completion/complete and notifications never are. */
+  intercepts(event: string): boolean {
+    if (NEVER_INTERCEPTED.has(event) || event.startsWith('notifications/')) return false;
+    return this.events === null || this.events.has(event);
+  }
+
+  run(runtime: ChainRuntime, event: string, phase: Phase, payload: unknown, context: InvocationContext, signal?: AbortSignal): Promise<ChainResult> {
+    return runtime.run(event, phase, payload, {
+      context,
+      ...(this.config.timeoutMs !== undefined ? { timeoutMs: this.config.timeoutMs } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /** Events the merged interceptors hook (the capability's supportedEvents hint). */
+  async supportedEvents(runtime: ChainRuntime | null): Promise<string[]> {
+    if (!runtime) return [];
+    const outcome = await runtime.discover().catch(() => undefined);
+    const events = new Set<string>();
+    for (const d of outcome?.interceptors ?? []) for (const h of d.descriptor.hooks) for (const e of h.events) events.add(e);
+    return [...events].sort();
+  }
+
+  /** `interceptors/list` answered by the gateway: the merged list, optionally filtered by event (§1.2). */
+  async list(runtime: ChainRuntime | null, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+    if (!runtime) return { interceptors: [] };
+    const outcome = await runtime.discover();
+    const event = typeof params?.event === 'string' ? params.event : undefined;
+    const interceptors = outcome.interceptors
+      .filter((d) => event === undefined || hooksCoverEvent(d.descriptor.hooks, event))
+      .map((d) => descriptorToWire(d.descriptor));
+    return { interceptors };
+  }
+
+  /** `interceptor/invoke` routed to the server that listed the name; an ambiguous name is -32602. */
+  async invoke(runtime: ChainRuntime | null, params: unknown): Promise<Record<string, unknown> | RpcFailure> {
+    const parsed = InvokeParamsSchema.safeParse(params);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { code: ErrorCode.InvalidParams, message: `Invalid params: ${issue?.path.join('.') || 'params'}: ${issue?.message}` };
+    }
+    const name = parsed.data.name;
+    const outcome = runtime ? await runtime.discover() : { interceptors: [] };
+    const owners = outcome.interceptors.filter((d) => d.descriptor.name === name);
+    if (owners.length === 0) return { code: ErrorCode.InvalidParams, message: `Interceptor '${name}' not found`, data: { name } };
+    if (owners.length > 1) {
+      return {
+        code: ErrorCode.InvalidParams,
+        message: `Interceptor name '${name}' is ambiguous: offered by ${owners.map((o) => o.server).join(', ')}`,
+        data: { name, servers: owners.map((o) => o.server) },
+      };
+    }
+    const handle = runtime!.servers.find((h) => h.name === owners[0]!.server)!;
+    try {
+      const result = await handle.invoke(parsed.data, parsed.data.timeoutMs !== undefined ? { timeoutMs: parsed.data.timeoutMs } : {});
+      return resultToWire(result) as unknown as Record<string, unknown>;
+    } catch (err) {
+      const e = err as { code?: number; message: string; data?: unknown };
+      return { code: typeof e.code === 'number' ? e.code : ErrorCode.InternalError, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = this.servers;
+    this.dynamicHandles.clear();
+    await Promise.all(all.map((h) => h.close?.().catch(() => undefined)));
+  }
+
+  private createHandle(entry: InterceptorServerEntry): ClosableHandle {
+    if (this.options.createHandle) return this.options.createHandle(entry);
+    const log = this.options.log;
+    return new InterceptorServerClient({
+      name: entry.name,
+      failOpen: entry.failOpen ?? false,
+      connection:
+        entry.transport === 'stdio'
+          ? {
+              transport: 'stdio',
+              command: entry.command,
+              args: entry.arguments,
+              ...(entry.env ? { env: entry.env } : {}),
+              ...(entry.cwd ? { cwd: entry.cwd } : {}),
+            }
+          : { transport: 'http', url: entry.endpoint, ...(entry.headers ? { headers: entry.headers } : {}) },
+      ...(log
+        ? {
+            onStderr: (chunk: string) => {
+              for (const line of chunk.split('\n')) if (line.trim()) log(`[interceptors ${entry.name}] ${line}`);
+            },
+          }
+        : {}),
+    });
+  }
+}

@@ -1,0 +1,133 @@
+// Newline-delimited JSON-RPC over a pair of streams: the stdio listener (our stdin/stdout) and stdio
+// backends (a child's stdout/stdin). Written here rather than taken from the SDK because the gateway must
+// (a) answer an oversized or malformed line with a JSON-RPC error and keep the connection, where the SDK
+// transports close or only report it, and (b) stay cheap on the hot path (one JSON.parse, no schema pass).
+import type { Readable, Writable } from 'node:stream';
+import { checkMessage, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
+
+export type InvalidLine =
+  | { kind: 'oversize'; bytes: number; limit: number }
+  | { kind: 'parse'; error: string }
+  | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
+
+export interface MessageChannel {
+  send(message: JsonRpcMessage, options?: { relatedRequestId?: JsonRpcId }): void;
+  onmessage?: (message: JsonRpcMessage) => void;
+  /** A line that is not a JSON-RPC message: the owner decides whether to answer it. */
+  oninvalid?: (problem: InvalidLine) => void;
+  onclose?: () => void;
+  close(): void;
+}
+
+const NEWLINE = 0x0a;
+
+export class LineChannel implements MessageChannel {
+  onmessage?: (message: JsonRpcMessage) => void;
+  oninvalid?: (problem: InvalidLine) => void;
+  onclose?: () => void;
+  private chunks: Buffer[] = [];
+  private pending = 0;
+  /** Set while skipping the rest of an oversized line. */
+  private discarding = 0;
+  private closed = false;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly maxMessageBytes: number,
+  ) {
+    input.on('data', this.onData);
+    input.on('end', this.onEnd);
+    input.on('close', this.onEnd);
+    input.on('error', this.onEnd);
+    // EPIPE on a closed peer is the peer going away, not our crash.
+    output.on('error', this.onEnd);
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    this.output.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Writes a pre-serialised line (the hot path avoids a second stringify when nothing changed). */
+  sendRaw(line: string): void {
+    if (this.closed) return;
+    this.output.write(`${line}\n`);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.onclose?.();
+  }
+
+  private readonly onEnd = (): void => {
+    this.close();
+  };
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    while (buf.length > 0) {
+      const nl = buf.indexOf(NEWLINE);
+      if (this.discarding > 0) {
+        if (nl < 0) {
+          this.discarding += buf.length;
+          return;
+        }
+        const bytes = this.discarding + nl;
+        this.discarding = 0;
+        buf = buf.subarray(nl + 1);
+        this.oninvalid?.({ kind: 'oversize', bytes, limit: this.maxMessageBytes });
+        continue;
+      }
+      if (nl < 0) {
+        if (this.pending + buf.length > this.maxMessageBytes) {
+          // Too long already: drop what we hold and skip to the end of this line.
+          this.discarding = this.pending + buf.length;
+          this.chunks = [];
+          this.pending = 0;
+          return;
+        }
+        this.chunks.push(buf);
+        this.pending += buf.length;
+        return;
+      }
+      const head = buf.subarray(0, nl);
+      buf = buf.subarray(nl + 1);
+      const size = this.pending + head.length;
+      let line: Buffer;
+      if (this.chunks.length > 0) {
+        this.chunks.push(head);
+        line = Buffer.concat(this.chunks, size);
+        this.chunks = [];
+        this.pending = 0;
+      } else {
+        line = head;
+      }
+      if (size > this.maxMessageBytes) {
+        this.oninvalid?.({ kind: 'oversize', bytes: size, limit: this.maxMessageBytes });
+        continue;
+      }
+      this.handleLine(line);
+    }
+  };
+
+  private handleLine(line: Buffer): void {
+    const text = line.toString('utf8').trim();
+    if (text === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      this.oninvalid?.({ kind: 'parse', error: (err as Error).message });
+      return;
+    }
+    const checked = checkMessage(value);
+    if (!checked.ok) {
+      this.oninvalid?.({ kind: 'invalid', id: checked.id, reason: checked.reason });
+      return;
+    }
+    this.onmessage?.(checked.message);
+  }
+}

@@ -1,0 +1,184 @@
+// The Streamable HTTP listener: one SDK transport, one GatewaySession and one backend connection per client
+// session. In front of every request: the path, the Host and Origin checks (DNS-rebinding protection) and
+// the bearer-token map (token → principal; 401 without a known token when tokens are configured).
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { HttpListenConfig } from '../../shared/config/schema';
+import type { JsonRpcMessage } from './jsonrpc';
+import { GatewaySession, type SessionHost } from './session';
+
+interface HttpSession {
+  transport: NodeStreamableHTTPServerTransport;
+  session: GatewaySession;
+  principal: string | undefined;
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+export class HttpListener {
+  private server?: Server;
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly allowedHostnames: Set<string>;
+  private readonly tokens: Map<string, string> | null;
+
+  constructor(
+    private readonly host: SessionHost,
+    private readonly listen: HttpListenConfig,
+    private readonly maxMessageBytes: number,
+  ) {
+    const hosts = new Set([...LOOPBACK_NAMES, ...(listen.allowedHosts ?? []).map((h) => h.toLowerCase())]);
+    if (listen.host !== '0.0.0.0' && listen.host !== '::') hosts.add(listen.host.toLowerCase());
+    this.allowedHostnames = hosts;
+    this.tokens = listen.tokens ? new Map(Object.entries(listen.tokens)) : null;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  get url(): string | undefined {
+    const address = this.server?.address() as AddressInfo | null | undefined;
+    if (!address) return undefined;
+    const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${hostname}:${address.port}${this.listen.path}`;
+  }
+
+  async start(): Promise<string> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.host.log(`http listener: ${(err as Error).message}`);
+        if (!res.headersSent) reply(res, 500, { error: 'internal error', message: (err as Error).message });
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) => {
+        const hint = err.code === 'EADDRINUSE' ? ' (the port is taken: pick another "listen.port", or 0 for a free one)' : '';
+        reject(new Error(`could not listen on ${this.listen.host}:${this.listen.port}: ${err.message}${hint}`));
+      });
+      server.listen(this.listen.port, this.listen.host, () => resolve());
+    });
+    this.server = server;
+    return this.url!;
+  }
+
+  async close(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(sessions.map(async (s) => {
+      await s.transport.close().catch(() => undefined);
+      await s.session.close();
+    }));
+    const server = this.server;
+    this.server = undefined;
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+    if (url.pathname !== this.listen.path) return reply(res, 404, { error: 'not found', message: `the MCP endpoint is ${this.listen.path}` });
+    const refusal = this.checkHostAndOrigin(req);
+    if (refusal) return reply(res, 403, { error: 'forbidden', message: refusal });
+    const auth = this.authenticate(req);
+    if (!auth.ok) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="interceptor-console"');
+      return reply(res, 401, { error: 'unauthorized', message: auth.message });
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const existing = this.sessions.get(sessionId);
+      if (!existing) return reply(res, 404, rpcError(-32001, `Session not found: ${sessionId} (it ended or the gateway restarted); initialize a new session`));
+      if (existing.principal !== auth.principal) return reply(res, 403, { error: 'forbidden', message: 'this session belongs to another principal' });
+      return existing.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; start a session with an initialize POST'));
+    await this.openSession(req, res, auth.principal);
+  }
+
+  private async openSession(req: IncomingMessage, res: ServerResponse, principal: string | undefined): Promise<void> {
+    const ref: { entry?: HttpSession } = {};
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: this.maxMessageBytes,
+      onsessioninitialized: (id) => {
+        if (ref.entry) this.sessions.set(id, ref.entry);
+      },
+    });
+    const session = new GatewaySession(
+      this.host,
+      {
+        send: (message, relatedRequestId) => {
+          const options = relatedRequestId !== undefined ? { relatedRequestId } : undefined;
+          transport.send(message as Parameters<typeof transport.send>[0], options).catch((err: Error) => {
+            this.host.log(`http session ${transport.sessionId ?? '?'}: could not deliver a message: ${err.message}`);
+          });
+        },
+      },
+      { principal, transport: 'http' },
+    );
+    ref.entry = { transport, session, principal };
+    transport.onmessage = (message) => session.handleClientMessage(message as unknown as JsonRpcMessage);
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id) this.sessions.delete(id);
+      void session.close();
+    };
+    await transport.handleRequest(req, res);
+    // Not an initialize (the transport answered 400): nothing to keep.
+    if (!transport.sessionId) {
+      await transport.close().catch(() => undefined);
+      await session.close();
+    }
+  }
+
+  /** DNS-rebinding protection: the Host must name this listener, and a browser Origin must be local (or allowed). */
+  private checkHostAndOrigin(req: IncomingMessage): string | undefined {
+    const hostHeader = req.headers.host;
+    if (!hostHeader) return 'missing Host header';
+    const hostname = hostnameOf(hostHeader);
+    if (!this.allowedHostnames.has(hostname)) {
+      return `Host "${hostHeader}" is not allowed (DNS-rebinding protection); add it to listen.allowedHosts if it is really this gateway`;
+    }
+    const origin = req.headers.origin;
+    if (origin === undefined) return undefined;
+    if ((this.listen.allowedOrigins ?? []).includes(origin)) return undefined;
+    let originHost: string;
+    try {
+      originHost = new URL(origin).hostname.toLowerCase();
+    } catch {
+      return `Origin "${origin}" is not a valid origin`;
+    }
+    if (LOOPBACK_NAMES.includes(originHost)) return undefined;
+    return `Origin "${origin}" is not allowed (DNS-rebinding protection); add it to listen.allowedOrigins to permit it`;
+  }
+
+  private authenticate(req: IncomingMessage): { ok: true; principal: string | undefined } | { ok: false; message: string } {
+    if (!this.tokens) return { ok: true, principal: undefined };
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+    if (!match) return { ok: false, message: 'this gateway requires "Authorization: Bearer <token>" (tokens are configured in listen.tokens)' };
+    const principal = this.tokens.get(match[1]!);
+    if (principal === undefined) return { ok: false, message: 'unknown bearer token' };
+    return { ok: true, principal };
+  }
+}
+
+function hostnameOf(hostHeader: string): string {
+  const h = hostHeader.toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  const colon = h.lastIndexOf(':');
+  return colon >= 0 ? h.slice(0, colon) : h;
+}
+
+function rpcError(code: number, message: string): Record<string, unknown> {
+  return { jsonrpc: '2.0', id: null, error: { code, message } };
+}
+
+function reply(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}

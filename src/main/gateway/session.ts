@@ -1,0 +1,471 @@
+// One client session: a transparent JSON-RPC relay between one client and its own backend connection.
+// Ids pass through unchanged in both directions (the backend connection belongs to this session alone), so
+// progress tokens, cancellations and server→client requests need no rewriting. Intercepted methods run the
+// request chain before forwarding and the response chain before returning; everything else is forwarded
+// as the very object received (results stay raw: unknown fields are kept).
+import { randomUUID } from 'node:crypto';
+import type { GatewayConfig } from '../../shared/config/schema';
+import { METHOD_INVOKE, METHOD_LIST, type Phase } from '../../shared/protocol/constants';
+import type { InvocationContext } from '../../shared/protocol/schemas';
+import type { ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
+import { ChainCancelledError, type ChainRuntime } from '../interceptors/chain';
+import type { Backend } from './backend';
+import { blockedResponse } from './blocked';
+import { coerceToolSchemas, mirrorInitializeResult, progressTokenOf, toExecutionRecord, type Exchange } from './exchange';
+import type { Interception } from './intercept';
+import {
+  errorResponse,
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  RpcCode,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './jsonrpc';
+import type { InvalidLine } from './line-channel';
+
+/** Where the session writes to its client; `relatedRequestId` routes HTTP messages onto a request's stream. */
+export interface ClientSink {
+  send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void;
+}
+
+export interface SessionHost {
+  readonly config: GatewayConfig;
+  readonly gatewayName: string;
+  readonly interception: Interception;
+  createBackend(): Backend;
+  log(line: string): void;
+  onSession(record: SessionRecord): void;
+  onExecution(record: ExecutionRecord): void;
+  onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string }): void;
+}
+
+export interface SessionOptions {
+  principal?: string;
+  transport: 'stdio' | 'http';
+  /** A backend already started by the listener (stdio spawns it at gateway start to report failures early). */
+  backend?: Backend;
+}
+
+export class GatewaySession {
+  readonly id = randomUUID();
+  readonly principal: string | undefined;
+  protocolVersion?: string;
+  private backend?: Backend;
+  private backendUp = false;
+  private connecting?: Promise<Backend>;
+  private initRequest?: JsonRpcRequest;
+  private initialized = false;
+  private runtime: ChainRuntime | null | undefined;
+  private readonly fromClient = new Map<JsonRpcId, Exchange>();
+  private readonly fromBackend = new Map<JsonRpcId, Exchange>();
+  private readonly internal = new Map<JsonRpcId, (response: JsonRpcResponse) => void>();
+  private internalSeq = 0;
+  private closed = false;
+
+  constructor(
+    private readonly host: SessionHost,
+    private readonly client: ClientSink,
+    private readonly options: SessionOptions,
+  ) {
+    this.principal = options.principal;
+    if (options.backend) this.attach(options.backend, true);
+  }
+
+  /** Pending exchanges, for status and tests. */
+  get pendingCount(): number {
+    return this.fromClient.size + this.fromBackend.size;
+  }
+
+  get backendPid(): number | undefined {
+    return this.backend?.pid;
+  }
+
+  handleClientMessage(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    if (isRequest(message)) void this.onClientRequest(message);
+    else if (isNotification(message)) this.onClientNotification(message);
+    else void this.onClientResponse(message as JsonRpcResponse);
+  }
+
+  /** A line or body that is not JSON-RPC: answer with an error and keep the connection. */
+  handleInvalid(problem: InvalidLine): void {
+    if (problem.kind === 'oversize') {
+      this.client.send(
+        errorResponse(
+          null,
+          RpcCode.MessageTooLarge,
+          `Message of ${problem.bytes} bytes exceeds the gateway's cap of ${problem.limit} bytes (maxMessageBytes); send a smaller message or raise maxMessageBytes in the gateway config`,
+          { bytes: problem.bytes, limit: problem.limit },
+        ),
+      );
+    } else if (problem.kind === 'parse') {
+      this.client.send(errorResponse(null, RpcCode.ParseError, `Parse error: the message is not valid JSON (${problem.error})`));
+    } else {
+      this.client.send(errorResponse(problem.id, RpcCode.InvalidRequest, `Invalid JSON-RPC message: ${problem.reason}`));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const ex of this.fromClient.values()) ex.abort?.abort();
+    this.fromClient.clear();
+    this.fromBackend.clear();
+    await this.backend?.close();
+  }
+
+  // ---- client → backend ----
+
+  private async onClientRequest(req: JsonRpcRequest): Promise<void> {
+    if (req.method === 'initialize') return this.onInitialize(req);
+    if (this.host.config.exposeInterceptorProtocol && (req.method === METHOD_LIST || req.method === METHOD_INVOKE)) {
+      return this.answerInterceptorMethod(req);
+    }
+    const ex = this.newExchange(req, 'client');
+    this.fromClient.set(req.id, ex);
+    let outgoing = req;
+    if (this.host.interception.intercepts(req.method)) {
+      const params = await this.runChain(ex, 'request', req.params ?? {});
+      if (params === undefined) return; // blocked, cancelled or failed: already answered
+      if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
+      ex.requestForwarded = params;
+    }
+    try {
+      const backend = await this.ensureBackend();
+      if (!this.fromClient.has(req.id)) return; // cancelled while connecting
+      ex.forwarded = true;
+      await backend.send(outgoing);
+    } catch (err) {
+      this.failClientExchange(ex, RpcCode.BackendUnavailable, (err as Error).message);
+    }
+  }
+
+  private onClientNotification(note: JsonRpcNotification): void {
+    if (note.method === 'notifications/cancelled') {
+      const requestId = note.params?.requestId as JsonRpcId | undefined;
+      const ex = requestId !== undefined ? this.fromClient.get(requestId) : undefined;
+      if (ex) {
+        this.fromClient.delete(ex.id);
+        ex.abort?.abort(new Error('cancelled by the client'));
+        ex.errorReturned = { code: RpcCode.InternalError, message: 'Request cancelled by the client' };
+        this.record(ex);
+        if (!ex.forwarded) return;
+      }
+    }
+    if (note.method === 'notifications/initialized' && !this.backendUp) return;
+    if (this.backendUp) this.backend!.send(note).catch(() => undefined);
+  }
+
+  private async onClientResponse(res: JsonRpcResponse): Promise<void> {
+    const ex = res.id !== null ? this.fromBackend.get(res.id) : undefined;
+    if (!ex) return; // answer to a request of a backend that has since crashed, or a duplicate
+    this.fromBackend.delete(ex.id);
+    let outgoing: JsonRpcResponse = res;
+    if (isErrorResponse(res)) {
+      ex.errorReturned = res.error;
+    } else {
+      ex.responseReceived = res.result;
+      if (this.host.interception.intercepts(ex.method)) {
+        const result = await this.runChain(ex, 'response', res.result);
+        if (result === undefined) return;
+        if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
+      }
+      ex.responseReturned = (outgoing as { result: unknown }).result;
+    }
+    if (this.backendUp) await this.backend!.send(outgoing).catch(() => undefined);
+    this.record(ex);
+  }
+
+  private async onInitialize(req: JsonRpcRequest): Promise<void> {
+    this.initRequest = req;
+    this.fromClient.set(req.id, this.newExchange(req, 'client'));
+    try {
+      const backend = await this.ensureBackend();
+      await backend.send(req);
+    } catch (err) {
+      this.fromClient.delete(req.id);
+      this.client.send(errorResponse(req.id, RpcCode.BackendUnavailable, (err as Error).message));
+    }
+  }
+
+  private async answerInterceptorMethod(req: JsonRpcRequest): Promise<void> {
+    const runtime = this.chainRuntime();
+    const ex = this.newExchange(req, 'client');
+    try {
+      const result = req.method === METHOD_LIST ? await this.host.interception.list(runtime, req.params) : await this.host.interception.invoke(runtime, req.params);
+      if ('code' in result && typeof result.code === 'number' && 'message' in result) {
+        const failure = result as { code: number; message: string; data?: unknown };
+        ex.errorReturned = failure;
+        this.client.send(errorResponse(req.id, failure.code, failure.message, failure.data));
+      } else {
+        ex.responseReturned = result;
+        this.client.send({ jsonrpc: '2.0', id: req.id, result }, req.id);
+      }
+    } catch (err) {
+      ex.errorReturned = { code: RpcCode.InternalError, message: (err as Error).message };
+      this.client.send(errorResponse(req.id, RpcCode.InternalError, (err as Error).message));
+    }
+    this.record(ex);
+  }
+
+  // ---- backend → client ----
+
+  private onBackendMessage(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    if (isRequest(message)) void this.onBackendRequest(message);
+    else if (isNotification(message)) this.onBackendNotification(message);
+    else void this.onBackendResponse(message as JsonRpcResponse);
+  }
+
+  private async onBackendResponse(res: JsonRpcResponse): Promise<void> {
+    if (res.id === null) return;
+    const internal = this.internal.get(res.id);
+    if (internal) {
+      this.internal.delete(res.id);
+      internal(res);
+      return;
+    }
+    const ex = this.fromClient.get(res.id);
+    if (!ex) return; // cancelled or unknown: nobody waits for it
+    this.fromClient.delete(res.id);
+    if (ex.method === 'initialize') return this.completeInitialize(res);
+    let outgoing: JsonRpcResponse = res;
+    if (isErrorResponse(res)) {
+      ex.errorReturned = res.error;
+    } else {
+      ex.responseReceived = res.result;
+      let result: unknown = ex.method === 'tools/list' ? coerceToolSchemas(res.result) : res.result;
+      if (this.host.interception.intercepts(ex.method)) {
+        result = await this.runChain(ex, 'response', result);
+        if (result === undefined) return;
+      }
+      if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
+      ex.responseReturned = result;
+    }
+    this.client.send(outgoing, res.id);
+    this.record(ex);
+  }
+
+  private async completeInitialize(res: JsonRpcResponse): Promise<void> {
+    if (isErrorResponse(res)) {
+      this.client.send(res);
+      return;
+    }
+    const version = res.result.protocolVersion;
+    if (typeof version === 'string') {
+      this.protocolVersion = version;
+      this.backend?.setProtocolVersion(version);
+    }
+    this.initialized = true;
+    this.runtime = undefined; // rebuilt with the negotiated version (compat, A17)
+    const expose = this.host.config.exposeInterceptorProtocol;
+    const events = expose ? await this.host.interception.supportedEvents(this.chainRuntime()) : null;
+    this.client.send({ ...res, result: mirrorInitializeResult(res.result, this.host.config, events) });
+    const params = this.initRequest?.params ?? {};
+    const session: SessionRecord = {
+      id: this.id,
+      gateway: this.host.gatewayName,
+      startedAt: new Date().toISOString(),
+      transport: this.options.transport,
+      principal: this.principal ? { type: 'user', id: this.principal } : { type: 'anonymous' },
+    };
+    if (params.clientInfo && typeof params.clientInfo === 'object') session.clientInfo = params.clientInfo as SessionRecord['clientInfo'];
+    if (this.protocolVersion) session.protocolVersion = this.protocolVersion;
+    this.host.onSession(session);
+  }
+
+  private async onBackendRequest(req: JsonRpcRequest): Promise<void> {
+    const ex = this.newExchange(req, 'backend');
+    this.fromBackend.set(req.id, ex);
+    let outgoing = req;
+    if (this.host.interception.intercepts(req.method)) {
+      const params = await this.runChain(ex, 'request', req.params ?? {});
+      if (params === undefined) return;
+      if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
+      ex.requestForwarded = params;
+    }
+    ex.forwarded = true;
+    this.client.send(outgoing, this.relatedClientRequest());
+  }
+
+  private onBackendNotification(note: JsonRpcNotification): void {
+    let related: JsonRpcId | undefined;
+    if (note.method === 'notifications/progress') {
+      const token = note.params?.progressToken;
+      for (const ex of this.fromClient.values()) if (ex.progressToken === token) related = ex.id;
+    } else if (note.method === 'notifications/cancelled') {
+      const requestId = note.params?.requestId as JsonRpcId | undefined;
+      if (requestId !== undefined) this.fromBackend.delete(requestId);
+    } else {
+      related = this.relatedClientRequest();
+    }
+    this.client.send(note, related);
+  }
+
+  /** The newest client request still waiting: server→client traffic during a call belongs to its stream. */
+  private relatedClientRequest(): JsonRpcId | undefined {
+    let last: JsonRpcId | undefined;
+    for (const ex of this.fromClient.values()) if (ex.forwarded) last = ex.id;
+    return last;
+  }
+
+  // ---- chain ----
+
+  private chainRuntime(): ChainRuntime | null {
+    if (this.runtime === undefined) this.runtime = this.host.interception.runtimeFor(this.principal, this.protocolVersion);
+    return this.runtime;
+  }
+
+  /**
+   * Runs one phase. Returns the payload to forward, or undefined when the exchange is already answered
+   * (blocked, cancelled, or the chain failed).
+   */
+  private async runChain(ex: Exchange, phase: Phase, payload: unknown): Promise<unknown> {
+    const runtime = this.chainRuntime();
+    if (!runtime) return payload;
+    const context: InvocationContext = {
+      principal: this.principal ? { type: 'user', id: this.principal } : { type: 'anonymous' },
+      traceId: ex.traceId,
+      sessionId: this.id,
+      timestamp: new Date().toISOString(),
+    };
+    if (phase === 'request') ex.abort = new AbortController();
+    try {
+      const { decision, finalPayload, trace } = await this.host.interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal);
+      if (phase === 'request') ex.requestTrace = trace;
+      else ex.responseTrace = trace;
+      if (decision === 'allow') return trace.modified ? finalPayload : payload;
+      ex.blockedBy = trace.blockedBy;
+      this.answerBlocked(ex);
+      return undefined;
+    } catch (err) {
+      if (err instanceof ChainCancelledError) return undefined; // the cancellation already recorded the exchange
+      this.failExchange(ex, RpcCode.InternalError, `Interceptor chain failed for ${ex.method} (${phase}): ${(err as Error).message}`);
+      return undefined;
+    } finally {
+      ex.abort = undefined;
+    }
+  }
+
+  private answerBlocked(ex: Exchange): void {
+    const block = ex.blockedBy!;
+    if (ex.direction === 'client') {
+      this.fromClient.delete(ex.id);
+      const response = blockedResponse(ex.id, ex.method, block, this.host.config.blockedToolCall);
+      if (isErrorResponse(response)) ex.errorReturned = response.error;
+      else ex.responseReturned = response.result;
+      this.client.send(response, ex.id);
+    } else {
+      this.fromBackend.delete(ex.id);
+      // The backend asked; it gets the JSON-RPC error (A9: non-tools/call methods).
+      const response = blockedResponse(ex.id, ex.method, block, 'error') as { error: Exchange['errorReturned'] };
+      ex.errorReturned = response.error;
+      if (this.backendUp) this.backend!.send({ jsonrpc: '2.0', id: ex.id, error: response.error! }).catch(() => undefined);
+    }
+    this.record(ex);
+  }
+
+  private failExchange(ex: Exchange, code: number, message: string): void {
+    if (ex.direction === 'client') return this.failClientExchange(ex, code, message);
+    this.fromBackend.delete(ex.id);
+    ex.errorReturned = { code, message };
+    if (this.backendUp) this.backend!.send(errorResponse(ex.id, code, message)).catch(() => undefined);
+    this.record(ex);
+  }
+
+  private failClientExchange(ex: Exchange, code: number, message: string): void {
+    if (!this.fromClient.delete(ex.id)) return;
+    ex.errorReturned = { code, message };
+    this.client.send(errorResponse(ex.id, code, message), ex.id);
+    this.record(ex);
+  }
+
+  // ---- backend lifecycle ----
+
+  private attach(backend: Backend, up: boolean): void {
+    this.backend = backend;
+    this.backendUp = up;
+    backend.onmessage = (m) => this.onBackendMessage(m);
+    backend.onclose = (reason) => this.onBackendClosed(backend, reason);
+    backend.oninvalid = (problem) => this.onBackendInvalid(problem);
+  }
+
+  /** Connects (or reconnects after a crash, replaying the client's initialize) before forwarding. */
+  private ensureBackend(): Promise<Backend> {
+    if (this.backend && this.backendUp) return Promise.resolve(this.backend);
+    this.connecting ??= this.connectBackend().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connectBackend(): Promise<Backend> {
+    const backend = this.host.createBackend();
+    this.attach(backend, false);
+    await backend.connect();
+    this.backendUp = true;
+    if (this.initialized && this.initRequest) {
+      const id = `gateway-reinitialize-${++this.internalSeq}`;
+      const response = await new Promise<JsonRpcResponse>((resolve, reject) => {
+        this.internal.set(id, resolve);
+        backend.send({ ...this.initRequest!, id }).catch(reject);
+      });
+      if (isErrorResponse(response)) throw new Error(`backend "${backend.entry.name}" refused to re-initialize: ${response.error.message}`);
+      const version = response.result.protocolVersion;
+      if (typeof version === 'string') backend.setProtocolVersion(version);
+      await backend.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      this.host.log(`backend "${backend.entry.name}" reconnected for session ${this.id}`);
+      this.host.onBackendEvent({ type: 'backend-reconnected', sessionId: this.id, detail: backend.describe() });
+    }
+    return backend;
+  }
+
+  private onBackendClosed(backend: Backend, reason: string): void {
+    if (backend !== this.backend || this.closed) return;
+    this.backendUp = false;
+    this.host.log(`${reason}\nThe gateway reconnects on the next request.`);
+    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason });
+    for (const resolve of this.internal.values()) resolve(errorResponse(null, RpcCode.BackendUnavailable, reason));
+    this.internal.clear();
+    for (const ex of [...this.fromClient.values()]) {
+      if (ex.forwarded || ex.method === 'initialize') this.failClientExchange(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
+    }
+    // Requests the dead backend made of the client can no longer be answered.
+    this.fromBackend.clear();
+  }
+
+  private onBackendInvalid(problem: InvalidLine): void {
+    if (problem.kind !== 'oversize') return;
+    // The id of an oversized response is unknowable without parsing it: fail the request only if it is the only one waiting.
+    const waiting = [...this.fromClient.values()].filter((e) => e.forwarded);
+    const message = `The backend's message of ${problem.bytes} bytes exceeds the gateway's cap of ${problem.limit} bytes (maxMessageBytes)`;
+    this.host.log(message);
+    if (waiting.length === 1) this.failClientExchange(waiting[0]!, RpcCode.InternalError, message);
+  }
+
+  // ---- records ----
+
+  private newExchange(req: JsonRpcRequest, direction: Exchange['direction']): Exchange {
+    const ex: Exchange = {
+      traceId: randomUUID(),
+      id: req.id,
+      method: req.method,
+      direction,
+      t0: performance.now(),
+      startedAt: new Date().toISOString(),
+      requestReceived: req.params,
+    };
+    const token = progressTokenOf(req.params);
+    if (token !== undefined) ex.progressToken = token;
+    return ex;
+  }
+
+  private record(ex: Exchange): void {
+    if (ex.method === 'initialize') return;
+    this.host.onExecution(toExecutionRecord(ex, this.host.gatewayName, this.id));
+  }
+}
