@@ -1,0 +1,127 @@
+// cross-boundary-guard (TS security samples): remembers, per session, which server a secret was
+// read from (secrets seen verbatim in a response are attributed to the server of that session's
+// last request) and blocks a request that sends such a secret to a DIFFERENT server. Writing a
+// secret back to the server it came from is allowed; sessions never see each other's taint.
+import type { InvocationContext } from '../../../shared/protocol/schemas';
+import { validator, type InterceptorRegistration } from '../host/types';
+import { applyOverrides, jsonText, type SampleOverrides } from './common';
+import { findSecrets, secretRef } from './secrets';
+
+/** Tools of well-known reference servers; unknown tools count as their own server. */
+export const DEFAULT_TOOL_SERVERS: Readonly<Record<string, string>> = {
+  read_file: 'filesystem',
+  read_text_file: 'filesystem',
+  read_media_file: 'filesystem',
+  read_multiple_files: 'filesystem',
+  write_file: 'filesystem',
+  edit_file: 'filesystem',
+  list_directory: 'filesystem',
+  search_files: 'filesystem',
+  get_file_info: 'filesystem',
+  read_query: 'sqlite',
+  write_query: 'sqlite',
+  create_table: 'sqlite',
+  list_tables: 'sqlite',
+  describe_table: 'sqlite',
+};
+
+export interface CrossBoundaryGuardOptions extends SampleOverrides {
+  toolServers?: Record<string, string>;
+  /** Bounds memory: sessions beyond this evict the least recently used one. */
+  maxSessions?: number;
+  /** Bounds memory: tainted secrets per session beyond this evict the oldest. */
+  maxSecretsPerSession?: number;
+}
+
+interface Session {
+  /** Server of the last tools/call or resources/read request: responses are attributed to it. */
+  lastServer?: string;
+  /** secret → servers it was read from. */
+  taint: Map<string, { formatId: string; origins: Set<string> }>;
+}
+
+interface GuardConfig {
+  toolServers?: Record<string, string>;
+}
+
+export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): InterceptorRegistration {
+  const maxSessions = options.maxSessions ?? 1024;
+  const maxSecrets = options.maxSecretsPerSession ?? 256;
+  const sessions = new Map<string, Session>();
+
+  const sessionFor = (context: InvocationContext | undefined): Session => {
+    const key = context?.sessionId ?? context?.traceId ?? '(no session)';
+    let s = sessions.get(key);
+    if (s) sessions.delete(key); // re-insert: Map order doubles as LRU order
+    else s = { taint: new Map() };
+    sessions.set(key, s);
+    if (sessions.size > maxSessions) sessions.delete(sessions.keys().next().value as string);
+    return s;
+  };
+
+  return applyOverrides(
+    validator<GuardConfig>({
+      name: 'cross-boundary-guard',
+      description:
+        'Blocks a request that sends a secret read from one server to another server (per session); same-server write-back is allowed.',
+      version: '1.0.0',
+      events: ['tools/call', 'resources/read', 'sampling/createMessage', 'elicitation/create'],
+      phase: 'both',
+      configSchema: {
+        type: 'object',
+        properties: { toolServers: { type: 'object', additionalProperties: { type: 'string' } } },
+        additionalProperties: false,
+      },
+      handler: (payload, { event, phase, context, config }) => {
+        const toolServers = { ...DEFAULT_TOOL_SERVERS, ...options.toolServers, ...config.toolServers };
+        const session = sessionFor(context);
+        if (phase === 'response') {
+          const origin = originOfResponse(event, session);
+          if (origin) {
+            for (const m of findSecrets(jsonText(payload))) {
+              const entry = session.taint.get(m.value) ?? { formatId: m.formatId, origins: new Set<string>() };
+              entry.origins.add(origin);
+              session.taint.delete(m.value);
+              session.taint.set(m.value, entry);
+              if (session.taint.size > maxSecrets) session.taint.delete(session.taint.keys().next().value as string);
+            }
+          }
+          return { valid: true };
+        }
+        const target = targetOfRequest(event, payload, toolServers);
+        if (event === 'tools/call' || event === 'resources/read') session.lastServer = target;
+        const text = jsonText(payload);
+        const messages = [];
+        for (const [secret, { formatId, origins }] of session.taint) {
+          if (origins.has(target) || !text.includes(secret)) continue;
+          const from = [...origins].sort().join("', '");
+          messages.push({
+            path: event === 'tools/call' ? '$.arguments' : '$',
+            message: `Secret ${secretRef(formatId, secret)} read from server '${from}' must not be sent to '${target}' (cross-boundary flow)`,
+            severity: 'error' as const,
+          });
+        }
+        return messages.length ? { valid: false, severity: 'error', messages } : { valid: true };
+      },
+    }),
+    options,
+  );
+}
+
+function originOfResponse(event: string, session: Session): string | undefined {
+  if (event === 'sampling/createMessage') return 'sampling';
+  if (event === 'elicitation/create') return 'elicitation';
+  return session.lastServer;
+}
+
+function targetOfRequest(event: string, payload: unknown, toolServers: Record<string, string>): string {
+  const p = (payload ?? {}) as { name?: unknown; uri?: unknown };
+  if (event === 'tools/call' && typeof p.name === 'string') return toolServers[p.name] ?? p.name;
+  if (event === 'resources/read' && typeof p.uri === 'string') {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(p.uri)?.[1]?.toLowerCase();
+    return scheme === 'file' ? 'filesystem' : (scheme ?? 'resources');
+  }
+  if (event === 'sampling/createMessage') return 'sampling';
+  if (event === 'elicitation/create') return 'elicitation';
+  return event;
+}

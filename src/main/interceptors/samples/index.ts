@@ -1,0 +1,45 @@
+// The sample interceptor server: the C#/TS SDK samples, the security samples of the conformance
+// suite, and two policies of our own. `createSampleHost()` is what `serve-samples` serves.
+import { InterceptorHost, type InterceptorHostOptions } from '../host/host';
+import type { InterceptorRegistration } from '../host/types';
+import { crossBoundaryGuard } from './cross-boundary-guard';
+import { emailRedactor } from './email-redactor';
+import { piiValidator } from './pii-validator';
+import { promptInjectionHeuristic } from './prompt-injection-heuristic';
+import { requestLogger } from './request-logger';
+import { secretlessRedactor } from './secretless-redactor';
+import { toolAllowlist } from './tool-allowlist';
+
+export { piiValidator } from './pii-validator';
+export { emailRedactor, EMAIL_PATTERN, EMAIL_REPLACEMENT } from './email-redactor';
+export { requestLogger, type RequestLoggerOptions } from './request-logger';
+export { secretlessRedactor } from './secretless-redactor';
+export { crossBoundaryGuard, DEFAULT_TOOL_SERVERS, type CrossBoundaryGuardOptions } from './cross-boundary-guard';
+export { toolAllowlist } from './tool-allowlist';
+export { promptInjectionHeuristic, INJECTION_PHRASES } from './prompt-injection-heuristic';
+export { applyOverrides, type SampleOverrides } from './common';
+export * from './secrets';
+
+export interface SampleHostOptions extends InterceptorHostOptions {
+  /** Where request-logger writes; default stderr. */
+  log?: (line: string) => void;
+}
+
+/** Fresh registrations (fresh guard state) in the order `serve-samples` lists them. */
+export function sampleRegistrations(options: { log?: (line: string) => void } = {}): InterceptorRegistration[] {
+  return [
+    piiValidator(),
+    emailRedactor(),
+    requestLogger({ log: options.log }),
+    secretlessRedactor(),
+    crossBoundaryGuard(),
+    toolAllowlist(),
+    promptInjectionHeuristic(),
+  ];
+}
+
+export function createSampleHost(options: SampleHostOptions = {}): InterceptorHost {
+  const host = new InterceptorHost({ serverInfo: { name: 'interceptor-console-samples', version: '0.1.0' }, ...options });
+  for (const r of sampleRegistrations(options)) host.register(r);
+  return host;
+}

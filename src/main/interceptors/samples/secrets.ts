@@ -1,0 +1,132 @@
+// Secret formats and their detection, shared by the security samples (secretless-redactor,
+// cross-boundary-guard) and by anything that must not keep secrets at rest (the store's redaction).
+// A secret is replaced by a stable handle `<mcp:secret-ref:{formatId}:{fnv1a32 as 8 hex}>`, so two
+// occurrences of the same value get the same handle and the value itself never leaves.
+
+export interface SecretFormat {
+  id: string;
+  description: string;
+  /** Must be global (`g`); lookarounds keep a match from being a slice of a longer token. */
+  pattern: RegExp;
+}
+
+export const SECRET_FORMATS: readonly SecretFormat[] = [
+  {
+    id: 'aws_access_key',
+    description: 'AWS access key id (AKIA + 16 upper-case letters or digits)',
+    pattern: /(?<![A-Za-z0-9])AKIA[0-9A-Z]{16}(?![A-Za-z0-9])/g,
+  },
+  {
+    // Real classic PATs carry 36 characters after the prefix; shorter test tokens (the conformance
+    // fixtures use 25) must be caught too, so anything from 20 on counts.
+    id: 'github_pat',
+    description: 'GitHub personal access token (ghp_ + 20 or more letters or digits)',
+    pattern: /(?<![A-Za-z0-9_])ghp_[A-Za-z0-9]{20,255}(?![A-Za-z0-9])/g,
+  },
+  {
+    id: 'github_fine_grained_pat',
+    description: 'GitHub fine-grained personal access token (github_pat_…)',
+    pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])/g,
+  },
+  {
+    id: 'stripe_secret_live',
+    description: 'Stripe live secret key (sk_live_ + 16 or more letters or digits)',
+    pattern: /(?<![A-Za-z0-9_])sk_live_[A-Za-z0-9]{16,247}(?![A-Za-z0-9])/g,
+  },
+  {
+    id: 'slack_token',
+    description: 'Slack token (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-)',
+    pattern: /(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,250}(?![A-Za-z0-9-])/g,
+  },
+  {
+    id: 'private_key',
+    description: 'PEM private key block',
+    pattern: /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[\s\S]{16,8192}?-----END (?:[A-Z]+ )?PRIVATE KEY-----/g,
+  },
+];
+
+export interface SecretMatch {
+  formatId: string;
+  value: string;
+  index: number;
+}
+
+/** All secrets in `text`, left to right, without overlaps (an earlier, then longer match wins). */
+export function findSecrets(text: string, formats: readonly SecretFormat[] = SECRET_FORMATS): SecretMatch[] {
+  const all: SecretMatch[] = [];
+  for (const f of formats) {
+    for (const m of text.matchAll(f.pattern)) all.push({ formatId: f.id, value: m[0], index: m.index ?? 0 });
+  }
+  all.sort((a, b) => a.index - b.index || b.value.length - a.value.length);
+  const out: SecretMatch[] = [];
+  let end = -1;
+  for (const m of all) {
+    if (m.index < end) continue;
+    out.push(m);
+    end = m.index + m.value.length;
+  }
+  return out;
+}
+
+/** FNV-1a, 32 bit, over the UTF-8 bytes of `text`. */
+export function fnv1a32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}
+
+export function fnv1a32Hex(text: string): string {
+  return fnv1a32(text).toString(16).padStart(8, '0');
+}
+
+/** The handle that stands for a secret: `<mcp:secret-ref:aws_access_key:1a2b3c4d>`. */
+export function secretRef(formatId: string, value: string): string {
+  return `<mcp:secret-ref:${formatId}:${fnv1a32Hex(value)}>`;
+}
+
+export interface Redaction {
+  formatId: string;
+  ref: string;
+}
+
+/** Replaces every secret in a string by its handle. */
+export function redactSecretsInText(text: string, formats: readonly SecretFormat[] = SECRET_FORMATS): { text: string; redactions: Redaction[] } {
+  const matches = findSecrets(text, formats);
+  if (matches.length === 0) return { text, redactions: [] };
+  let out = '';
+  let cursor = 0;
+  const redactions: Redaction[] = [];
+  for (const m of matches) {
+    const ref = secretRef(m.formatId, m.value);
+    out += text.slice(cursor, m.index) + ref;
+    cursor = m.index + m.value.length;
+    redactions.push({ formatId: m.formatId, ref });
+  }
+  return { text: out + text.slice(cursor), redactions };
+}
+
+/**
+ * Replaces secrets in every string of a JSON value (object keys included), returning a new value;
+ * the input is not touched. `redactions` is empty when nothing was found.
+ */
+export function redactSecrets<T>(value: T, formats: readonly SecretFormat[] = SECRET_FORMATS): { value: T; redactions: Redaction[] } {
+  const redactions: Redaction[] = [];
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const r = redactSecretsInText(v, formats);
+      redactions.push(...r.redactions);
+      return r.text;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, inner] of Object.entries(v as Record<string, unknown>)) out[walk(k) as string] = walk(inner);
+      return out;
+    }
+    return v;
+  };
+  return { value: walk(value) as T, redactions };
+}
