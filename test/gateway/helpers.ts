@@ -1,0 +1,104 @@
+// Shared by the gateway tests: real processes only (the built CLI, server-everything, fixture servers).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const cliPath = join(root, 'out/cli/index.js');
+export const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const rawBackendPath = join(root, 'test/gateway/fixtures/raw-backend.mjs');
+
+export const everythingBackend = { transport: 'stdio', name: 'everything', command: process.execPath, arguments: [everythingBin, 'stdio'] };
+export const rawBackend = (name = 'raw', extra: string[] = []) => ({ transport: 'stdio', name, command: process.execPath, arguments: [rawBackendPath, ...extra] });
+
+export function writeConfig(config: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ic-gw-'));
+  const file = join(dir, 'gateway.json');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+export function gatewayArgs(configPath: string, ...extra: string[]): string[] {
+  return [cliPath, 'gateway', '--config', configPath, '--no-record', ...extra];
+}
+
+/** True while a process with this pid exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor(predicate: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A bare JSON-line client over the gateway's stdio: sees exactly the bytes the gateway writes. */
+export class LineClient {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly messages: Record<string, unknown>[] = [];
+  stderr = '';
+  stdoutNonJson: string[] = [];
+  private buffer = '';
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+
+  constructor(args: string[], env: NodeJS.ProcessEnv = process.env) {
+    this.child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (text: string) => {
+      this.buffer += text;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        try {
+          this.messages.push(JSON.parse(line) as Record<string, unknown>);
+        } catch {
+          this.stdoutNonJson.push(line);
+        }
+      }
+    });
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (t: string) => (this.stderr += t));
+    this.child.on('exit', (code, signal) => (this.exit = { code, signal }));
+  }
+
+  writeLine(line: string): void {
+    this.child.stdin.write(`${line}\n`);
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.writeLine(JSON.stringify({ jsonrpc: '2.0', ...message }));
+  }
+
+  async response(id: unknown, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+    await waitFor(() => this.messages.some((m) => m.id === id && ('result' in m || 'error' in m)), timeoutMs, `response ${String(id)}; stderr:\n${this.stderr}`);
+    return this.messages.find((m) => m.id === id && ('result' in m || 'error' in m))!;
+  }
+
+  async request(id: number | string, method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    this.send({ id, method, ...(params ? { params } : {}) });
+    return this.response(id);
+  }
+
+  async initialize(protocolVersion = '2025-06-18', capabilities: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const res = await this.request('init', 'initialize', { protocolVersion, capabilities, clientInfo: { name: 'line-client', version: '1' } });
+    this.send({ method: 'notifications/initialized' });
+    return res;
+  }
+
+  async stop(): Promise<void> {
+    if (this.exit) return;
+    this.child.kill('SIGTERM');
+    await waitFor(() => this.exit !== undefined, 10_000, 'gateway exit');
+  }
+}
