@@ -17,7 +17,8 @@ export default tseslint.config(
   {
     // The core must never depend on Electron: only src/main/electron may import it.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/main/electron/**'],
+    // The preload is Electron's own bridge code, run in the page's isolated world: it must import electron.
+    ignores: ['src/main/electron/**', 'src/preload/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src/main/electron/ may import electron.' }] }],
     },

@@ -46,7 +46,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
 
     'gateways.list': () => manager.list(),
     'gateways.get': ({ id }) => manager.get(id),
-    'gateways.create': ({ id, config, start }) => manager.create(config, { id, start }),
+    'gateways.create': ({ id, config, start, localize }) => manager.create(localize ? localizeConfig(config, env) : config, { id, start }),
     'gateways.update': async ({ id, config }) => {
       const info = await manager.update(id, config);
       await d.pool?.release(id);

@@ -1,20 +1,95 @@
-// Electron main process entry. This folder is the only place that imports `electron`.
-import { app, BrowserWindow } from 'electron';
+// Electron main process entry. This folder is the only place that imports `electron`: the core it
+// runs (services, dispatcher, gateways, store) is the same one web mode and the CLI run.
+import { app, BrowserWindow, dialog } from 'electron';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bootstrapCore } from '../services/bootstrap';
+import { cliLaunchFor, stderrLogger } from '../services/environment';
+import type { AppCore } from '../services/app-core';
+import { registerIpc } from './ipc';
+import { installMenu } from './menu';
+import { hardenSession, hardenWindow, trustedPrefix } from './security';
 
-function createWindow(): void {
+const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererFile = join(here, '../renderer/index.html');
+const prefix = trustedPrefix(rendererFile);
+let core: AppCore | undefined;
+let mainWindow: BrowserWindow | undefined;
+let quitting = false;
+
+function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
-    height: 800,
+    height: 820,
+    minWidth: 900,
+    minHeight: 560,
+    title: 'Interceptor Console',
+    show: false,
     webPreferences: {
-      preload: join(__dirname, '../preload/index.mjs'),
+      preload: join(here, '../preload/index.cjs'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      webviewTag: false,
+      spellcheck: false,
     },
   });
-  void win.loadFile(join(__dirname, '../renderer/index.html'));
+  hardenWindow(win, prefix);
+  win.once('ready-to-show', () => win.show());
+  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
+  else void win.loadFile(rendererFile);
+  return win;
 }
 
-void app.whenReady().then(createWindow);
-app.on('window-all-closed', () => app.quit());
+async function start(): Promise<void> {
+  const appRoot = app.getAppPath();
+  const dataDir = app.getPath('userData');
+  core = await bootstrapCore({
+    mode: 'electron',
+    packageRoot: appRoot,
+    dataDir,
+    version: app.getVersion(),
+    logger: stderrLogger('interceptor-console'),
+    // Children run our CLI with this very binary acting as Node (ELECTRON_RUN_AS_NODE).
+    cli: cliLaunchFor(join(appRoot, 'out', 'cli', 'index.js')),
+    // Packaged resources (examples, schema) sit outside the asar archive.
+    resourcesDir: app.isPackaged ? join(process.resourcesPath, 'resources') : join(appRoot, 'resources'),
+  });
+  hardenSession((await import('electron')).session.defaultSession);
+  installMenu(dataDir);
+  registerIpc(core, () => BrowserWindow.getAllWindows(), prefix);
+  mainWindow = createWindow();
+  core.start().catch((err: unknown) => core?.env.logger.error('starting gateways failed', err));
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // Another instance owns the data folder and the gateways' ports: focus it instead.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow || mainWindow.isDestroyed()) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.whenReady().then(start, (err: unknown) => {
+    dialog.showErrorBox('Interceptor Console could not start', err instanceof Error ? err.message : String(err));
+    app.exit(1);
+  });
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0 && core) mainWindow = createWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  // On quit: stop gateways (killing their child servers), close connections, flush the store, then exit.
+  app.on('before-quit', (event) => {
+    if (quitting || !core) return;
+    event.preventDefault();
+    quitting = true;
+    const timeout = setTimeout(() => app.exit(0), 10_000);
+    void core.shutdown().finally(() => {
+      clearTimeout(timeout);
+      app.exit(0);
+    });
+  });
+}

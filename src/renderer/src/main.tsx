@@ -1,7 +1,27 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiProvider, createClient } from './api/context';
+import { App } from './app/App';
+import { applyTheme, cachedTheme } from './theme/theme';
+import './styles.css';
 
-function App() {
-  return <h1>Interceptor Console</h1>;
-}
+applyTheme(cachedTheme());
 
-createRoot(document.getElementById('root')!).render(<App />);
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // Pushed events drive freshness; no refetch storms on focus.
+    queries: { refetchOnWindowFocus: false, staleTime: 10_000, retry: 1 },
+  },
+});
+const client = createClient();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <ApiProvider client={client} queryClient={queryClient}>
+        <App />
+      </ApiProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -39,7 +39,13 @@ export const procedures = {
   'gateways.list': proc(None, z.array(GatewayInfoSchema), 'Every configured gateway with its live status.'),
   'gateways.get': proc(ById, GatewayInfoSchema.extend({ config: GatewayConfig }), 'One gateway and its config.'),
   'gateways.create': proc(
-    z.object({ id: GatewayIdSchema.optional(), config: GatewayConfig, start: z.boolean().default(false) }),
+    z.object({
+      id: GatewayIdSchema.optional(),
+      config: GatewayConfig,
+      start: z.boolean().default(false),
+      /** Run `interceptor-console` and server-everything commands from this installation (for shipped examples). */
+      localize: z.boolean().default(false),
+    }),
     GatewayInfoSchema,
     'Creates a gateway from a config (validated by the gateway schema) and optionally starts it.',
   ),

@@ -1,0 +1,34 @@
+// Window hardening and the trust check for IPC: only our own page, in the top frame, may call the API.
+import { shell, type BrowserWindow, type WebFrameMain, type Session } from 'electron';
+
+/** The URL prefix of our renderer: the dev server in development, the bundled file otherwise. */
+export function trustedPrefix(rendererFile: string): string {
+  const dev = process.env.ELECTRON_RENDERER_URL;
+  return dev ? new URL(dev).origin + '/' : `file://${rendererFile.replace(/\\/g, '/').replace(/^(?!\/)/, '/')}`;
+}
+
+export function isTrustedFrame(frame: WebFrameMain | null | undefined, prefix: string): boolean {
+  if (!frame) return false;
+  // Top frame only: an iframe (there should be none) never gets the API.
+  if (frame.parent) return false;
+  return frame.url.startsWith(prefix);
+}
+
+export function hardenWindow(win: BrowserWindow, prefix: string): void {
+  const contents = win.webContents;
+  contents.on('will-navigate', (event, url) => {
+    if (!url.startsWith(prefix)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    // Links to documentation open in the user's browser; nothing opens inside the app.
+    if (/^https:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+export function hardenSession(session: Session): void {
+  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+}

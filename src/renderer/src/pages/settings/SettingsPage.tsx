@@ -1,0 +1,132 @@
+// Settings: theme, data folder, retention (with prune now), redaction at rest, demo gateway.
+import { useEffect, useState } from 'react';
+import type { Settings, Theme } from '../../../../shared/api/models';
+import { useApiMutation, useApiQuery } from '../../api/context';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { applyTheme } from '../../theme/theme';
+
+export function SettingsPage() {
+  const settings = useApiQuery('settings.get', undefined, ['settings']);
+  const info = useApiQuery('app.info', undefined, []);
+  const update = useApiMutation('settings.update', ['settings']);
+  const prune = useApiMutation('history.prune', ['executions']);
+  const s = settings.data;
+  const save = (patch: Partial<Settings>) => update.mutate(patch);
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>Settings</h1>
+          <div className="sub">Stored in the data folder; they apply to the app and web mode alike.</div>
+        </div>
+      </div>
+      <ErrorBanner error={settings.error ?? update.error} />
+      {s && (
+        <div className="settings">
+          <section className="card section" aria-labelledby="appearance">
+            <h2 id="appearance">Appearance</h2>
+            <div className="row" role="radiogroup" aria-label="Theme">
+              {(['system', 'light', 'dark'] as Theme[]).map((t) => (
+                <label key={t} className="check">
+                  <input
+                    type="radio"
+                    name="theme"
+                    checked={s.theme === t}
+                    onChange={() => {
+                      applyTheme(t);
+                      save({ theme: t });
+                    }}
+                  />
+                  {t === 'system' ? 'System' : t === 'light' ? 'Light' : 'Dark'}
+                </label>
+              ))}
+            </div>
+          </section>
+
+          <section className="card section" aria-labelledby="storage">
+            <h2 id="storage">Data</h2>
+            <dl className="facts">
+              <div className="fact">
+                <dt>Data folder</dt>
+                <dd className="mono" title={info.data?.dataDir}>{info.data?.dataDir ?? '…'}</dd>
+              </div>
+              <div className="fact">
+                <dt>History database</dt>
+                <dd className="mono" title={info.data?.dbPath}>{info.data?.dbPath ?? '…'}</dd>
+              </div>
+            </dl>
+            <Retention settings={s} onSave={save} onPrune={(p) => prune.mutate(p)} pruned={prune.data?.deleted} />
+            <ErrorBanner error={prune.error} />
+          </section>
+
+          <section className="card section" aria-labelledby="privacy">
+            <h2 id="privacy">Redaction at rest</h2>
+            <RedactPaths value={s.redactPaths} onSave={(redactPaths) => save({ redactPaths })} />
+          </section>
+
+          <section className="card section" aria-labelledby="demo">
+            <h2 id="demo">Demo gateway</h2>
+            <label className="check">
+              <input type="checkbox" checked={s.demoGateway} onChange={(e) => save({ demoGateway: e.target.checked })} />
+              Create the demo gateway on first start (server-everything behind the sample interceptors)
+            </label>
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function numberOrNull(v: string): number | null {
+  const n = Number(v);
+  return v.trim() && Number.isInteger(n) && n > 0 ? n : null;
+}
+
+function Retention(props: {
+  settings: Settings;
+  onSave(patch: Partial<Settings>): void;
+  onPrune(p: { maxExecutions?: number; maxAgeDays?: number }): void;
+  pruned?: number;
+}) {
+  const [maxExecutions, setMaxExecutions] = useState(String(props.settings.retention.maxExecutions ?? ''));
+  const [maxAgeDays, setMaxAgeDays] = useState(String(props.settings.retention.maxAgeDays ?? ''));
+  const retention = { maxExecutions: numberOrNull(maxExecutions), maxAgeDays: numberOrNull(maxAgeDays) };
+  return (
+    <div className="row">
+      <label className="field">
+        Keep at most (executions)
+        <input type="number" min={1} value={maxExecutions} onChange={(e) => setMaxExecutions(e.target.value)} placeholder="no limit" />
+      </label>
+      <label className="field">
+        Keep for (days)
+        <input type="number" min={1} value={maxAgeDays} onChange={(e) => setMaxAgeDays(e.target.value)} placeholder="no limit" />
+      </label>
+      <button onClick={() => props.onSave({ retention })}>Save retention</button>
+      <button
+        disabled={!retention.maxExecutions && !retention.maxAgeDays}
+        onClick={() => props.onPrune({ ...(retention.maxExecutions ? { maxExecutions: retention.maxExecutions } : {}), ...(retention.maxAgeDays ? { maxAgeDays: retention.maxAgeDays } : {}) })}
+      >
+        Prune now
+      </button>
+      {props.pruned !== undefined && <span className="muted">Deleted {props.pruned} executions.</span>}
+    </div>
+  );
+}
+
+function RedactPaths({ value, onSave }: { value: string[]; onSave(v: string[]): void }) {
+  const [text, setText] = useState(value.join('\n'));
+  useEffect(() => setText(value.join('\n')), [value]);
+  return (
+    <>
+      <label className="field">
+        JSON paths to redact before anything is written
+        <span className="hint">One per line, e.g. $.arguments.password</span>
+        <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+      </label>
+      <div>
+        <button onClick={() => onSave(text.split('\n').map((l) => l.trim()).filter(Boolean))}>Save redaction</button>
+      </div>
+    </>
+  );
+}
