@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { createAppCore, type AppCore, type CorePorts } from './app-core';
 import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnvironment, type Logger } from './environment';
 import { MemoryHistory } from './history-port';
+import { gatewayRuntimeFactory } from './gateway-adapter';
 
 export interface BootstrapOptions {
   mode: AppEnvironment['mode'];
@@ -37,7 +38,7 @@ export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
 /** Ports backed by the real capabilities, as far as they exist in this build. */
 export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
   void env;
-  return { history: new MemoryHistory() };
+  return { history: new MemoryHistory(), runtimeFactory: gatewayRuntimeFactory };
 }
 
 export async function bootstrapCore(o: BootstrapOptions): Promise<AppCore> {

@@ -126,7 +126,8 @@ export class GatewayManager {
     this.entries.set(id, entry);
     this.saveRegistry();
     this.emit({ type: 'tables.changed', tables: ['gateways'] });
-    if (options.start) return this.start(id);
+    // A stdio gateway is launched by its client, never here: creating it is all there is to do.
+    if (options.start && config.listen.transport === 'http') return this.start(id);
     return this.info(entry);
   }
 
@@ -208,6 +209,12 @@ export class GatewayManager {
   private async startNow(e: Entry): Promise<void> {
     if (!e.config) throw new ApiError('invalid_config', `Gateway "${e.id}" cannot start: ${e.error ?? 'its config is invalid'}`);
     if (!this.factory) throw new ApiError('unavailable', 'The gateway engine is not part of this build yet, so gateways cannot run.');
+    if (e.config.listen.transport === 'stdio') {
+      throw new ApiError(
+        'conflict',
+        `Gateway "${e.id}" listens on stdio, so an MCP client launches it (see "Connect a client"). To run it inside the console, set "listen" to {"transport": "http", "port": 0}.`,
+      );
+    }
     this.setStatus(e, 'starting');
     const runtime = this.factory({
       id: e.id,
@@ -219,6 +226,9 @@ export class GatewayManager {
         e.runtime = undefined;
         void runtime.stop().catch(() => undefined);
         this.setStatus(e, 'failed', error.message);
+      },
+      onChange: () => {
+        if (e.runtime === runtime) this.emit({ type: 'tables.changed', tables: ['gateways'] });
       },
     });
     try {

@@ -24,6 +24,8 @@ export interface GatewayRuntimeOptions {
   logger: Logger;
   /** Called when the runtime fails on its own after start (listener error, fatal backend failure). */
   onFailure(error: Error): void;
+  /** Called when something shown on the card changed (an interceptor server connected or failed). */
+  onChange?(): void;
 }
 
 export type GatewayRuntimeFactory = (options: GatewayRuntimeOptions) => GatewayRuntime;

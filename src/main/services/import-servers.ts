@@ -1,4 +1,5 @@
 // Turns one server imported from an MCP client's config into a gateway config fronting it.
+import { randomBytes } from 'node:crypto';
 import type { ImportedServer } from '../../shared/api/models';
 
 export function importedServerConfig(server: ImportedServer, interceptorServers: unknown): Record<string, unknown> {
@@ -17,6 +18,8 @@ export function importedServerConfig(server: ImportedServer, interceptorServers:
     serverInfo: { name: server.name, version: '1.0.0' },
     backend,
     staticInterceptors: interceptorServers,
-    listen: { transport: 'stdio' },
+    // HTTP on a free loopback port with a token, so it runs inside the console; clients that launch it
+    // over stdio get a stdio variant from "Connect a client".
+    listen: { transport: 'http', host: '127.0.0.1', port: 0, path: '/mcp', tokens: { [randomBytes(18).toString('base64url')]: 'local-user' } },
   };
 }

@@ -28,7 +28,11 @@ export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
         </div>
         {g.demo && <span className="tag accent">demo</span>}
         <div className="actions">
-          {live || g.status === 'stopping' ? (
+          {g.listen.transport === 'stdio' ? (
+            <span className="muted" title="An MCP client launches this gateway over stdio: see Connect a client.">
+              Launched by the client
+            </span>
+          ) : live || g.status === 'stopping' ? (
             <button type="button" disabled={busy} onClick={() => stop.mutate({ id: g.id })}>
               Stop
             </button>
@@ -37,9 +41,11 @@ export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
               Start
             </button>
           )}
-          <button type="button" disabled={busy || !live} onClick={() => restart.mutate({ id: g.id })}>
-            Restart
-          </button>
+          {g.listen.transport === 'http' && (
+            <button type="button" disabled={busy || !live} onClick={() => restart.mutate({ id: g.id })}>
+              Restart
+            </button>
+          )}
           <button type="button" onClick={() => setConnectOpen(true)}>
             Connect a client
           </button>

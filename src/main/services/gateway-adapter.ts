@@ -1,0 +1,95 @@
+// Adapts the gateway capability's `Gateway` class (src/main/gateway) to the manager's GatewayRuntime.
+// After start it connects the interceptor servers at once (discovery on the gateway's own handles), so
+// a card shows "connected, N interceptors" or the connection error before any traffic arrives.
+import { Gateway } from '../gateway';
+import { InterceptorServerClient } from '../interceptors/client';
+import type { InterceptorServerState } from '../../shared/api/models';
+import type { ConnectionState } from '../interceptors/client/status';
+import type { GatewayRuntime, GatewayRuntimeFactory, GatewayRuntimeOptions } from './gateway-runtime';
+import { configuredServers, endpointTarget } from './gateway-summary';
+
+const STATE_TO_STATUS: Record<ConnectionState, InterceptorServerState['status']> = {
+  idle: 'pending',
+  connecting: 'pending',
+  reconnecting: 'pending',
+  connected: 'connected',
+  failed: 'failed',
+  closed: 'stopped',
+};
+
+export const gatewayRuntimeFactory: GatewayRuntimeFactory = (o) => new GatewayRuntimeAdapter(o);
+
+class GatewayRuntimeAdapter implements GatewayRuntime {
+  private readonly gateway: Gateway;
+  private started = false;
+  private readonly counts = new Map<string, number>();
+  private readonly discoveryErrors = new Map<string, string>();
+  private unsubscribers: (() => void)[] = [];
+
+  constructor(private readonly o: GatewayRuntimeOptions) {
+    this.gateway = new Gateway(o.config, {
+      name: o.id,
+      recorder: o.recorder,
+      log: (line) => o.logger.info(`[gateway ${o.id}] ${line}`),
+    });
+    this.gateway.on('state', (state) => {
+      if (state === 'failed' && this.started) o.onFailure(new Error(this.gateway.status().error ?? 'the gateway stopped unexpectedly'));
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.gateway.start();
+    this.started = true;
+    this.warmUp();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    for (const u of this.unsubscribers) u();
+    this.unsubscribers = [];
+    await this.gateway.stop();
+  }
+
+  url(): string | undefined {
+    return this.gateway.url;
+  }
+
+  serverStates(): InterceptorServerState[] {
+    const handles = new Map(this.gateway.interception.servers.map((h) => [h.name, h]));
+    return configuredServers(this.gateway.config).map((entry) => {
+      const handle = handles.get(entry.name);
+      const status = handle instanceof InterceptorServerClient ? handle.status : undefined;
+      const error = this.discoveryErrors.get(entry.name) ?? status?.lastError;
+      const count = this.counts.get(entry.name);
+      return {
+        name: entry.name,
+        transport: entry.transport,
+        target: endpointTarget(entry),
+        failOpen: entry.failOpen === true,
+        status: status ? STATE_TO_STATUS[status.state] : this.started ? 'pending' : 'stopped',
+        ...(error && status?.state !== 'connected' ? { error } : {}),
+        ...(count !== undefined ? { interceptorCount: count } : {}),
+      };
+    });
+  }
+
+  /** Connects every static interceptor server now and reports each status change to the UI. */
+  private warmUp(): void {
+    for (const handle of this.gateway.interception.servers) {
+      if (handle instanceof InterceptorServerClient) {
+        this.unsubscribers.push(handle.onStatus(() => this.o.onChange?.()));
+      }
+      handle.discover().then(
+        (r) => {
+          this.counts.set(handle.name, r.interceptors.length);
+          this.discoveryErrors.delete(handle.name);
+          this.o.onChange?.();
+        },
+        (err: unknown) => {
+          this.discoveryErrors.set(handle.name, err instanceof Error ? err.message : String(err));
+          this.o.onChange?.();
+        },
+      );
+    }
+  }
+}
