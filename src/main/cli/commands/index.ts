@@ -3,5 +3,8 @@ import type { CliCommand } from '../command';
 import { webCommand } from './web';
 import { gatewayCommand } from './gateway';
 import { conformanceCommand } from './conformance';
+import { serveSamplesCommand } from './serve-samples';
+import { listCommand } from './list';
+import { invokeCommand } from './invoke';
 
-export const commands: CliCommand[] = [gatewayCommand, webCommand, conformanceCommand];
+export const commands: CliCommand[] = [gatewayCommand, webCommand, conformanceCommand, serveSamplesCommand, listCommand, invokeCommand];

@@ -1,0 +1,49 @@
+// `interceptor-console list`: the interceptors one server serves, as the JSON list result.
+import { parseArgs } from 'node:util';
+import { descriptorToWire } from '../../../shared/protocol/wire';
+import { CliFailure, UsageError, type CliCommand } from '../command';
+import { connectionFromFlags, connectTimeoutFromFlags, serverTargetOptions, serverTargetUsage, withServerClient } from '../server-target';
+
+const usage = `Usage: interceptor-console list (--server-command "<cmd> <args…>" | --server-url <url>) [--event <event>]
+
+Connects to one interceptor server, drains interceptors/list (all pages) and prints
+{"interceptors":[…]} as JSON on stdout. Descriptors the server got wrong are skipped and
+reported on stderr.
+
+Options:
+  --event <event>                  only interceptors hooked on this concrete event, e.g. tools/call
+
+${serverTargetUsage}
+
+Example:
+  interceptor-console list --server-command "interceptor-console serve-samples" --event tools/call`;
+
+export const listCommand: CliCommand = {
+  name: 'list',
+  summary: 'List the interceptors an interceptor server serves (interceptors/list)',
+  usage,
+  async run(argv) {
+    let values;
+    try {
+      ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { ...serverTargetOptions, event: { type: 'string' } } }));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const connection = connectionFromFlags(values);
+    const timeout = connectTimeoutFromFlags(values);
+    const event = values.event;
+    if (event !== undefined && (event === '' || event.includes('*'))) {
+      throw new UsageError(`--event must be one concrete event such as tools/call, got "${event}" (wildcards belong in hooks, not in queries)`);
+    }
+    const result = await withServerClient(connection, timeout, async (client) => {
+      try {
+        return await client.list({ event });
+      } catch (err) {
+        throw new CliFailure(`${(err as Error).message}\n  → is this an interceptor server? Its status: ${client.status.lastError ?? client.status.state}`);
+      }
+    });
+    for (const s of result.skipped) console.error(`warning: skipped ${s.name ? `'${s.name}'` : 'a descriptor'}: ${s.reason}`);
+    console.log(JSON.stringify({ interceptors: result.interceptors.map(descriptorToWire) }, null, 2));
+    return 0;
+  },
+};

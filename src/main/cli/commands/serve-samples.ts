@@ -1,0 +1,85 @@
+// `interceptor-console serve-samples`: the sample interceptor server over stdio (default) or HTTP.
+import { parseArgs } from 'node:util';
+import { serveHostOverHttp } from '../../interceptors/host/serve-http';
+import { serveHostOverStdio } from '../../interceptors/host/serve-stdio';
+import { createSampleHost } from '../../interceptors/samples/index';
+import { CliFailure, UsageError, type CliCommand } from '../command';
+
+const usage = `Usage: interceptor-console serve-samples [--http <port>] [--host <addr>] [--token <token>] [--allowed-host <name>…]
+
+Serves the sample interceptors (pii-validator, email-redactor, request-logger, secretless-redactor,
+cross-boundary-guard, tool-allowlist, prompt-injection-heuristic).
+
+Without --http it speaks MCP over stdio: stdout carries only JSON-RPC, logs go to stderr.
+With --http it serves Streamable HTTP at http://<host>:<port>/mcp and prints the URL on stderr.
+
+Options:
+  --http <port>            serve over HTTP on this port (0 picks a free one)
+  --host <addr>            interface to bind (default 127.0.0.1; others expose the server)
+  --token <token>          require "Authorization: Bearer <token>" on every HTTP request
+  --allowed-host <name>    extra hostname accepted in Host/Origin headers (repeatable)
+  --page-size <n>          page interceptors/list results (nextCursor) by n`;
+
+export const serveSamplesCommand: CliCommand = {
+  name: 'serve-samples',
+  summary: 'Serve the sample interceptors over stdio or Streamable HTTP',
+  usage,
+  async run(argv) {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args: argv,
+        strict: true,
+        allowPositionals: false,
+        options: {
+          http: { type: 'string' },
+          host: { type: 'string' },
+          token: { type: 'string' },
+          'allowed-host': { type: 'string', multiple: true },
+          'page-size': { type: 'string' },
+        },
+      }));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    let pageSize: number | undefined;
+    if (values['page-size'] !== undefined) {
+      pageSize = Number(values['page-size']);
+      if (!Number.isInteger(pageSize) || pageSize <= 0) throw new UsageError(`--page-size must be a positive integer, got "${values['page-size']}"`);
+    }
+    const host = createSampleHost({ pageSize });
+
+    if (values.http === undefined) {
+      if (values.host !== undefined || values.token !== undefined || values['allowed-host']) {
+        throw new UsageError('--host, --token and --allowed-host need --http <port>');
+      }
+      const serving = await serveHostOverStdio(host);
+      const stop = (): void => void serving.close();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await serving.closed;
+      return 0;
+    }
+
+    const port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http must be a port number 0-65535, got "${values.http}"`);
+    const bind = values.host ?? '127.0.0.1';
+    let serving;
+    try {
+      serving = await serveHostOverHttp(host, { port, host: bind, token: values.token, allowedHostnames: values['allowed-host'] });
+    } catch (err) {
+      throw new CliFailure(`cannot listen on ${bind}:${port}: ${(err as Error).message}\n  → pick another --http port (0 picks a free one)`);
+    }
+    if (!['127.0.0.1', 'localhost', '::1'].includes(bind)) {
+      console.error(`warning: bound to ${bind}, reachable from other machines${values.token ? '' : ' and without --token'}`);
+    }
+    console.error(`serve-samples: listening on ${serving.url}${values.token ? ' (bearer token required)' : ''}`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await serving.close();
+    console.error('serve-samples: stopped');
+    return 0;
+  },
+};
