@@ -13,7 +13,16 @@ interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
   session: GatewaySession;
   principal: string | undefined;
+  /** Whether the client holds its GET stream open (the only way to deliver unrelated server messages). */
+  standaloneOpen: boolean;
+  /** Unrelated messages sent before the GET stream opened (e.g. list_changed right after initialized). */
+  backlog: JsonRpcMessage[];
 }
+
+/** Unrelated messages kept for a client that has not opened its GET stream yet. */
+const BACKLOG_LIMIT = 200;
+/** Time for the SDK transport to register a new GET stream before the backlog is flushed into it. */
+const STREAM_SETTLE_MS = 20;
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
@@ -93,6 +102,7 @@ export class HttpListener {
       const existing = this.sessions.get(sessionId);
       if (!existing) return reply(res, 404, rpcError(-32001, `Session not found: ${sessionId} (it ended or the gateway restarted); initialize a new session`));
       if (existing.principal !== auth.principal) return reply(res, 403, { error: 'forbidden', message: 'this session belongs to another principal' });
+      if (req.method === 'GET') return this.openStandaloneStream(existing, req, res);
       return existing.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; start a session with an initialize POST'));
@@ -112,6 +122,12 @@ export class HttpListener {
       this.host,
       {
         send: (message, relatedRequestId) => {
+          const entry = ref.entry;
+          if (relatedRequestId === undefined && 'method' in message && entry && !entry.standaloneOpen) {
+            entry.backlog.push(message);
+            if (entry.backlog.length > BACKLOG_LIMIT) entry.backlog.shift();
+            return;
+          }
           const options = relatedRequestId !== undefined ? { relatedRequestId } : undefined;
           transport.send(message as Parameters<typeof transport.send>[0], options).catch((err: Error) => {
             this.host.log(`http session ${transport.sessionId ?? '?'}: could not deliver a message: ${err.message}`);
@@ -120,7 +136,7 @@ export class HttpListener {
       },
       { principal, transport: 'http' },
     );
-    ref.entry = { transport, session, principal };
+    ref.entry = { transport, session, principal, standaloneOpen: false, backlog: [] };
     transport.onmessage = (message) => session.handleClientMessage(message as unknown as JsonRpcMessage);
     transport.onclose = () => {
       const id = transport.sessionId;
@@ -132,6 +148,23 @@ export class HttpListener {
     if (!transport.sessionId) {
       await transport.close().catch(() => undefined);
       await session.close();
+    }
+  }
+
+  private async openStandaloneStream(entry: HttpSession, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    entry.standaloneOpen = true;
+    res.once('close', () => {
+      entry.standaloneOpen = false;
+    });
+    const timer = setTimeout(() => {
+      const backlog = entry.backlog.splice(0);
+      for (const message of backlog) entry.session.deliver(message);
+    }, STREAM_SETTLE_MS);
+    try {
+      await entry.transport.handleRequest(req, res);
+    } catch (err) {
+      clearTimeout(timer);
+      throw err;
     }
   }
 

@@ -91,6 +91,11 @@ export class GatewaySession {
     else void this.onClientResponse(message as JsonRpcResponse);
   }
 
+  /** Sends a message to the client (the HTTP listener replays messages held until a stream opened). */
+  deliver(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void {
+    this.client.send(message, relatedRequestId);
+  }
+
   /** A line or body that is not JSON-RPC: answer with an error and keep the connection. */
   handleInvalid(problem: InvalidLine): void {
     if (problem.kind === 'oversize') {
