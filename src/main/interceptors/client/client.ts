@@ -169,6 +169,10 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     const conn = this.conn;
     this.conn = undefined;
     this.setStatus({ state: 'closed', pid: undefined, nextRetryAt: undefined });
+    if (conn?.transport instanceof StreamableHTTPClientTransport) {
+      // Free the server's session now instead of leaving it to its idle eviction (best effort, bounded).
+      await withDeadline(conn.transport.terminateSession(), 2_000).catch(() => undefined);
+    }
     await conn?.client.close().catch(() => undefined);
   }
 

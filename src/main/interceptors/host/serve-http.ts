@@ -17,7 +17,7 @@ export interface HttpServeOptions {
   token?: string;
   /** Extra hostnames accepted in Host/Origin besides loopback names and the bound host. */
   allowedHostnames?: string[];
-  /** Upper bound on concurrent MCP sessions; the oldest idle one is not evicted, new ones are refused. */
+  /** Upper bound on concurrent MCP sessions; at the bound the least recently used one is closed. Default 64. */
   maxSessions?: number;
 }
 
@@ -25,6 +25,8 @@ export interface HttpServing {
   /** e.g. http://127.0.0.1:41234/mcp */
   readonly url: string;
   readonly port: number;
+  /** Live MCP sessions. */
+  sessionCount(): number;
   close(): Promise<void>;
 }
 
@@ -58,9 +60,17 @@ export async function serveHostOverHttp(host: InterceptorHost, options: HttpServ
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport) return reply(res, 404, 'Unknown or expired MCP session; initialize a new one');
+      // Re-insert: Map order doubles as least-recently-used order for eviction.
+      sessions.delete(sessionId);
+      sessions.set(sessionId, transport);
       return transport.handleRequest(req, res);
     }
-    if (sessions.size >= maxSessions) return reply(res, 503, `Too many MCP sessions (limit ${maxSessions})`);
+    if (sessions.size >= maxSessions) {
+      // Clients that vanish without DELETE must not lock others out: drop the least recently used session.
+      const [oldestId, oldest] = sessions.entries().next().value as [string, NodeStreamableHTTPServerTransport];
+      sessions.delete(oldestId);
+      await oldest.close().catch(() => undefined);
+    }
     // No session yet: only an `initialize` POST can start one; the transport rejects anything else.
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -99,6 +109,7 @@ export async function serveHostOverHttp(host: InterceptorHost, options: HttpServ
   return {
     url: `http://${urlHost}:${port}${path}`,
     port,
+    sessionCount: () => sessions.size,
     async close() {
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
       sessions.clear();

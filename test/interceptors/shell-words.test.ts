@@ -1,0 +1,20 @@
+// The small shell-like tokenizer behind `--server-command`.
+import { describe, expect, it } from 'vitest';
+import { ShellSyntaxError, splitCommandLine } from '../../src/main/cli/shell-words';
+
+describe('splitCommandLine', () => {
+  it('splits on whitespace and honours quotes and escapes', () => {
+    expect(splitCommandLine('node  server.js --port 3')).toEqual(['node', 'server.js', '--port', '3']);
+    expect(splitCommandLine(`"/opt/my app/bin" 'a b' c\\ d "x\\"y" 'it''s'`)).toEqual(['/opt/my app/bin', 'a b', 'c d', 'x"y', 'its']);
+    expect(splitCommandLine(`node -e "console.log('hi')"`)).toEqual(['node', '-e', "console.log('hi')"]);
+    expect(splitCommandLine(`a "" b`)).toEqual(['a', '', 'b']);
+    expect(splitCommandLine('echo $HOME *')).toEqual(['echo', '$HOME', '*']); // no expansion
+    expect(splitCommandLine('   ')).toEqual([]);
+  });
+
+  it('refuses unterminated quotes and a trailing backslash', () => {
+    expect(() => splitCommandLine(`node "oops`)).toThrow(ShellSyntaxError);
+    expect(() => splitCommandLine(`node 'oops`)).toThrow(/single quote/);
+    expect(() => splitCommandLine('node \\')).toThrow(/backslash/);
+  });
+});
