@@ -153,6 +153,38 @@ describe('InterceptorServerClient discovery', () => {
   });
 });
 
+describe('InterceptorServerClient background reconnect', () => {
+  it('keeps retrying with backoff after a failed connect and recovers without traffic', async () => {
+    const host = new InterceptorHost();
+    host.registerValidator({ name: 'v', phase: 'request', handler: () => true });
+    let attempts = 0;
+    const client = track(
+      new InterceptorServerClient({
+        name: 'late',
+        backoff: { initialMs: 30, maxMs: 60 },
+        connection: {
+          transport: 'custom',
+          label: 'late starter',
+          connect: async () => {
+            attempts++;
+            if (attempts < 3) throw new Error('connection refused');
+            const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+            await host.createServer().connect(serverSide);
+            return clientSide;
+          },
+        },
+      }),
+    );
+    const states: string[] = [];
+    const connected = new Promise<void>((resolve) => client.onStatus((s) => (states.push(s.state), s.state === 'connected' && resolve())));
+    await expect(client.connect()).rejects.toThrow('could not connect to server at late starter: connection refused');
+    await connected;
+    expect(attempts).toBe(3);
+    expect(states.filter((s) => s === 'failed')).toHaveLength(2);
+    expect(client.status.failures).toBe(0);
+  });
+});
+
 describe('InterceptorServerClient invoke', () => {
   function failingHost(): InterceptorHost {
     const host = new InterceptorHost();
@@ -171,6 +203,13 @@ describe('InterceptorServerClient invoke', () => {
     await client.discover();
     const r = await client.invoke(call, { timeoutMs: 1000 });
     expect(r).toMatchObject({ interceptor: 'v', type: 'validation', phase: 'request', valid: false, severity: 'warn' });
+  });
+
+  it('sends a fractional deadline as a whole number of ms', async () => {
+    const client = track(inMemoryClient(failingHost()));
+    expect(await client.invoke(call, { timeoutMs: 99.2 })).toMatchObject({ valid: false });
+    const err = await invokeError(client.invoke({ ...call, name: 'hang' }, { timeoutMs: 20.5 }));
+    expect(err.data).toMatchObject({ timeoutMs: 21 });
   });
 
   it('maps host errors: -32000 → timeout, -32603 → crash, -32602 → rpc', async () => {

@@ -36,7 +36,7 @@ export interface InterceptorServerClientOptions {
   /** Added to a sent timeoutMs for the local deadline, so the host's -32000 arrives first. Default 250 ms. */
   timeoutGraceMs?: number;
   backoff?: BackoffOptions;
-  /** Reconnect in the background after an established connection drops. Default true. */
+  /** Retry in the background, with backoff, after a failed connect or a dropped connection. Default true. */
   autoReconnect?: boolean;
   /** Upper bound on `interceptors/list` pages per discovery. Default 100. */
   maxPages?: number;
@@ -137,7 +137,9 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   }
 
   async invoke(params: InvokeParams, options: InvokeOptions = {}): Promise<InterceptorResult> {
-    const timeoutMs = options.timeoutMs ?? params.timeoutMs;
+    const requested = options.timeoutMs ?? params.timeoutMs;
+    // The wire wants a non-negative integer; a chain's remaining budget can be fractional.
+    const timeoutMs = requested === undefined ? undefined : Math.max(1, Math.ceil(requested));
     const ctx = { server: this.name, interceptor: params.name, timeoutMs, signal: options.signal };
     if (options.signal?.aborted) throw new InvokeError('cancelled', `invocation of '${params.name}' was cancelled before it started`);
     let conn: Connection;
@@ -219,7 +221,9 @@ export class InterceptorServerClient implements InterceptorServerHandle {
         const failures = this.current.failures + 1;
         const nextRetryAt = Date.now() + backoffDelay(failures, this.opts.backoff);
         this.setStatus({ state: 'failed', lastError: err.message, failures, nextRetryAt, pid: undefined });
-        if (this.everConnected) this.scheduleReconnect();
+        // Keep trying in the background (bounded by the backoff) so the status recovers on its own
+        // when a server comes up later; one-shot users (CLI, conformance) turn this off.
+        this.scheduleReconnect();
         throw err;
       },
     );
@@ -235,7 +239,12 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     const generation = ++this.generation;
     this.setStatus({ state: this.everConnected ? 'reconnecting' : 'connecting' });
     this.stderr.clear();
-    const transport = await this.buildTransport();
+    let transport: Transport;
+    try {
+      transport = await this.buildTransport();
+    } catch (err) {
+      throw new Error(this.describeConnectFailure(err as Error, 0));
+    }
     const client = new Client(this.opts.clientInfo ?? { name: 'interceptor-console', version: '0.1.0' }, { capabilities: {} });
     client.setNotificationHandler(NOTIFICATION_LIST_CHANGED, { params: z.unknown() }, () => this.onListChanged(generation));
     client.onclose = () => this.onConnectionClosed(generation);
@@ -281,7 +290,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   private describeConnectFailure(err: Error, initMs: number): string {
     const target = this.current.target;
     const msg = err.message ?? String(err);
-    const timedOut = /timed? ?out|REQUEST_TIMEOUT|deadline/i.test(msg);
+    const timedOut = initMs > 0 && /timed? ?out|REQUEST_TIMEOUT|deadline/i.test(msg);
     const base = timedOut
       ? `server at ${target} did not answer initialize within ${initMs}ms`
       : `could not connect to server at ${target}: ${msg}`;
