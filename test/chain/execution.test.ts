@@ -225,3 +225,22 @@ describe('execution model (A2)', () => {
     expect(s.invocations).toHaveLength(0);
   });
 });
+
+describe('payload isolation', () => {
+  it('an in-process handler mutating its input cannot corrupt the trace or the caller payload', async () => {
+    const s = memServer('s', [
+      ic(desc('vandal', 'validation'), (c) => {
+        (c.payload as { arguments: { note: string } }).arguments.note = 'VANDALISED';
+        return { valid: true };
+      }),
+      ic(desc('m', 'mutation'), appendNote('!')),
+    ]);
+    const input = call('x');
+    const r = await new ChainRuntime([s]).run('tools/call', 'request', input);
+    expect(input).toEqual(call('x'));
+    expect(r.finalPayload).toEqual(call('x!'));
+    expect(stepOf(r.trace, 's/vandal').input).toEqual(call('x!'));
+    expect(r.trace.inputPayload).toEqual(call('x'));
+    expect(r.trace.inputPayload).not.toBe(input);
+  });
+});

@@ -26,6 +26,8 @@ export interface InterceptorServerHandle {
   /**
    * Invokes one interceptor. Resolves with a result validated against the result schemas
    * and checked to echo name/type/phase; anything else rejects with an InvokeError.
+   * Must not mutate `params.payload`: the chain engine shares payload objects between steps and
+   * its trace (a transport serializes it anyway; an in-process handle must copy it).
    */
   invoke(params: InvokeParams, options?: InvokeOptions): Promise<InterceptorResult>;
 }

@@ -19,6 +19,8 @@ export interface DiscoveryOutcome {
 export interface DiscoverOptions {
   refresh?: boolean;
   signal?: AbortSignal;
+  /** Optional promise rejecting when `signal` aborts (saves a listener per server per run). */
+  aborted?: Promise<never>;
 }
 
 /** Per-server raw results, kept so a caller can tell whether anything changed since last time. */
@@ -29,7 +31,7 @@ export async function listAll(handles: readonly InterceptorServerHandle[], optio
     handles.map(async (h) => {
       const t0 = performance.now();
       try {
-        const result = await withAbort(h.discover({ refresh: options.refresh, signal: options.signal }), options.signal);
+        const result = await withAbort(h.discover({ refresh: options.refresh, signal: options.signal }), options.signal, options.aborted);
         return { ok: true as const, result, durationMs: performance.now() - t0 };
       } catch (err) {
         return { ok: false as const, error: errorText(err), durationMs: performance.now() - t0 };
@@ -115,9 +117,11 @@ export function assertUniqueServerNames(handles: readonly InterceptorServerHandl
   }
 }
 
-function withAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+function withAbort<T>(promise: Promise<T>, signal?: AbortSignal, aborted?: Promise<never>): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(new Error('discovery aborted'));
+  // A shared rejection promise (ChainClock.aborted) costs far less than a listener per server per run.
+  if (aborted) return Promise.race([promise, aborted.catch(() => Promise.reject(new Error('discovery aborted before the server answered')))]);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new Error('discovery aborted before the server answered'));
     signal.addEventListener('abort', onAbort, { once: true });

@@ -17,6 +17,8 @@ export interface RunScope {
   t0: number;
   /** Aborts at the whole-chain deadline or on the caller's cancellation. */
   chainSignal: AbortSignal;
+  /** Rejects when chainSignal aborts (one listener per run, shared by every invocation). */
+  chainAborted: Promise<never>;
   /** Set when the chain deadline passed (as opposed to the caller cancelling). */
   deadline: { passed: boolean; timeoutMs?: number };
   simulate?: FailureSimulator;
@@ -52,35 +54,43 @@ export async function invokeEntry(entry: PlannedEntry, payload: unknown, scope: 
   if (entry.config !== undefined) params.config = entry.config;
   if (entry.timeoutMs !== undefined) params.timeoutMs = entry.timeoutMs;
 
-  const local = new AbortController();
+  // Without a per-interceptor deadline the chain's own signal is enough: Node's AbortController and
+  // EventTarget cost ~10 µs each, so the hot path creates none per invocation.
+  let signal = scope.chainSignal;
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const onChainAbort = () => local.abort(scope.chainSignal.reason);
-  if (scope.chainSignal.aborted) onChainAbort();
-  else scope.chainSignal.addEventListener('abort', onChainAbort, { once: true });
+  let unlink: (() => void) | undefined;
+  const races: Promise<never>[] = [scope.chainAborted];
   if (entry.timeoutMs !== undefined) {
-    timer = setTimeout(() => {
-      timedOut = true;
-      local.abort(new Error('interceptor timeout'));
-    }, entry.timeoutMs);
+    const controller = new AbortController();
+    signal = controller.signal;
+    const onChainAbort = () => controller.abort(scope.chainSignal.reason);
+    if (scope.chainSignal.aborted) onChainAbort();
+    else {
+      scope.chainSignal.addEventListener('abort', onChainAbort, { once: true });
+      unlink = () => scope.chainSignal.removeEventListener('abort', onChainAbort);
+    }
+    races.push(
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort(new Error('interceptor timeout'));
+          reject(new Error('interceptor timeout'));
+        }, entry.timeoutMs);
+      }),
+    );
   }
-  // The race guarantees the engine never waits on a handle that ignores its signal.
-  const aborted = new Promise<never>((_, reject) => {
-    const fire = () => reject(new Error('aborted'));
-    if (local.signal.aborted) fire();
-    else local.signal.addEventListener('abort', fire, { once: true });
-  });
-  aborted.catch(() => undefined);
   try {
-    const invokeOptions = entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs, signal: local.signal } : { signal: local.signal };
-    const result = await Promise.race([handle.invoke(params, invokeOptions), aborted]);
+    const invokeOptions = entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs, signal } : { signal };
+    // The race guarantees the engine never waits on a handle that ignores its signal.
+    const result = await Promise.race([handle.invoke(params, invokeOptions), ...races]);
     const problem = checkResult(entry, scope.phase, payload, result);
     return problem ? finish({ result, error: { kind: 'malformed', message: problem } }) : finish({ result });
   } catch (err) {
     return finish({ error: toStepError(err, entry, scope, timedOut) });
   } finally {
     if (timer) clearTimeout(timer);
-    scope.chainSignal.removeEventListener('abort', onChainAbort);
+    unlink?.();
   }
 }
 

@@ -6,6 +6,12 @@
 // and fail-closed the chain blocks with status 'timeout'. If every one of them is audit or
 // fail-open, the chain is allowed with the mutations committed so far (the same thing fail-open
 // means for a single timeout) and the trace says `deadlineExceeded: true`, status 'success'.
+//
+// Payloads are immutable values inside the engine: it copies the caller's payload once, never
+// mutates a payload afterwards, and each mutation result replaces the current one. Handles must not
+// mutate what they are given (the MCP client serializes it; MemoryServerHandle clones it), so every
+// step's recorded input is an exact snapshot without a deep copy per step (~10-30 µs each).
+import { setMaxListeners } from 'node:events';
 import type { Phase } from '../../../shared/protocol/constants';
 import type { InvocationContext } from '../../../shared/protocol/schemas';
 import type { ChainTrace, DiscoveryRecord } from '../../../shared/trace/types';
@@ -26,6 +32,8 @@ export class ChainClock {
   readonly startedAt = new Date().toISOString();
   readonly controller = new AbortController();
   readonly deadline: { passed: boolean; timeoutMs?: number };
+  /** Rejects when the run is aborted (deadline or caller); every invocation races against it. */
+  readonly aborted: Promise<never>;
   private readonly timer?: ReturnType<typeof setTimeout>;
   private readonly onCallerAbort?: () => void;
 
@@ -34,6 +42,12 @@ export class ChainClock {
     readonly callerSignal?: AbortSignal,
   ) {
     this.deadline = timeoutMs !== undefined ? { passed: false, timeoutMs } : { passed: false };
+    const signal = this.controller.signal;
+    // Every in-flight invocation (and the MCP client under it) listens on this one signal; a wide
+    // chain legitimately exceeds Node's default of 10 listeners.
+    setMaxListeners(1000, signal);
+    this.aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('chain aborted')), { once: true }));
+    this.aborted.catch(() => undefined);
     if (timeoutMs !== undefined) {
       this.timer = setTimeout(() => {
         this.deadline.passed = true;
@@ -86,6 +100,7 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
     context,
     t0: clock.t0,
     chainSignal: clock.controller.signal,
+    chainAborted: clock.aborted,
     deadline: clock.deadline,
     handleFor: input.handleFor,
   };

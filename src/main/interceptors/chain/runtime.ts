@@ -91,7 +91,7 @@ export class ChainRuntime {
   async run(event: string, phase: Phase, payload: unknown, options: RunOptions = {}): Promise<ChainResult> {
     const clock = new ChainClock(options.timeoutMs, options.signal);
     try {
-      const outcome = await this.discover({ signal: clock.controller.signal });
+      const outcome = await this.discover({ signal: clock.controller.signal, aborted: clock.aborted });
       const plan = this.planFor(outcome, event, phase);
       return await executePlan({
         plan,

@@ -1,10 +1,9 @@
-// Mutation pass: sequential in plan order, each mutator on its own deep clone of the current
-// payload. Active + modified:true replaces the payload; audit results are shadowed (the next
+// Mutation pass: sequential in plan order, each mutator on a snapshot of the current payload
+// (payloads are immutable values in the engine, see run.ts). Active + modified:true replaces the payload; audit results are shadowed (the next
 // mutator sees the unchanged payload). A fail-closed failure blocks with mutation_failed and the
 // run discards every tentative change (S4 atomicity); with fail-open earlier changes persist.
 import type { MutationResult } from '../../../../shared/protocol/schemas';
 import { invokeEntry } from '../invoke-step';
-import { cloneJson } from '../json';
 import type { PlannedEntry } from '../types';
 import type { ChainState } from './state';
 import { deadlineFailure, failureReason, failureStatus, pushSkipped, ranStep, routeFailure, setBlock, throwIfCancelled } from './state';
@@ -20,7 +19,7 @@ export async function runMutations(entries: readonly PlannedEntry[], state: Chai
       deadlineFailure(state, entry);
       continue;
     }
-    const input = cloneJson(state.payload);
+    const input = state.payload;
     const inv = await invokeEntry(entry, input, state.scope);
     throwIfCancelled(state);
     const step = ranStep(entry, input, inv);

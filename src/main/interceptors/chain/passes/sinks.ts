@@ -3,7 +3,6 @@
 // mutating: a failure or timeout is recorded as recorded:false with the error kept on the step.
 import type { SinkResult } from '../../../../shared/protocol/schemas';
 import { invokeEntry } from '../invoke-step';
-import { cloneJson } from '../json';
 import type { PlannedEntry } from '../types';
 import type { ChainState } from './state';
 import { deadlineFailure, pushSkipped, ranStep, throwIfCancelled } from './state';
@@ -20,7 +19,7 @@ export async function runSinks(entries: readonly PlannedEntry[], state: ChainSta
     return;
   }
   if (entries.length === 0) return;
-  const snapshot = cloneJson(state.payload);
+  const snapshot = state.payload;
   const invocations = await Promise.all(entries.map((e) => invokeEntry(e, snapshot, state.scope)));
   throwIfCancelled(state);
   entries.forEach((entry, i) => {

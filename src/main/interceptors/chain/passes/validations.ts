@@ -4,7 +4,6 @@
 // severity is an error). Audit validators never block; failOpen never turns valid:false into allow.
 import type { ValidationResult } from '../../../../shared/protocol/schemas';
 import { invokeEntry } from '../invoke-step';
-import { cloneJson } from '../json';
 import type { PlannedEntry } from '../types';
 import type { ChainState } from './state';
 import { deadlineFailure, failureReason, failureStatus, pushSkipped, ranStep, routeFailure, setBlock, throwIfCancelled } from './state';
@@ -20,7 +19,7 @@ export async function runValidations(entries: readonly PlannedEntry[], state: Ch
     return;
   }
   if (entries.length === 0) return;
-  const snapshot = cloneJson(state.payload);
+  const snapshot = state.payload;
   const invocations = await Promise.all(entries.map((e) => invokeEntry(e, snapshot, state.scope)));
   throwIfCancelled(state);
   entries.forEach((entry, i) => {

@@ -1,0 +1,12 @@
+// `npm run bench`: every bench of the project, one after another, each printing ratios measured
+// side by side in the same run. Add a bench by adding one entry below.
+import { runEngineBench } from './engine';
+
+const benches: { name: string; run: () => Promise<void> }[] = [{ name: 'engine', run: runEngineBench }];
+
+const only = process.argv.slice(2);
+for (const b of benches) {
+  if (only.length && !only.includes(b.name)) continue;
+  console.log(`\n=== bench: ${b.name} ===`);
+  await b.run();
+}
