@@ -10,6 +10,8 @@ export function blockMessages(block: BlockInfo): string {
 
 /** `Blocked by <server>/<interceptor> (<phase>): <messages>` */
 export function blockText(block: BlockInfo): string {
+  // A fail-closed discovery failure (A8) is the server's, not one interceptor's: say so.
+  if (block.interceptor === '(discovery)') return `Blocked by ${block.server} (${block.phase}): ${block.reason}`;
   return `Blocked by ${block.server}/${block.interceptor} (${block.phase}): ${blockMessages(block)}`;
 }
 

@@ -60,6 +60,8 @@ export class GatewaySession {
   private initRequest?: JsonRpcRequest;
   private initialized = false;
   private runtime: ChainRuntime | null | undefined;
+  /** The Interception the runtime was built from: a config hot swap replaces it and the runtime follows. */
+  private runtimeSource?: Interception;
   private readonly fromClient = new Map<JsonRpcId, Exchange>();
   private readonly fromBackend = new Map<JsonRpcId, Exchange>();
   private readonly internal = new Map<JsonRpcId, (response: JsonRpcResponse) => void>();
@@ -321,7 +323,11 @@ export class GatewaySession {
   // ---- chain ----
 
   private chainRuntime(): ChainRuntime | null {
-    if (this.runtime === undefined) this.runtime = this.host.interception.runtimeFor(this.principal, this.protocolVersion);
+    const source = this.host.interception;
+    if (this.runtime === undefined || this.runtimeSource !== source) {
+      this.runtime = source.runtimeFor(this.principal, this.protocolVersion);
+      this.runtimeSource = source;
+    }
     return this.runtime;
   }
 
