@@ -1,8 +1,12 @@
 // `npm run bench`: every bench of the project, one after another, each printing ratios measured
 // side by side in the same run. Add a bench by adding one entry below.
 import { runEngineBench } from './engine';
+import { run as runGatewayBench } from './gateway';
 
-const benches: { name: string; run: () => Promise<void> }[] = [{ name: 'engine', run: runEngineBench }];
+const benches: { name: string; run: () => Promise<void> }[] = [
+  { name: 'engine', run: runEngineBench },
+  { name: 'gateway', run: runGatewayBench },
+];
 
 const only = process.argv.slice(2);
 for (const b of benches) {

@@ -1,0 +1,126 @@
+// Gateway overhead (product.md §5): sequential tools/call p50 latency and throughput over stdio against
+// server-everything, side by side in one run: direct; through a minimal JSON-line relay (the floor for any
+// proxy hop); through the gateway with an empty chain; through the gateway with the three C#-sample
+// interceptors (pii-validator, email-redactor, request-logger). Rounds alternate the variants so that
+// machine drift hits all of them alike. Targets: empty chain ≤ 1.3× relay p50, ≥ 0.8× relay throughput.
+// Run: `npm run bench -- gateway` (builds the CLI first) or `node --import tsx bench/index.ts gateway`.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fmtMs, percentile, printTable } from './stats';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'out/cli/index.js');
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const relay = join(root, 'bench/relay.mjs');
+
+const CALLS = Number(process.env.BENCH_GATEWAY_CALLS ?? 1500);
+const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
+const WARMUP = 300;
+
+/** A minimal JSON-line client: the measuring side adds as little as possible on top of the hop itself. */
+class LineClient {
+  private buffer = '';
+  private waiting = new Map<number, () => void>();
+  private nextId = 1;
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => {
+      this.buffer += text;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        const msg = JSON.parse(line) as { id?: number; result?: unknown; error?: { message: string } };
+        if (msg.error) throw new Error(`bench call failed: ${msg.error.message}`);
+        if (typeof msg.id === 'number') this.waiting.get(msg.id)?.();
+      }
+    });
+  }
+  call(method: string, params: Record<string, unknown>): Promise<void> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, () => {
+        this.waiting.delete(id);
+        resolve();
+      });
+      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+  notify(method: string): void {
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+  }
+}
+
+function gatewayConfig(withSamples: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ic-bench-'));
+  const off = ['secretless-redactor', 'cross-boundary-guard', 'tool-allowlist', 'prompt-injection-heuristic'];
+  const config = {
+    backend: { transport: 'stdio', name: 'everything', command: process.execPath, arguments: [everything, 'stdio'] },
+    staticInterceptors: withSamples ? [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cli, 'serve-samples'] }] : [],
+    overrides: withSamples ? Object.fromEntries(off.map((n) => [`samples/${n}`, { enabled: false }])) : {},
+  };
+  const file = join(dir, 'gateway.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+interface Variant {
+  name: string;
+  args: string[];
+  samples: number[];
+  totalMs: number;
+  calls: number;
+}
+
+async function measure(variant: Variant): Promise<void> {
+  const child = spawn(process.execPath, variant.args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
+  const client = new LineClient(child);
+  await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  client.notify('notifications/initialized');
+  const params = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
+  for (let i = 0; i < WARMUP; i++) await client.call('tools/call', params);
+  const start = performance.now();
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    await client.call('tools/call', params);
+    variant.samples.push(performance.now() - t0);
+  }
+  variant.totalMs += performance.now() - start;
+  variant.calls += CALLS;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+export async function run(): Promise<void> {
+  const direct = [everything, 'stdio'];
+  const variants: Variant[] = [
+    { name: 'direct', args: direct, samples: [], totalMs: 0, calls: 0 },
+    { name: 'relay (parse + re-serialise)', args: [relay, process.execPath, ...direct], samples: [], totalMs: 0, calls: 0 },
+    { name: 'gateway, empty chain', args: [cli, 'gateway', '--config', gatewayConfig(false), '--no-record', '--quiet'], samples: [], totalMs: 0, calls: 0 },
+    { name: 'gateway, 3 C# sample interceptors', args: [cli, 'gateway', '--config', gatewayConfig(true), '--no-record', '--quiet'], samples: [], totalMs: 0, calls: 0 },
+  ];
+  console.log(`sequential tools/call (echo) over stdio: ${ROUNDS} rounds × ${CALLS} calls per variant (after ${WARMUP} warm-up calls)`);
+  for (let round = 0; round < ROUNDS; round++) for (const v of variants) await measure(v);
+  const relayRow = variants[1]!;
+  const relayP50 = percentile(relayRow.samples, 50);
+  const relayTput = (relayRow.calls / relayRow.totalMs) * 1000;
+  printTable(
+    'Gateway overhead',
+    ['variant', 'p50', 'p99', 'calls/s', 'p50 vs relay', 'calls/s vs relay'],
+    variants.map((v) => {
+      const p50 = percentile(v.samples, 50);
+      const tput = (v.calls / v.totalMs) * 1000;
+      return [v.name, fmtMs(p50), fmtMs(percentile(v.samples, 99)), tput.toFixed(0), `${(p50 / relayP50).toFixed(2)}×`, `${(tput / relayTput).toFixed(2)}×`];
+    }),
+  );
+  const empty = variants[2]!;
+  const emptyP50 = percentile(empty.samples, 50) / relayP50;
+  const emptyTput = ((empty.calls / empty.totalMs) * 1000) / relayTput;
+  console.log(
+    `\nempty chain vs relay: p50 ${emptyP50.toFixed(2)}× (target ≤ 1.30×) ${emptyP50 <= 1.3 ? 'OK' : 'OVER'}; ` +
+      `throughput ${emptyTput.toFixed(2)}× (target ≥ 0.80×) ${emptyTput >= 0.8 ? 'OK' : 'UNDER'}`,
+  );
+}
