@@ -12,6 +12,9 @@ export function SettingsPage() {
   const prune = useApiMutation('history.prune', ['executions']);
   const s = settings.data;
   const save = (patch: Partial<Settings>) => update.mutate(patch);
+  // The theme applies at once (optimistically); the saved setting catches up.
+  const [theme, setTheme] = useState<Theme | undefined>();
+  useEffect(() => setTheme(s?.theme), [s?.theme]);
 
   return (
     <div className="page">
@@ -32,8 +35,9 @@ export function SettingsPage() {
                   <input
                     type="radio"
                     name="theme"
-                    checked={s.theme === t}
+                    checked={(theme ?? s.theme) === t}
                     onChange={() => {
+                      setTheme(t);
                       applyTheme(t);
                       save({ theme: t });
                     }}
