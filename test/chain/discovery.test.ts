@@ -87,3 +87,29 @@ describe('discovery failure (A8)', () => {
     expect(r.trace.steps).toEqual([expect.objectContaining({ id: 'flaky/guard', skipped: 'discovery-failed', skipDetail: 'server crashed' })]);
   });
 });
+
+describe('compat per run (A17)', () => {
+  it('skips an interceptor whose compat range excludes the session protocol version, and records it', async () => {
+    const s = memServer('s', [ic(desc('modern', 'validation', { compat: { minProtocol: '2025-06-18' } }), deny)]);
+    const rt = new ChainRuntime([s], { protocolVersion: '2025-11-25' });
+    expect((await rt.run('tools/call', 'request', call('x'))).decision).toBe('block');
+    const old = await rt.run('tools/call', 'request', call('x'), { protocolVersion: '2024-11-05' });
+    expect(old.decision).toBe('allow');
+    expect(old.trace.steps[0]).toMatchObject({ skipped: 'compat', skipDetail: expect.stringContaining('2025-06-18') });
+    expect(s.invocations).toHaveLength(1);
+  });
+});
+
+describe('runtime overrides', () => {
+  it('normalises legacy enforce, rejects bad shapes with the path, and applies new overrides at once', async () => {
+    const s = memServer('s', [ic(desc('v', 'validation', { mode: 'audit' }), deny)]);
+    const rt = new ChainRuntime([s], { overrides: { 's/v': { mode: 'enforce' } } as never });
+    expect((await rt.run('tools/call', 'request', call('x'))).decision).toBe('block');
+    rt.setOverrides({ 's/v': { enabled: false } });
+    expect((await rt.run('tools/call', 'request', call('x'))).trace.steps[0]?.skipped).toBe('disabled');
+    expect(() => rt.setOverrides({ 's/v': { timeoutMs: 'soon' } } as never)).toThrow(/s\/v\.timeoutMs/);
+    rt.setOverrides({ 's/v': { hooks: [{ events: ['resources/read'], phase: 'request' }] } });
+    expect(await rt.validateOverrides()).toEqual([expect.objectContaining({ kind: 'widening', path: 'hooks[0].events[0]' })]);
+    await expect(rt.run('tools/call', 'request', call('x'))).rejects.toThrow(/widens its hooks/);
+  });
+});

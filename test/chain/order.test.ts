@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareOrdinal, effectivePriority, orderChain } from '../../src/main/interceptors/chain/index';
+import { compareOrdinal, effectivePriority, orderChain, validateOverrides } from '../../src/main/interceptors/chain/index';
 import { desc, discovered } from './helpers';
 
 const ids = (entries: { id: string }[]) => entries.map((e) => e.id);
@@ -109,5 +109,33 @@ describe('orderChain', () => {
     expect(onCall.skipped[0]?.reason).toBe('event-not-hooked');
     const onRead = orderChain({ event: 'resources/read', phase: 'request', interceptors: items, overrides });
     expect(onRead.validations[0]).toMatchObject({ mode: 'audit', failOpen: true, timeoutMs: 50, config: { a: 1 } });
+  });
+});
+
+describe('part A details in the ordering function', () => {
+  it('A14: legacy */request matches only its phase; "*" never matches initialize, ping or notifications', () => {
+    const items = discovered('s', 0, [desc('legacy', 'validation', { events: ['*/request'], phases: ['request', 'response'] }), desc('star', 'validation', { events: ['*'] })]);
+    expect(orderChain({ event: 'resources/read', phase: 'request', interceptors: items }).validations.map((v) => v.name)).toEqual(['legacy', 'star']);
+    expect(orderChain({ event: 'resources/read', phase: 'response', interceptors: items }).validations.map((v) => v.name)).toEqual(['star']);
+    for (const event of ['initialize', 'ping', 'notifications/progress']) {
+      const plan = orderChain({ event, phase: 'request', interceptors: items });
+      expect(plan.validations).toEqual([]);
+      expect(plan.skipped.map((s) => s.reason)).toEqual(['event-not-hooked', 'event-not-hooked']);
+    }
+  });
+
+  it('A5: an override mode "enforce" is read as active', () => {
+    const issues = validateOverrides({ 's/v': { mode: 'enforce' } }, discovered('s', 0, [desc('v', 'validation')]));
+    expect(issues).toEqual([]);
+    const plan = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('s', 0, [desc('v', 'validation', { mode: 'audit' })]), overrides: { 's/v': { mode: 'active' } } });
+    expect(plan.validations[0]?.mode).toBe('active');
+    const raw = { 's/v': { mode: 'enforce' } } as unknown as Parameters<typeof orderChain>[0]['overrides'];
+    const legacy = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('s', 0, [desc('v', 'validation', { mode: 'audit' })]), overrides: raw });
+    expect(legacy.validations[0]?.mode).toBe('active');
+  });
+
+  it('accepts failed servers as a plain record (JSON through the app API)', () => {
+    const plan = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('down', 0, [desc('v', 'validation')]), failedServers: { down: 'refused' } });
+    expect(plan.skipped[0]).toMatchObject({ reason: 'discovery-failed', detail: 'refused' });
   });
 });

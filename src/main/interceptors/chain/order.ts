@@ -2,7 +2,7 @@
 // interceptors apply to an event and phase, and in which order mutations run.
 import type { Phase } from '../../../shared/protocol/constants';
 import { hookMatches } from '../../../shared/protocol/events';
-import type { Compat, InterceptorType, PriorityHint } from '../../../shared/protocol/schemas';
+import type { Compat, InterceptorType, Mode, PriorityHint } from '../../../shared/protocol/schemas';
 import type { Pass, SkipReason } from '../../../shared/trace/types';
 import { interceptorId, narrowHooks, overrideFor } from './overrides';
 import type { ChainPlan, DiscoveredInterceptor, OrderInput, PlannedEntry, SkippedEntry } from './types';
@@ -32,6 +32,10 @@ export function compatExcludes(compat: Compat | undefined, protocolVersion: stri
   return undefined;
 }
 
+function normaliseMode(mode: string | undefined): Mode | undefined {
+  return mode === 'enforce' ? 'active' : (mode as Mode | undefined);
+}
+
 export function passOf(type: InterceptorType): Pass {
   return type;
 }
@@ -50,7 +54,8 @@ export function planEntry(item: DiscoveredInterceptor, phase: Phase, input: Pick
     serverIndex: item.serverIndex,
     listIndex: item.listIndex,
     enabled: o?.enabled ?? true,
-    mode: o?.mode ?? d.mode ?? 'active',
+    // A5: legacy `enforce` (possible in raw overrides that skipped the schema) is `active`.
+    mode: normaliseMode(o?.mode) ?? normaliseMode(d.mode) ?? 'active',
     failOpen: o?.failOpen ?? d.failOpen ?? false,
     priority: effectivePriority(phase, d.priorityHint, o?.priorityHint),
     hooks: narrowHooks(id, d.hooks, o?.hooks),
@@ -61,7 +66,8 @@ export function planEntry(item: DiscoveredInterceptor, phase: Phase, input: Pick
 }
 
 function skipReason(entry: PlannedEntry, item: DiscoveredInterceptor, input: OrderInput): { reason: SkipReason; detail?: string } | undefined {
-  const failure = input.failedServers?.get(item.server);
+  const failed = input.failedServers;
+  const failure = failed instanceof Map ? failed.get(item.server) : (failed as Readonly<Record<string, string>> | undefined)?.[item.server];
   if (failure !== undefined) return { reason: 'discovery-failed', detail: failure };
   if (!entry.hooks.some((h) => hookMatches(h, input.event, input.phase))) {
     const other: Phase = input.phase === 'request' ? 'response' : 'request';

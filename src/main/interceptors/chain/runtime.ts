@@ -42,14 +42,17 @@ export class ChainRuntime {
 
   /** Replaces the overrides (shape-checked; hook widening is reported by validateOverrides / thrown by plan). */
   setOverrides(overrides: OverrideMap | undefined): void {
+    let normalised: OverrideMap | undefined;
     if (overrides !== undefined) {
       const parsed = OverrideMapSchema.safeParse(overrides);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
         throw new Error(`Invalid interceptor overrides at ${first?.path.map(String).join('.') ?? ''}: ${first?.message ?? 'invalid'}`);
       }
+      // Parsed, so legacy `enforce` is already `active` (A5).
+      normalised = parsed.data as OverrideMap;
     }
-    this.overrides = overrides;
+    this.overrides = normalised;
     this.plans.clear();
   }
 
@@ -74,8 +77,8 @@ export class ChainRuntime {
   }
 
   /** The plan for one event and phase on the current discovery (what the Chain screen draws). */
-  async plan(event: string, phase: Phase, options: DiscoverOptions = {}): Promise<ChainPlan> {
-    return this.planFor(await this.discover(options), event, phase);
+  async plan(event: string, phase: Phase, options: DiscoverOptions & { protocolVersion?: string } = {}): Promise<ChainPlan> {
+    return this.planFor(await this.discover(options), event, phase, options.protocolVersion);
   }
 
   /** Override problems against what the servers currently list (for config load and the UI). */
@@ -92,7 +95,7 @@ export class ChainRuntime {
     const clock = new ChainClock(options.timeoutMs, options.signal);
     try {
       const outcome = await this.discover({ signal: clock.controller.signal, aborted: clock.aborted });
-      const plan = this.planFor(outcome, event, phase);
+      const plan = this.planFor(outcome, event, phase, options.protocolVersion);
       return await executePlan({
         plan,
         payload,
@@ -107,8 +110,9 @@ export class ChainRuntime {
     }
   }
 
-  private planFor(outcome: DiscoveryOutcome, event: string, phase: Phase): ChainPlan {
-    const key = `${phase}\u0000${event}`;
+  private planFor(outcome: DiscoveryOutcome, event: string, phase: Phase, version?: string): ChainPlan {
+    const protocolVersion = version ?? this.protocolVersion;
+    const key = `${phase}\u0000${event}\u0000${protocolVersion ?? ''}`;
     let plan = this.plans.get(key);
     if (!plan) {
       plan = orderChain({
@@ -116,7 +120,7 @@ export class ChainRuntime {
         phase,
         interceptors: outcome.interceptors,
         ...(this.overrides ? { overrides: this.overrides } : {}),
-        ...(this.protocolVersion ? { protocolVersion: this.protocolVersion } : {}),
+        ...(protocolVersion ? { protocolVersion } : {}),
         failedServers: outcome.failedOpen,
       });
       // Bounded: events are a small set in practice, but a hostile client could invent many.

@@ -84,7 +84,7 @@ export interface OrderInput {
   /** Negotiated MCP protocol version (a date string such as 2025-06-18), for compat (A17). */
   protocolVersion?: string;
   /** Servers whose discovery failed fail-open: server → error. Their (last known) interceptors are skipped. */
-  failedServers?: ReadonlyMap<string, string>;
+  failedServers?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
 }
 
 export type SimulatedFailure = 'timeout' | 'crash';
@@ -107,6 +107,8 @@ export interface RunOptions {
   /** Cancels everything: in-flight invocations are aborted and run() rejects with ChainCancelledError. */
   signal?: AbortSignal;
   simulate?: FailureSimulator;
+  /** Negotiated protocol version of this message's session (compat, A17); overrides the runtime's. */
+  protocolVersion?: string;
 }
 
 export interface ChainResult {
