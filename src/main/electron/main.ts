@@ -62,6 +62,9 @@ async function start(): Promise<void> {
   core.start().catch((err: unknown) => core?.env.logger.error('starting gateways failed', err));
 }
 
+// Tests and portable setups may point the data folder elsewhere; it must be set before the lock.
+if (process.env.INTERCEPTOR_CONSOLE_DATA) app.setPath('userData', process.env.INTERCEPTOR_CONSOLE_DATA);
+
 if (!app.requestSingleInstanceLock()) {
   // Another instance owns the data folder and the gateways' ports: focus it instead.
   app.quit();
