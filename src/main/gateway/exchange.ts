@@ -2,8 +2,10 @@
 // the ExecutionRecord handed to the recorder, tools/list schema coercion, the mirrored initialize result.
 import type { GatewayConfig } from '../../shared/config/schema';
 import { INTERCEPTORS_EXTENSION_ID } from '../../shared/protocol/constants';
-import type { ExecutionOutcome, ExecutionRecord } from '../../shared/trace/execution';
+import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
 import type { BlockInfo, ChainTrace } from '../../shared/trace/types';
+import type { ChainRuntime } from '../interceptors/chain';
+import type { Interception } from './intercept';
 import type { JsonRpcErrorObject, JsonRpcId } from './jsonrpc';
 
 export interface Exchange {
@@ -27,6 +29,8 @@ export interface Exchange {
   /** Aborts the request-phase chain when the client cancels. */
   abort?: AbortController;
   forwarded?: boolean;
+  /** The chain this exchange runs on, pinned at its first phase so a hot reload does not switch it mid-way. */
+  chain?: { interception: Interception; runtime: ChainRuntime | null; release: () => void };
 }
 
 /** Tool name, resource uri or prompt name, when the method has one. */
@@ -121,4 +125,24 @@ export function mirrorInitializeResult(
   }
   result.capabilities = caps;
   return result;
+}
+
+export function sessionRecord(s: {
+  id: string;
+  gateway: string;
+  transport: 'stdio' | 'http';
+  principal: string | undefined;
+  protocolVersion: string | undefined;
+  clientInfo: unknown;
+}): SessionRecord {
+  const record: SessionRecord = {
+    id: s.id,
+    gateway: s.gateway,
+    startedAt: new Date().toISOString(),
+    transport: s.transport,
+    principal: s.principal ? { type: 'user', id: s.principal } : { type: 'anonymous' },
+  };
+  if (s.clientInfo && typeof s.clientInfo === 'object') record.clientInfo = s.clientInfo as SessionRecord['clientInfo'];
+  if (s.protocolVersion) record.protocolVersion = s.protocolVersion;
+  return record;
 }

@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/schema';
 import type { ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
+import type { FailureSimulator } from '../interceptors/chain';
 import { Backend } from './backend';
 import { Interception } from './intercept';
 import { HttpListener } from './listen-http';
@@ -41,6 +42,8 @@ export interface GatewayEvents {
   session: [SessionRecord];
   log: [string];
   state: [GatewayState];
+  /** The config was swapped by reload(): `restarted` when a backend/listener change forced a restart. */
+  reloaded: [{ at: string; restarted: boolean }];
   backend: [{ type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string }];
   /** The stdio client closed its end: a headless gateway exits. */
   'client-gone': [];
@@ -56,6 +59,8 @@ export interface GatewayOptions {
   stdio?: { input: Readable; output: Writable };
   /** Substitute how interceptor-server handles are built (in-memory hosts in tests and the playground). */
   createHandle?: (entry: InterceptorServerEntry) => InterceptorServerHandle & { close?: () => Promise<void> };
+  /** Playground failure simulation, passed to every chain run (see Interception). */
+  simulate?: FailureSimulator;
 }
 
 const LATENCY_WINDOW = 1000;
@@ -68,6 +73,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   private error?: string;
   private stdio?: StdioListener;
   private http?: HttpListener;
+  /** Interceptions replaced by a hot reload that still serve in-flight exchanges. */
+  private readonly retired = new Set<Interception>();
   private readonly latencies: number[] = [];
   private latencyCursor = 0;
   private readonly counts = { calls: 0, blocked: 0, mutated: 0, errors: 0, sessions: 0, backendCrashes: 0 };
@@ -114,7 +121,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     if (this.state === 'stopped' || this.state === 'stopping') return;
     this.setState('stopping');
     await this.closeListeners();
-    await this.interception.close();
+    await Promise.all([this.interception, ...this.retired].map((i) => i.close()));
+    this.retired.clear();
     await this.recorder?.flush().catch(() => undefined);
     this.interception = this.buildInterception(this.config);
     this.setState('stopped');
@@ -134,9 +142,16 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     const old = this.interception;
     this.config = config;
     this.interception = this.buildInterception(config);
-    if (!needsRestart) await old.close();
+    if (!needsRestart) {
+      // In-flight exchanges hold leases on the old interception and finish on it; it closes after them.
+      this.retired.add(old);
+      void old.retire().finally(() => this.retired.delete(old));
+    }
     if (needsRestart && wasRunning) await this.start();
-    return { restarted: needsRestart && wasRunning };
+    const restarted = needsRestart && wasRunning;
+    this.log(`gateway "${this.gatewayName}" reloaded its config (${restarted ? 'restarted: backend or listener changed' : 'hot: sessions kept'})`);
+    this.emit('reloaded', { at: new Date().toISOString(), restarted });
+    return { restarted };
   }
 
   status(): GatewayStatus {
@@ -207,6 +222,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     return new Interception(config, {
       log: (line) => this.log(line),
       ...(this.options.createHandle ? { createHandle: this.options.createHandle } : {}),
+      ...(this.options.simulate ? { simulate: this.options.simulate } : {}),
     });
   }
 

@@ -9,7 +9,7 @@ import { ErrorCode, NEVER_INTERCEPTED } from '../../shared/protocol/constants';
 import { InvokeParamsSchema, type InvocationContext } from '../../shared/protocol/schemas';
 import { descriptorToWire, resultToWire } from '../../shared/protocol/wire';
 import { hooksCoverEvent } from '../../shared/protocol/events';
-import { ChainRuntime, type ChainResult } from '../interceptors/chain';
+import { ChainRuntime, type ChainResult, type FailureSimulator } from '../interceptors/chain';
 import { InterceptorServerClient } from '../interceptors/client';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 
@@ -19,6 +19,8 @@ export interface InterceptionOptions {
   log?: (line: string) => void;
   /** Builds the handle for a configured interceptor server (tests may substitute in-memory hosts). */
   createHandle?: (entry: InterceptorServerEntry) => InterceptorServerHandle & { close?: () => Promise<void> };
+  /** Playground failure simulation: consulted before each invocation (forces a timeout or crash). */
+  simulate?: FailureSimulator;
 }
 
 type ClosableHandle = InterceptorServerHandle & { close?: () => Promise<void> };
@@ -27,6 +29,9 @@ export class Interception {
   private readonly staticHandles: ClosableHandle[];
   private readonly dynamicHandles = new Map<string, ClosableHandle[]>();
   private readonly events: ReadonlySet<string> | null;
+  /** Exchanges running on this interception (see lease); a hot reload retires it once they are done. */
+  private leases = 0;
+  private retirement?: { promise: Promise<void>; done: () => void };
 
   constructor(
     private readonly config: GatewayConfig,
@@ -74,6 +79,7 @@ export class Interception {
       context,
       ...(this.config.timeoutMs !== undefined ? { timeoutMs: this.config.timeoutMs } : {}),
       ...(signal ? { signal } : {}),
+      ...(this.options.simulate ? { simulate: this.options.simulate } : {}),
     });
   }
 
@@ -123,6 +129,33 @@ export class Interception {
       const e = err as { code?: number; message: string; data?: unknown };
       return { code: typeof e.code === 'number' ? e.code : ErrorCode.InternalError, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
     }
+  }
+
+  /**
+   * Holds this interception (its server connections) open for one exchange, so that a request that
+   * started before a hot reload finishes both phases on the chain it started on. Call the returned
+   * function once the exchange is answered or dropped; extra calls are ignored.
+   */
+  lease(): () => void {
+    this.leases++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.leases--;
+      if (this.leases === 0 && this.retirement) this.retirement.done();
+    };
+  }
+
+  /** Replaced by a hot reload: closes once the last in-flight exchange on it has released its lease. */
+  retire(): Promise<void> {
+    if (!this.retirement) {
+      let done!: () => void;
+      const drained = new Promise<void>((resolve) => (done = resolve));
+      this.retirement = { promise: drained.then(() => this.close()), done };
+      if (this.leases === 0) done();
+    }
+    return this.retirement.promise;
   }
 
   async close(): Promise<void> {
