@@ -99,7 +99,8 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     'servers.invoke': ({ id, server, ...params }) => pool().invoke(id, manager.config(id), server, params),
 
     'chain.order': async ({ id, event, phase }) => ({ event, phase, interceptors: await chain().order(id, manager.config(id), event, phase) }),
-    'chain.dryRun': ({ id, event, phase, payload }) => chain().dryRun(id, manager.config(id), event, phase, payload) as never,
+    'chain.dryRun': ({ id, event, phase, payload, context }) =>
+      chain().dryRun(id, manager.config(id), event, phase, payload, context ? { context } : {}) as never,
 
     'history.query': ({ filter, cursor, limit }) => history.query(filter, cursor, limit),
     'history.detail': ({ executionId }) => {

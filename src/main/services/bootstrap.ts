@@ -6,6 +6,8 @@ import { createAppCore, type AppCore, type CorePorts } from './app-core';
 import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnvironment, type Logger } from './environment';
 import { MemoryHistory } from './history-port';
 import { gatewayRuntimeFactory } from './gateway-adapter';
+import { InterceptorServerPool } from './pool/pool';
+import { PoolChainService } from './pool/chain-service';
 
 export interface BootstrapOptions {
   mode: AppEnvironment['mode'];
@@ -37,8 +39,8 @@ export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
 
 /** Ports backed by the real capabilities, as far as they exist in this build. */
 export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
-  void env;
-  return { history: new MemoryHistory(), runtimeFactory: gatewayRuntimeFactory };
+  const pool = new InterceptorServerPool(env.logger);
+  return { history: new MemoryHistory(), runtimeFactory: gatewayRuntimeFactory, pool, chain: new PoolChainService(pool) };
 }
 
 export async function bootstrapCore(o: BootstrapOptions): Promise<AppCore> {

@@ -31,6 +31,7 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
       name: o.id,
       recorder: o.recorder,
       log: (line) => o.logger.info(`[gateway ${o.id}] ${line}`),
+      ...(o.simulate ? { simulate: o.simulate } : {}),
     });
     this.gateway.on('state', (state) => {
       if (state === 'failed' && this.started) o.onFailure(new Error(this.gateway.status().error ?? 'the gateway stopped unexpectedly'));

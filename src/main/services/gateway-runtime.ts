@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../../shared/config';
 import type { Recorder } from '../../shared/trace/execution';
 import type { InterceptorServerState } from '../../shared/api/models';
 import type { Logger } from './environment';
+import type { FailureSimulator } from '../interceptors/chain';
 
 export interface GatewayRuntime {
   start(): Promise<void>;
@@ -26,6 +27,8 @@ export interface GatewayRuntimeOptions {
   onFailure(error: Error): void;
   /** Called when something shown on the card changed (an interceptor server connected or failed). */
   onChange?(): void;
+  /** Playground failure simulation for this gateway's chain runs. */
+  simulate?: FailureSimulator;
 }
 
 export type GatewayRuntimeFactory = (options: GatewayRuntimeOptions) => GatewayRuntime;

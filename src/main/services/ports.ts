@@ -4,6 +4,7 @@ import type { GatewayConfig } from '../../shared/config';
 import type { InterceptorServerState } from '../../shared/api/models';
 import type { ChainTrace } from '../../shared/trace/types';
 import type { Phase } from '../../shared/protocol/constants';
+import type { InvocationContext } from '../../shared/protocol/schemas';
 
 export interface OrderedInterceptorView {
   id: string;
@@ -19,7 +20,7 @@ export interface OrderedInterceptorView {
 
 export interface ChainPort {
   order(gatewayId: string, config: GatewayConfig, event: string, phase: Phase): Promise<OrderedInterceptorView[]>;
-  dryRun(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, payload: unknown): Promise<ChainTrace>;
+  dryRun(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, payload: unknown, options?: { context?: InvocationContext }): Promise<ChainTrace>;
 }
 
 export interface ServerPoolPort {
@@ -34,8 +35,14 @@ export interface ServerPoolPort {
     gatewayId: string,
     config: GatewayConfig,
     server: string,
-    params: { name: string; event: string; phase: Phase; payload: unknown; config?: Record<string, unknown>; timeoutMs?: number },
-  ): Promise<{ result?: unknown; error?: { kind: string; message: string }; durationMs: number }>;
+    params: { name: string; event: string; phase: Phase; payload: unknown; config?: Record<string, unknown>; timeoutMs?: number; context?: InvocationContext },
+  ): Promise<{
+    result?: unknown;
+    error?: { kind: string; message: string; code?: number; data?: unknown };
+    durationMs: number;
+    /** The raw `interceptor/invoke` JSON-RPC request and response (when the call reached the wire). */
+    rpc?: { request?: Record<string, unknown>; response?: Record<string, unknown> };
+  }>;
   /** Forgets a gateway's connections (its config changed or it was deleted). */
   release(gatewayId: string): Promise<void>;
   close(): Promise<void>;

@@ -10,5 +10,13 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('gateway.status'), id: GatewayIdSchema, status: GatewayStatusSchema, error: z.string().optional() }),
   z.object({ type: z.literal('executions.new'), gateway: z.string(), count: z.number().int().positive() }),
   z.object({ type: z.literal('tables.changed'), tables: z.array(TableNameSchema).min(1) }),
+  /** Progress of a bulk replay job (throttled); fetch replay.bulkStatus for its summary. */
+  z.object({
+    type: z.literal('replay.progress'),
+    jobId: z.string(),
+    state: z.enum(['running', 'done', 'cancelled', 'failed']),
+    done: z.number().int(),
+    total: z.number().int(),
+  }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;

@@ -141,6 +141,8 @@ export const HistoryFilterSchema = z.object({
   target: z.string().optional(),
   outcome: OutcomeSchema.optional(),
   interceptor: z.string().optional(),
+  /** Executions blocked by this interceptor (`server/name` or a bare name). */
+  blockedBy: z.string().optional(),
   search: z.string().optional(),
   since: Iso.optional(),
   until: Iso.optional(),

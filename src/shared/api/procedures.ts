@@ -19,8 +19,10 @@ import {
   OrderedInterceptorSchema,
   ParsedClientConfigSchema,
   SettingsSchema,
-  SinkEventSchema,
 } from './models';
+import { SinkEventPageSchema } from './models-traffic';
+import { trafficProcedures } from './procedures-traffic';
+import { InvocationContextSchema } from '../protocol/schemas';
 
 const Phase = z.enum(['request', 'response']);
 /** A gateway config file's content. Its schema belongs to the gateway (src/shared/config); the service validates it. */
@@ -28,6 +30,8 @@ const GatewayConfig = z.record(z.string(), z.unknown());
 const ById = z.object({ id: GatewayIdSchema });
 const None = z.object({}).optional();
 const Done = z.object({ done: z.literal(true) });
+/** The invoke context a user may set by hand (principal, traceId, sessionId…): the protocol's own schema. */
+const InvocationContextInput = InvocationContextSchema;
 
 function proc<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, summary: string) {
   return { input, output, summary };
@@ -97,8 +101,15 @@ export const procedures = {
       payload: z.unknown(),
       config: z.record(z.string(), z.unknown()).optional(),
       timeoutMs: z.number().int().positive().max(600_000).optional(),
+      context: InvocationContextInput.optional(),
     }),
-    z.object({ result: z.unknown().optional(), error: z.object({ kind: z.string(), message: z.string() }).optional(), durationMs: z.number() }),
+    z.object({
+      result: z.unknown().optional(),
+      error: z.object({ kind: z.string(), message: z.string(), code: z.number().optional(), data: z.unknown().optional() }).optional(),
+      durationMs: z.number(),
+      /** The raw JSON-RPC `interceptor/invoke` request and response, as sent and received. */
+      rpc: z.object({ request: z.record(z.string(), z.unknown()).optional(), response: z.record(z.string(), z.unknown()).optional() }).optional(),
+    }),
     'Invokes one interceptor by hand (interceptor/invoke).',
   ),
 
@@ -108,7 +119,7 @@ export const procedures = {
     'The effective order for an event and phase, computed by the chain engine.',
   ),
   'chain.dryRun': proc(
-    z.object({ id: GatewayIdSchema, event: z.string().min(1), phase: Phase, payload: z.unknown() }),
+    z.object({ id: GatewayIdSchema, event: z.string().min(1), phase: Phase, payload: z.unknown(), context: InvocationContextInput.optional() }),
     ChainTraceSchema,
     'Runs the chain of a gateway on a payload without a backend.',
   ),
@@ -119,7 +130,11 @@ export const procedures = {
     'Recorded executions, newest first, filtered, keyset-paginated.',
   ),
   'history.detail': proc(z.object({ executionId: z.string().min(1) }), ExecutionDetailSchema, 'One execution with its steps and sink events.'),
-  'history.export': proc(z.object({ filter: HistoryFilterSchema.default({}) }), z.object({ jsonl: z.string(), count: z.number().int() }), 'Exports executions as JSONL.'),
+  'history.export': proc(
+    z.object({ filter: HistoryFilterSchema.default({}), ids: z.array(z.string().min(1)).min(1).max(10_000).optional() }),
+    z.object({ jsonl: z.string(), count: z.number().int() }),
+    'Exports executions as JSONL: the given ids (a selection), else every execution matching the filter.',
+  ),
   'history.import': proc(z.object({ jsonl: z.string() }), z.object({ imported: z.number().int() }), 'Imports a JSONL export (all or nothing).'),
   'history.prune': proc(
     z.object({ maxExecutions: z.number().int().positive().optional(), maxAgeDays: z.number().positive().optional() }),
@@ -128,19 +143,35 @@ export const procedures = {
   ),
 
   'replay.run': proc(
-    z.object({ executionId: z.string().min(1), mode: z.enum(['backend', 'chain-only']).default('backend') }),
+    z.object({
+      executionId: z.string().min(1),
+      mode: z.enum(['backend', 'chain-only']).default('backend'),
+      /** Edit & replay: these request params instead of the recorded ones. */
+      params: z.unknown().optional(),
+    }),
     ExecutionDetailSchema,
-    'Re-sends a recorded request through the current chain.',
+    'Re-sends a recorded request through the current chain (to the backend, or the chain only); the replay is recorded and linked.',
   ),
 
   'sinks.query': proc(
-    z.object({ gateway: z.string().optional(), interceptor: z.string().optional(), limit: z.number().int().min(1).max(500).default(100) }),
-    z.array(SinkEventSchema),
-    'Recorded sink events, newest first.',
+    z.object({
+      gateway: z.string().optional(),
+      interceptor: z.string().optional(),
+      event: z.string().optional(),
+      phase: z.enum(['request', 'response']).optional(),
+      recorded: z.boolean().optional(),
+      since: z.string().optional(),
+      until: z.string().optional(),
+      cursor: z.string().optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    }),
+    SinkEventPageSchema,
+    'Recorded sink events, newest first, filtered, keyset-paginated.',
   ),
 
   'settings.get': proc(None, SettingsSchema, 'The persisted settings.'),
   'settings.update': proc(SettingsSchema.partial(), SettingsSchema, 'Changes some settings and returns all of them.'),
+  ...trafficProcedures,
 } as const;
 
 export type Procedures = typeof procedures;
