@@ -1,0 +1,93 @@
+// Shapes of the Traffic and Sinks screens that cross the API boundary: counts, filter facets, bulk
+// replay jobs and their summaries, sink-event pages.
+import { z } from 'zod';
+import { OutcomeSchema } from './models';
+
+/** One row of the Traffic table (what `history.query` returns per execution). */
+export interface TrafficRow {
+  id: string;
+  gateway: string;
+  sessionId?: string;
+  event: string;
+  target?: string;
+  startedAt: string;
+  durationMs: number;
+  outcome: z.infer<typeof OutcomeSchema>;
+  blockedBy?: { server: string; interceptor: string; phase?: string };
+  errorCode?: number;
+  simulated?: boolean;
+  /** Some audit-mode (shadow) interceptor ran in it. */
+  shadow?: boolean;
+  replayOf?: string;
+}
+
+export const CountSchema = z.object({
+  count: z.number().int(),
+  /** True when counting stopped at the cap: there are at least `count` matches. */
+  capped: z.boolean(),
+});
+
+export const FacetsSchema = z.object({
+  gateways: z.array(z.string()),
+  events: z.array(z.string()),
+  /** Tool names, resource uris, prompt names (the most frequent first is not promised; capped). */
+  targets: z.array(z.string()),
+  /** `server/name` of every interceptor seen in recorded steps. */
+  interceptors: z.array(z.string()),
+});
+export type Facets = z.infer<typeof FacetsSchema>;
+
+export const ReplayModeSchema = z.enum(['backend', 'chain-only']);
+export type ReplayMode = z.infer<typeof ReplayModeSchema>;
+
+export const BulkPairSchema = z.object({
+  originalId: z.string(),
+  replayId: z.string().optional(),
+  /** Why this execution could not be replayed. */
+  error: z.string().optional(),
+});
+
+export const BulkGroupSchema = z.object({
+  /** `outcome:blocked>allow`, `payload:mutated`, `unchanged`, `failed`. */
+  key: z.string(),
+  kind: z.enum(['outcome', 'payload', 'unchanged', 'failed']),
+  /** "blocked → allowed", "payloads changed (mutated)", ... */
+  label: z.string(),
+  from: OutcomeSchema.optional(),
+  to: OutcomeSchema.optional(),
+  count: z.number().int(),
+  /** The pairs of the group (the first 500), each opens in Compare. */
+  pairs: z.array(BulkPairSchema),
+});
+export type BulkGroup = z.infer<typeof BulkGroupSchema>;
+
+export const BulkJobSchema = z.object({
+  jobId: z.string(),
+  state: z.enum(['running', 'done', 'cancelled', 'failed']),
+  mode: ReplayModeSchema,
+  done: z.number().int(),
+  total: z.number().int(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  error: z.string().optional(),
+  groups: z.array(BulkGroupSchema),
+});
+export type BulkJob = z.infer<typeof BulkJobSchema>;
+
+export const SinkEventRowSchema = z.object({
+  executionId: z.string(),
+  gateway: z.string(),
+  interceptor: z.string(),
+  server: z.string(),
+  name: z.string(),
+  event: z.string(),
+  phase: z.string(),
+  recorded: z.boolean(),
+  metrics: z.record(z.string(), z.number()).optional(),
+  error: z.unknown().optional(),
+  at: z.string(),
+});
+export type SinkEventRow = z.infer<typeof SinkEventRowSchema>;
+
+export const SinkEventPageSchema = z.object({ items: z.array(SinkEventRowSchema), nextCursor: z.string().nullable() });
+export type SinkEventPage = z.infer<typeof SinkEventPageSchema>;
