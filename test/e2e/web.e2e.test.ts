@@ -68,7 +68,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
     await expect.poll(async () => Number(await calls.textContent()), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     await expect.poll(async () => Number(await card.getByLabel('Counters').getByLabel('Blocked').textContent())).toBeGreaterThanOrEqual(1);
     await expect.poll(async () => Number(await card.getByLabel('Counters').getByLabel('Mutated').textContent())).toBeGreaterThanOrEqual(1);
-    await expect.poll(async () => card.getByRole('img', { name: 'p50 latency over time' }).locator('path, circle').count()).toBeGreaterThan(0);
+    await expect.poll(async () => card.getByRole('img', { name: 'p50 latency over time' }).locator('rect').count()).toBeGreaterThan(0);
   });
 
   it('shows "Connect a client" snippets for Claude Desktop, Cursor and VS Code', async () => {

@@ -2,7 +2,7 @@
 import { useApiQuery } from '../../api/context';
 import { Sparkline } from './Sparkline';
 
-const WINDOW_MINUTES = 30;
+const WINDOW_MINUTES = 15;
 
 function formatMs(ms: number | null): string {
   if (ms === null) return '–';
@@ -27,7 +27,10 @@ export function GatewayMetrics({ id }: { id: string }) {
         </div>
         <div className="spark">
           <Sparkline buckets={stats.data?.buckets ?? []} />
-          <span className="cap">p50 latency, last {WINDOW_MINUTES} min</span>
+          <span className="cap">
+            <span>Calls (bars) and p50 latency (line)</span>
+            <span>last {WINDOW_MINUTES} min</span>
+          </span>
         </div>
       </dl>
       {rec && rec.failed > 0 && (
