@@ -4,6 +4,7 @@
 import { Gateway } from '../gateway';
 import { InterceptorServerClient } from '../interceptors/client';
 import type { InterceptorServerState } from '../../shared/api/models';
+import type { GatewayConfig } from '../../shared/config';
 import type { ConnectionState } from '../interceptors/client/status';
 import type { GatewayRuntime, GatewayRuntimeFactory, GatewayRuntimeOptions } from './gateway-runtime';
 import { configuredServers, endpointTarget } from './gateway-summary';
@@ -49,6 +50,17 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
     for (const u of this.unsubscribers) u();
     this.unsubscribers = [];
     await this.gateway.stop();
+  }
+
+  async reload(config: GatewayConfig): Promise<{ restarted: boolean }> {
+    for (const u of this.unsubscribers) u();
+    this.unsubscribers = [];
+    this.counts.clear();
+    this.discoveryErrors.clear();
+    const result = await this.gateway.reload(config);
+    // The new interception has new server connections: connect them now so the card stays truthful.
+    if (this.started) this.warmUp();
+    return result;
   }
 
   url(): string | undefined {

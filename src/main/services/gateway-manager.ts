@@ -27,6 +27,8 @@ interface Entry extends RegistryEntry {
   error?: string;
   runtime?: GatewayRuntime;
   startedAt?: string;
+  /** The last config swap of the running gateway (hot, or a restart forced by a backend/listener change). */
+  lastReload?: { at: string; restarted: boolean };
   /** Serialises start/stop/update of one gateway. */
   queue: Promise<unknown>;
 }
@@ -131,19 +133,29 @@ export class GatewayManager {
     return this.info(entry);
   }
 
-  async update(id: string, raw: Record<string, unknown>): Promise<GatewayInfo> {
+  /**
+   * Replaces a gateway's config. `text` (the file content, e.g. from the Chain screen's JSON tab) is written
+   * byte for byte when given. A running gateway hot-reloads: its sessions survive, in-flight requests
+   * finish on the old chain; runtimes that cannot reload are restarted.
+   */
+  async update(id: string, raw: Record<string, unknown>, options: { text?: string } = {}): Promise<GatewayInfo> {
     const e = this.entry(id);
     const config = validate(raw);
     return this.serial(e, async () => {
+      const runtime = e.status === 'running' ? e.runtime : undefined;
       const wasRunning = e.status === 'running' || e.status === 'starting';
-      if (wasRunning) await this.stopNow(e);
+      if (wasRunning && !runtime?.reload) await this.stopNow(e);
       e.raw = raw;
       e.config = config;
       e.error = undefined;
       if (e.status === 'failed') this.setStatus(e, 'stopped');
-      this.writeConfig(id, raw);
+      this.writeConfig(id, raw, options.text);
+      if (runtime?.reload) {
+        const { restarted } = await runtime.reload(config);
+        e.lastReload = { at: this.env.clock.now().toISOString(), restarted };
+        this.emit({ type: 'gateway.reloaded', id, ...e.lastReload });
+      } else if (wasRunning) await this.startNow(e);
       this.emit({ type: 'tables.changed', tables: ['gateways'] });
-      if (wasRunning) await this.startNow(e);
       return this.info(e);
     });
   }
@@ -293,6 +305,7 @@ export class GatewayManager {
       demo: e.demo,
       configPath: this.configPath(e.id),
       ...(e.startedAt ? { startedAt: e.startedAt } : {}),
+      ...(e.lastReload ? { lastReload: e.lastReload } : {}),
     };
   }
 
@@ -307,8 +320,8 @@ export class GatewayManager {
     for (let i = 2; ; i++) if (!this.entries.has(`${base}-${i}`)) return `${base}-${i}`;
   }
 
-  private writeConfig(id: string, raw: Record<string, unknown>): void {
-    writeAtomic(this.configPath(id), `${JSON.stringify(raw, null, 2)}\n`);
+  private writeConfig(id: string, raw: Record<string, unknown>, text?: string): void {
+    writeAtomic(this.configPath(id), text ?? `${JSON.stringify(raw, null, 2)}\n`);
   }
 
   private saveRegistry(): void {

@@ -15,6 +15,11 @@ export interface GatewayRuntime {
   url(): string | undefined;
   /** Live state of its interceptor servers, when the gateway tracks it. */
   serverStates?(): InterceptorServerState[] | undefined;
+  /**
+   * Swaps the config while running (hot reload): sessions survive, in-flight requests finish on the old
+   * chain; `restarted` when a backend or listener change forced a restart instead.
+   */
+  reload?(config: GatewayConfig): Promise<{ restarted: boolean }>;
 }
 
 export interface GatewayRuntimeOptions {

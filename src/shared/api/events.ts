@@ -10,6 +10,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('gateway.status'), id: GatewayIdSchema, status: GatewayStatusSchema, error: z.string().optional() }),
   z.object({ type: z.literal('executions.new'), gateway: z.string(), count: z.number().int().positive() }),
   z.object({ type: z.literal('tables.changed'), tables: z.array(TableNameSchema).min(1) }),
+  /** A running gateway swapped its config (the Chain screen's Save); `restarted` when it could not hot-reload. */
+  z.object({ type: z.literal('gateway.reloaded'), id: GatewayIdSchema, at: z.string(), restarted: z.boolean() }),
   /** Progress of a bulk replay job (throttled); fetch replay.bulkStatus for its summary. */
   z.object({
     type: z.literal('replay.progress'),

@@ -52,6 +52,8 @@ export const GatewayInfoSchema = z.object({
   demo: z.boolean(),
   configPath: z.string(),
   startedAt: Iso.optional(),
+  /** The last config swap while running: hot (sessions kept) unless a backend/listener change forced a restart. */
+  lastReload: z.object({ at: Iso, restarted: z.boolean() }).optional(),
 });
 export type GatewayInfo = z.infer<typeof GatewayInfoSchema>;
 
