@@ -11,6 +11,8 @@ import { listExamples, localizeConfig } from '../services/examples';
 import { buildSnippets } from '../services/snippets';
 import { importedServerConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
+import { buildPlaygroundHandlers } from './handlers-playground';
+import type { PlaygroundServices } from '../services/playground';
 
 export interface HandlerDeps {
   env: AppEnvironment;
@@ -20,6 +22,7 @@ export interface HandlerDeps {
   chain?: ChainPort;
   pool?: ServerPoolPort;
   emit(event: ApiEvent): void;
+  playground?: PlaygroundServices;
   ports: { runtimeFactory?: unknown };
 }
 
@@ -137,6 +140,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       d.emit({ type: 'tables.changed', tables: ['settings'] });
       return next;
     },
+    ...buildPlaygroundHandlers(d),
   };
 }
 

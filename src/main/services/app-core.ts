@@ -12,6 +12,7 @@ import { NotifyingRecorder } from './notifying-recorder';
 import { SettingsStore } from './settings';
 import { ensureDemoGateway } from './demo-gateway';
 import type { ChainPort, ServerPoolPort } from './ports';
+import { PlaygroundServices } from './playground';
 
 export interface CorePorts {
   history: HistoryPort;
@@ -44,10 +45,13 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
     }
   };
   const recorder = new NotifyingRecorder(ports.history.recorder, emit);
-  const manager = new GatewayManager(env, recorder, ports.runtimeFactory);
+  // Simulations wrap the runtime factory, so the Playground exists before the manager it serves.
+  const playground = new PlaygroundServices(env.version, () => emit({ type: 'tables.changed', tables: ['gateways'] }));
+  const manager = new GatewayManager(env, recorder, playground.withSimulation(ports.runtimeFactory));
+  playground.attach(manager);
   manager.onEvent(emit);
   const settings = new SettingsStore(env.dataDir, env.logger);
-  const handlers = buildHandlers({ env, manager, settings, history: ports.history, chain: ports.chain, pool: ports.pool, emit, ports });
+  const handlers = buildHandlers({ env, manager, settings, history: ports.history, chain: ports.chain, pool: ports.pool, emit, ports, playground });
   const dispatcher = createDispatcher(handlers, env.logger);
   let shutdownPromise: Promise<void> | undefined;
 
@@ -68,6 +72,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
     },
     shutdown() {
       shutdownPromise ??= (async () => {
+        await playground.close().catch((err: unknown) => env.logger.warn('closing client sessions failed', err));
         await manager.stopAll();
         await ports.pool?.close().catch((err: unknown) => env.logger.warn('closing interceptor connections failed', err));
         await recorder.flush().catch((err: unknown) => env.logger.warn('flushing the store failed', err));

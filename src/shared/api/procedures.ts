@@ -22,6 +22,7 @@ import {
 } from './models';
 import { SinkEventPageSchema } from './models-traffic';
 import { trafficProcedures } from './procedures-traffic';
+import { playgroundProcedures } from './procedures-playground';
 import { InvocationContextSchema } from '../protocol/schemas';
 
 const Phase = z.enum(['request', 'response']);
@@ -172,6 +173,7 @@ export const procedures = {
   'settings.get': proc(None, SettingsSchema, 'The persisted settings.'),
   'settings.update': proc(SettingsSchema.partial(), SettingsSchema, 'Changes some settings and returns all of them.'),
   ...trafficProcedures,
+  ...playgroundProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

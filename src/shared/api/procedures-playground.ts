@@ -1,0 +1,53 @@
+// The Playground's procedures (spread into `procedures`): failure simulation on running gateways and
+// the built-in MCP client, whose connections live in the core and are driven from here.
+import { z } from 'zod';
+import { GatewayIdSchema } from './models';
+import {
+  ClientCallResultSchema,
+  ClientCatalogSchema,
+  ClientSessionSchema,
+  ClientTargetSchema,
+  SimulatedFailureKindSchema,
+  SimulationSchema,
+} from './models-playground';
+
+const Session = z.object({ sessionId: z.string().min(1) });
+const Args = z.record(z.string(), z.unknown()).default({});
+
+function proc<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, summary: string) {
+  return { input, output, summary };
+}
+
+export const playgroundProcedures = {
+  'simulation.arm': proc(
+    z.object({
+      id: GatewayIdSchema,
+      server: z.string().min(1),
+      name: z.string().min(1),
+      kind: SimulatedFailureKindSchema,
+      count: z.number().int().min(1).max(1000).default(1),
+      event: z.string().min(1).optional(),
+      phase: z.enum(['request', 'response']).optional(),
+    }),
+    SimulationSchema,
+    'Forces the next N invocations of an interceptor in a gateway to time out or crash.',
+  ),
+  'simulation.disarm': proc(
+    z.object({ id: GatewayIdSchema, simulationId: z.string().optional() }),
+    z.object({ disarmed: z.number().int() }),
+    'Disarms one simulation, or every simulation of a gateway.',
+  ),
+  'simulation.list': proc(z.object({ id: GatewayIdSchema.optional() }).optional(), z.array(SimulationSchema), 'Armed failure simulations.'),
+
+  'client.connect': proc(z.object({ target: ClientTargetSchema }), ClientSessionSchema, 'Connects the built-in MCP client to a gateway or a server.'),
+  'client.sessions': proc(z.object({}).optional(), z.array(ClientSessionSchema), 'The open client sessions.'),
+  'client.disconnect': proc(Session, z.object({ done: z.literal(true) }), 'Closes a client session.'),
+  'client.list': proc(Session, ClientCatalogSchema, 'Tools, prompts, resources and resource templates of the connected server.'),
+  'client.callTool': proc(Session.extend({ name: z.string().min(1), arguments: Args }), ClientCallResultSchema, 'tools/call'),
+  'client.getPrompt': proc(
+    Session.extend({ name: z.string().min(1), arguments: z.record(z.string(), z.string()).default({}) }),
+    ClientCallResultSchema,
+    'prompts/get',
+  ),
+  'client.readResource': proc(Session.extend({ uri: z.string().min(1) }), ClientCallResultSchema, 'resources/read'),
+} as const;
