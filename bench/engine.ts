@@ -2,6 +2,7 @@
 //  (a) engine overhead: an in-memory chain of 5 mutations + 5 validations through ChainRuntime vs
 //      calling the same 10 handlers directly (same pass order, same parallelism);
 //  (b) N validators cost about one: 8 validators on 8 separate stdio servers vs 1 on 1 (target ≤ 1.5×).
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Phase } from '../src/shared/protocol/constants';
 import type { InterceptorDescriptor, InterceptorResult, InvokeParams } from '../src/shared/protocol/schemas';
@@ -165,7 +166,7 @@ export async function runEngineBench(): Promise<void> {
   printTable('(a) chain engine overhead: 5 mutations + 5 validations, in memory (per run)', ['variant', 'p50', 'mean', 'vs direct'], overhead);
   const fanOut = await benchFanOut();
   printTable('(b) parallel validators over stdio (per request, 1000 sequential requests each, interleaved)', ['variant', 'p50', 'p95', 'vs 1-on-1 chain (target 8-on-8 ≤ 1.50×)'], fanOut);
-  const load = (await import('node:os')).loadavg()[0]!;
-  const cores = (await import('node:os')).availableParallelism();
+  const load = loadavg()[0]!;
+  const cores = availableParallelism();
   console.log(`machine: ${cores} cores, 1-min load average ${load.toFixed(1)} (8 server processes compete for these cores)`);
 }
