@@ -19,7 +19,7 @@ export interface OrderedInterceptorView {
 }
 
 export interface ChainPort {
-  order(gatewayId: string, config: GatewayConfig, event: string, phase: Phase): Promise<OrderedInterceptorView[]>;
+  order(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, options?: { protocolVersion?: string }): Promise<OrderedInterceptorView[]>;
   dryRun(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, payload: unknown, options?: { context?: InvocationContext }): Promise<ChainTrace>;
 }
 

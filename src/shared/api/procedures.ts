@@ -23,6 +23,7 @@ import {
 import { SinkEventPageSchema } from './models-traffic';
 import { trafficProcedures } from './procedures-traffic';
 import { playgroundProcedures } from './procedures-playground';
+import { designerProcedures } from './procedures-designer';
 import { InvocationContextSchema } from '../protocol/schemas';
 
 const Phase = z.enum(['request', 'response']);
@@ -115,9 +116,17 @@ export const procedures = {
   ),
 
   'chain.order': proc(
-    z.object({ id: GatewayIdSchema, event: z.string().min(1), phase: Phase }),
+    z.object({
+      id: GatewayIdSchema,
+      event: z.string().min(1),
+      phase: Phase,
+      /** An unsaved draft of the gateway's config (the Chain screen); default: the saved config. */
+      config: GatewayConfig.optional(),
+      /** Negotiated protocol version to check `compat` ranges against (A17). */
+      protocolVersion: z.string().optional(),
+    }),
     z.object({ event: z.string(), phase: Phase, interceptors: z.array(OrderedInterceptorSchema) }),
-    'The effective order for an event and phase, computed by the chain engine.',
+    'The effective order for an event and phase (mutations in order, validations, sinks, then skipped ones with the reason), computed by the chain engine.',
   ),
   'chain.dryRun': proc(
     z.object({ id: GatewayIdSchema, event: z.string().min(1), phase: Phase, payload: z.unknown(), context: InvocationContextInput.optional() }),
@@ -174,6 +183,7 @@ export const procedures = {
   'settings.update': proc(SettingsSchema.partial(), SettingsSchema, 'Changes some settings and returns all of them.'),
   ...trafficProcedures,
   ...playgroundProcedures,
+  ...designerProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -1,0 +1,111 @@
+// "Test connection" for the new-gateway wizard: connect to one backend or interceptor-server entry that is
+// not part of any gateway yet, look at what it offers, and disconnect. Nothing is kept: a probe that
+// leaves a child process behind would be a leak the user never sees.
+import { Client, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { ApiError } from '../../../shared/api/envelope';
+import type { TestBackendResult, TestServerResult } from '../../../shared/api/models-designer';
+import { BackendEntrySchema, formatPath, InterceptorServerEntrySchema, type BackendEntry, type InterceptorServerEntry } from '../../../shared/config';
+import { InterceptorServerClient } from '../../interceptors/client';
+import type { AppEnvironment } from '../environment';
+import { localizeConfig } from '../examples';
+
+const PROBE_TIMEOUT_MS = 15_000;
+
+function parseEntry<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, raw: unknown, what: string): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `${formatPath(i.path)}: ${i.message}`);
+  throw new ApiError('invalid_input', `The ${what} entry is invalid: ${issues.join('; ')}`);
+}
+
+/** Runs `interceptor-console` / server-everything commands from this installation, as gateway creation does. */
+function localizeEntry<T>(entry: T, key: 'backend' | 'server', env: AppEnvironment): T {
+  if (key === 'backend') return localizeConfig({ backend: entry }, env).backend as T;
+  return (localizeConfig({ staticInterceptors: [entry] }, env).staticInterceptors as T[])[0]!;
+}
+
+function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+export async function probeInterceptorServer(raw: unknown, env: AppEnvironment): Promise<TestServerResult> {
+  const entry = localizeEntry(parseEntry<InterceptorServerEntry>(InterceptorServerEntrySchema, raw, 'interceptor server'), 'server', env);
+  const t0 = performance.now();
+  const client = new InterceptorServerClient({
+    name: entry.name,
+    autoReconnect: false,
+    connection:
+      entry.transport === 'stdio'
+        ? { transport: 'stdio', command: entry.command, args: entry.arguments, ...(entry.env ? { env: entry.env } : {}), ...(entry.cwd ? { cwd: entry.cwd } : {}) }
+        : { transport: 'http', url: entry.endpoint, ...(entry.headers ? { headers: entry.headers } : {}) },
+  });
+  try {
+    const result = await withDeadline(client.discover(), `Interceptor server "${entry.name}"`);
+    return { ok: true, interceptors: result.interceptors, skipped: result.skipped, durationMs: performance.now() - t0 };
+  } catch (err) {
+    return { ok: false, error: errorText(err), interceptors: [], skipped: [], durationMs: performance.now() - t0 };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+export async function probeBackend(raw: unknown, env: AppEnvironment): Promise<TestBackendResult> {
+  const entry = localizeEntry(parseEntry<BackendEntry>(BackendEntrySchema, raw, 'backend'), 'backend', env);
+  const t0 = performance.now();
+  let stderr = '';
+  const transport: Transport = backendTransport(entry, (chunk) => {
+    stderr = (stderr + chunk).slice(-2000);
+  });
+  const client = new Client({ name: 'interceptor-console-probe', version: env.version }, { capabilities: {} });
+  try {
+    await withDeadline(client.connect(transport), `Backend "${entry.name}"`);
+    const tools: string[] = [];
+    let toolCount: number | undefined;
+    if (client.getServerCapabilities()?.tools) {
+      const listed = await withDeadline(client.listTools(), `Backend "${entry.name}" (tools/list)`);
+      toolCount = listed.tools.length;
+      tools.push(...listed.tools.slice(0, 50).map((t) => t.name));
+    }
+    const info = client.getServerVersion();
+    const version = client.getNegotiatedProtocolVersion();
+    return {
+      ok: true,
+      ...(info ? { serverInfo: info } : {}),
+      ...(version ? { protocolVersion: version } : {}),
+      ...(toolCount !== undefined ? { tools, toolCount } : {}),
+      durationMs: performance.now() - t0,
+    };
+  } catch (err) {
+    const tail = stderr.trim().split('\n').slice(-3).join('\n');
+    return { ok: false, error: `${errorText(err)}${tail ? `\nstderr: ${tail}` : ''}`, durationMs: performance.now() - t0 };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+function backendTransport(entry: BackendEntry, onStderr: (chunk: string) => void): Transport {
+  if (entry.transport === 'stdio') {
+    const t = new StdioClientTransport({
+      command: entry.command,
+      args: entry.arguments,
+      env: { ...getDefaultEnvironment(), ...(entry.env ?? {}) },
+      ...(entry.cwd ? { cwd: entry.cwd } : {}),
+      stderr: 'pipe',
+    });
+    t.stderr?.on('data', (c: Buffer | string) => onStderr(c.toString()));
+    return t;
+  }
+  const requestInit = { headers: entry.headers ?? {} };
+  return entry.transport === 'http'
+    ? new StreamableHTTPClientTransport(new URL(entry.endpoint), { requestInit })
+    : new SSEClientTransport(new URL(entry.endpoint), { requestInit });
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

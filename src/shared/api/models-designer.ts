@@ -1,0 +1,88 @@
+// Shapes of the Chain screen (visual designer) and the new-gateway wizard. Descriptors stay loose: the
+// protocol schemas own them; the designer only relies on the fields it draws.
+import { z } from 'zod';
+import { DescriptorSchema, GatewayInfoSchema } from './models';
+
+const Skipped = z.array(z.object({ name: z.string().optional(), reason: z.string() }));
+
+/** One interceptor server of a (draft) config with what it discovered, or why it could not. */
+export const ServerDiscoverySchema = z.object({
+  name: z.string(),
+  transport: z.string(),
+  /** Command line or URL. */
+  target: z.string(),
+  failOpen: z.boolean(),
+  /** Principals whose dynamic servers include it; absent for static servers. */
+  principals: z.array(z.string()).optional(),
+  ok: z.boolean(),
+  /** The connection or discovery error, shown in place in the palette. */
+  error: z.string().optional(),
+  interceptors: z.array(DescriptorSchema),
+  skipped: Skipped,
+  durationMs: z.number(),
+});
+export type ServerDiscovery = z.infer<typeof ServerDiscoverySchema>;
+
+export const DesignerDiscoverySchema = z.object({ servers: z.array(ServerDiscoverySchema) });
+export type DesignerDiscovery = z.infer<typeof DesignerDiscoverySchema>;
+
+/** An override problem found by the chain engine's validateOverrides (hook widening is an error). */
+export const OverrideIssueSchema = z.object({
+  key: z.string(),
+  /** Inside the override, e.g. `hooks[0].events[1]`. */
+  path: z.string(),
+  /** The full config path, e.g. `overrides["samples/pii-validator"].hooks[0].events[1]`. */
+  configPath: z.string(),
+  kind: z.enum(['invalid', 'widening', 'unknown-interceptor']),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+});
+export type OverrideIssue = z.infer<typeof OverrideIssueSchema>;
+
+export const TestServerResultSchema = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  interceptors: z.array(DescriptorSchema),
+  skipped: Skipped,
+  durationMs: z.number(),
+});
+export type TestServerResult = z.infer<typeof TestServerResultSchema>;
+
+export const TestBackendResultSchema = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  serverInfo: z.looseObject({ name: z.string(), version: z.string().optional() }).optional(),
+  protocolVersion: z.string().optional(),
+  /** Tool names (first 50) and the total count, when the backend has tools. */
+  tools: z.array(z.string()).optional(),
+  toolCount: z.number().int().optional(),
+  durationMs: z.number(),
+});
+export type TestBackendResult = z.infer<typeof TestBackendResultSchema>;
+
+export const ReloadRecordSchema = z.object({
+  at: z.string(),
+  /** False: hot (sessions kept). True: a backend or listener change forced a restart. */
+  restarted: z.boolean(),
+});
+export type ReloadRecord = z.infer<typeof ReloadRecordSchema>;
+
+export const DesignerDocumentSchema = z.object({
+  /** The config file exactly as on disk. */
+  text: z.string(),
+  configPath: z.string(),
+  info: GatewayInfoSchema,
+});
+export type DesignerDocument = z.infer<typeof DesignerDocumentSchema>;
+
+export const DesignerSaveResultSchema = z.object({
+  /** What was written, byte for byte (the JSON tab shows exactly this afterwards). */
+  text: z.string(),
+  configPath: z.string(),
+  info: GatewayInfoSchema,
+  /** Set when the gateway was running and swapped its config. */
+  reload: ReloadRecordSchema.nullable(),
+  /** Warnings that did not prevent saving (e.g. an override for an interceptor no server lists). */
+  warnings: z.array(OverrideIssueSchema),
+});
+export type DesignerSaveResult = z.infer<typeof DesignerSaveResultSchema>;
