@@ -113,3 +113,15 @@ describe('runtime overrides', () => {
     await expect(rt.run('tools/call', 'request', call('x'))).rejects.toThrow(/widens its hooks/);
   });
 });
+
+describe('discovery under the whole-chain deadline', () => {
+  it('a server that never answers interceptors/list is cut off by the deadline: fail-closed → timeout block', async () => {
+    const stuck = new MemoryServerHandle('stuck', []);
+    stuck.discover = () => new Promise(() => undefined);
+    const r = await new ChainRuntime([stuck]).run('tools/call', 'request', call('x'), { timeoutMs: 60 });
+    expect(r.decision).toBe('block');
+    expect(r.trace.status).toBe('timeout');
+    expect(r.trace.blockedBy?.server).toBe('stuck');
+    expect(r.trace.discovery[0]).toMatchObject({ server: 'stuck', ok: false });
+  });
+});
