@@ -26,6 +26,8 @@ export interface Exchange {
   responseTrace?: ChainTrace;
   blockedBy?: BlockInfo;
   progressToken?: string | number;
+  /** performance.now() of the last progress notification relayed for this request. */
+  lastProgressAt?: number;
   /** Aborts the request-phase chain when the client cancels. */
   abort?: AbortController;
   forwarded?: boolean;

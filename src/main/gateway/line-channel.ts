@@ -3,7 +3,7 @@
 // (a) answer an oversized or malformed line with a JSON-RPC error and keep the connection, where the SDK
 // transports close or only report it, and (b) stay cheap on the hot path (one JSON.parse, no schema pass).
 import type { Readable, Writable } from 'node:stream';
-import { checkMessage, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
+import { checkMessage, errorResponse, RpcCode, type JsonRpcError, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
 
 export type InvalidLine =
   | { kind: 'oversize'; bytes: number; limit: number }
@@ -130,4 +130,18 @@ export class LineChannel implements MessageChannel {
     }
     this.onmessage?.(checked.message);
   }
+}
+
+/** The error a client gets for a line (or body) that is not a usable JSON-RPC message. */
+export function invalidLineResponse(problem: InvalidLine): JsonRpcError {
+  if (problem.kind === 'oversize') {
+    return errorResponse(
+      null,
+      RpcCode.MessageTooLarge,
+      `Message of ${problem.bytes} bytes exceeds the gateway's cap of ${problem.limit} bytes (maxMessageBytes); send a smaller message or raise maxMessageBytes in the gateway config`,
+      { bytes: problem.bytes, limit: problem.limit },
+    );
+  }
+  if (problem.kind === 'parse') return errorResponse(null, RpcCode.ParseError, `Parse error: the message is not valid JSON (${problem.error})`);
+  return errorResponse(problem.id, RpcCode.InvalidRequest, `Invalid JSON-RPC message: ${problem.reason}`);
 }

@@ -10,8 +10,9 @@ import type { InvocationContext } from '../../shared/protocol/schemas';
 import type { ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
 import { ChainCancelledError, type ChainRuntime } from '../interceptors/chain';
 import type { Backend } from './backend';
+import { BackendLink } from './session-backend';
 import { blockedResponse } from './blocked';
-import { coerceToolSchemas, mirrorInitializeResult, progressTokenOf, toExecutionRecord, type Exchange } from './exchange';
+import { coerceToolSchemas, mirrorInitializeResult, progressTokenOf, sessionRecord, toExecutionRecord, type Exchange } from './exchange';
 import type { Interception } from './intercept';
 import {
   errorResponse,
@@ -25,7 +26,12 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './jsonrpc';
-import type { InvalidLine } from './line-channel';
+import { invalidLineResponse, type InvalidLine } from './line-channel';
+
+/** How long a response waits after a progress notification of its own request (see onBackendResponse). */
+const PROGRESS_SETTLE_MS = 3;
+const ENVELOPE_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const ENVELOPE_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 
 /** Where the session writes to its client; `relatedRequestId` routes HTTP messages onto a request's stream. */
 export interface ClientSink {
@@ -54,18 +60,16 @@ export class GatewaySession {
   readonly id = randomUUID();
   readonly principal: string | undefined;
   protocolVersion?: string;
-  private backend?: Backend;
-  private backendUp = false;
-  private connecting?: Promise<Backend>;
+  private readonly link: BackendLink;
   private initRequest?: JsonRpcRequest;
   private initialized = false;
+  /** 2026-07-28 requests carry the client's identity in a per-request `_meta` envelope instead of initialize. */
+  private envelope?: { clientInfo?: unknown };
   private runtime: ChainRuntime | null | undefined;
   /** The Interception the runtime was built from: a config hot swap replaces it and the runtime follows. */
   private runtimeSource?: Interception;
   private readonly fromClient = new Map<JsonRpcId, Exchange>();
   private readonly fromBackend = new Map<JsonRpcId, Exchange>();
-  private readonly internal = new Map<JsonRpcId, (response: JsonRpcResponse) => void>();
-  private internalSeq = 0;
   private closed = false;
 
   constructor(
@@ -74,7 +78,12 @@ export class GatewaySession {
     private readonly options: SessionOptions,
   ) {
     this.principal = options.principal;
-    if (options.backend) this.attach(options.backend, true);
+    this.link = new BackendLink(host, this.id, {
+      onmessage: (m) => this.onBackendMessage(m),
+      onclose: (reason) => this.onBackendClosed(reason),
+      oninvalid: (problem) => this.onBackendInvalid(problem),
+    });
+    if (options.backend) this.link.attach(options.backend, true);
   }
 
   /** Pending exchanges, for status and tests. */
@@ -83,7 +92,7 @@ export class GatewaySession {
   }
 
   get backendPid(): number | undefined {
-    return this.backend?.pid;
+    return this.link.pid;
   }
 
   handleClientMessage(message: JsonRpcMessage): void {
@@ -100,20 +109,7 @@ export class GatewaySession {
 
   /** A line or body that is not JSON-RPC: answer with an error and keep the connection. */
   handleInvalid(problem: InvalidLine): void {
-    if (problem.kind === 'oversize') {
-      this.client.send(
-        errorResponse(
-          null,
-          RpcCode.MessageTooLarge,
-          `Message of ${problem.bytes} bytes exceeds the gateway's cap of ${problem.limit} bytes (maxMessageBytes); send a smaller message or raise maxMessageBytes in the gateway config`,
-          { bytes: problem.bytes, limit: problem.limit },
-        ),
-      );
-    } else if (problem.kind === 'parse') {
-      this.client.send(errorResponse(null, RpcCode.ParseError, `Parse error: the message is not valid JSON (${problem.error})`));
-    } else {
-      this.client.send(errorResponse(problem.id, RpcCode.InvalidRequest, `Invalid JSON-RPC message: ${problem.reason}`));
-    }
+    this.client.send(invalidLineResponse(problem));
   }
 
   async close(): Promise<void> {
@@ -122,7 +118,7 @@ export class GatewaySession {
     for (const ex of this.fromClient.values()) ex.abort?.abort();
     this.fromClient.clear();
     this.fromBackend.clear();
-    await this.backend?.close();
+    await this.link.close();
   }
 
   // ---- client → backend ----
@@ -132,6 +128,7 @@ export class GatewaySession {
     if (this.host.config.exposeInterceptorProtocol && (req.method === METHOD_LIST || req.method === METHOD_INVOKE)) {
       return this.answerInterceptorMethod(req);
     }
+    if (!this.initialized && req.params?._meta) this.readEnvelope(req.params._meta as Record<string, unknown>);
     const ex = this.newExchange(req, 'client');
     this.fromClient.set(req.id, ex);
     let outgoing = req;
@@ -142,7 +139,7 @@ export class GatewaySession {
       ex.requestForwarded = params;
     }
     try {
-      const backend = await this.ensureBackend();
+      const backend = await this.link.ensure(this.replayable());
       if (!this.fromClient.has(req.id)) return; // cancelled while connecting
       ex.forwarded = true;
       await backend.send(outgoing);
@@ -163,8 +160,7 @@ export class GatewaySession {
         if (!ex.forwarded) return;
       }
     }
-    if (note.method === 'notifications/initialized' && !this.backendUp) return;
-    if (this.backendUp) this.backend!.send(note).catch(() => undefined);
+    this.link.sendIfUp(note);
   }
 
   private async onClientResponse(res: JsonRpcResponse): Promise<void> {
@@ -183,7 +179,7 @@ export class GatewaySession {
       }
       ex.responseReturned = (outgoing as { result: unknown }).result;
     }
-    if (this.backendUp) await this.backend!.send(outgoing).catch(() => undefined);
+    this.link.sendIfUp(outgoing);
     this.record(ex);
   }
 
@@ -191,7 +187,7 @@ export class GatewaySession {
     this.initRequest = req;
     this.fromClient.set(req.id, this.newExchange(req, 'client'));
     try {
-      const backend = await this.ensureBackend();
+      const backend = await this.link.ensure();
       await backend.send(req);
     } catch (err) {
       this.fromClient.delete(req.id);
@@ -219,6 +215,13 @@ export class GatewaySession {
     this.record(ex);
   }
 
+  private readEnvelope(meta: Record<string, unknown>): void {
+    const version = meta[ENVELOPE_PROTOCOL_VERSION];
+    if (typeof version !== 'string') return;
+    this.protocolVersion = version;
+    this.envelope = { clientInfo: meta[ENVELOPE_CLIENT_INFO] };
+  }
+
   // ---- backend → client ----
 
   private onBackendMessage(message: JsonRpcMessage): void {
@@ -230,12 +233,6 @@ export class GatewaySession {
 
   private async onBackendResponse(res: JsonRpcResponse): Promise<void> {
     if (res.id === null) return;
-    const internal = this.internal.get(res.id);
-    if (internal) {
-      this.internal.delete(res.id);
-      internal(res);
-      return;
-    }
     const ex = this.fromClient.get(res.id);
     if (!ex) return; // cancelled or unknown: nobody waits for it
     this.fromClient.delete(res.id);
@@ -246,12 +243,18 @@ export class GatewaySession {
     } else {
       ex.responseReceived = res.result;
       let result: unknown = ex.method === 'tools/list' ? coerceToolSchemas(res.result) : res.result;
+      if (ex.method === 'server/discover') result = await this.completeDiscover(res.result);
       if (this.host.interception.intercepts(ex.method)) {
         result = await this.runChain(ex, 'response', result);
         if (result === undefined) return;
       }
       if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
       ex.responseReturned = result;
+    }
+    if (ex.lastProgressAt !== undefined && performance.now() - ex.lastProgressAt < PROGRESS_SETTLE_MS) {
+      // SDK clients dispatch notifications a tick later than responses and drop progress that arrives after
+      // its response: a result read in the same chunk as the last progress would lose that progress.
+      await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
     }
     this.client.send(outgoing, res.id);
     this.record(ex);
@@ -265,24 +268,41 @@ export class GatewaySession {
     const version = res.result.protocolVersion;
     if (typeof version === 'string') {
       this.protocolVersion = version;
-      this.backend?.setProtocolVersion(version);
+      this.link.setProtocolVersion(version);
     }
     this.initialized = true;
     this.runtime = undefined; // rebuilt with the negotiated version (compat, A17)
     const expose = this.host.config.exposeInterceptorProtocol;
     const events = expose ? await this.host.interception.supportedEvents(this.chainRuntime()) : null;
     this.client.send({ ...res, result: mirrorInitializeResult(res.result, this.host.config, events) });
-    const params = this.initRequest?.params ?? {};
-    const session: SessionRecord = {
-      id: this.id,
-      gateway: this.host.gatewayName,
-      startedAt: new Date().toISOString(),
-      transport: this.options.transport,
-      principal: this.principal ? { type: 'user', id: this.principal } : { type: 'anonymous' },
-    };
-    if (params.clientInfo && typeof params.clientInfo === 'object') session.clientInfo = params.clientInfo as SessionRecord['clientInfo'];
-    if (this.protocolVersion) session.protocolVersion = this.protocolVersion;
-    this.host.onSession(session);
+    this.recordSession(this.initRequest?.params?.clientInfo);
+  }
+
+  /**
+   * server/discover (2026-07-28 era, no initialize): mirrored like an initialize result, and the session is
+   * recorded from the request envelope (clientInfo, protocol version).
+   */
+  private async completeDiscover(result: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const expose = this.host.config.exposeInterceptorProtocol;
+    const events = expose ? await this.host.interception.supportedEvents(this.chainRuntime()) : null;
+    if (!this.initialized) {
+      this.initialized = true;
+      this.recordSession(this.envelope?.clientInfo);
+    }
+    return mirrorInitializeResult(result, this.host.config, events);
+  }
+
+  private recordSession(clientInfo: unknown): void {
+    this.host.onSession(
+      sessionRecord({
+        id: this.id,
+        gateway: this.host.gatewayName,
+        transport: this.options.transport,
+        principal: this.principal,
+        protocolVersion: this.protocolVersion,
+        clientInfo,
+      }),
+    );
   }
 
   private async onBackendRequest(req: JsonRpcRequest): Promise<void> {
@@ -303,7 +323,11 @@ export class GatewaySession {
     let related: JsonRpcId | undefined;
     if (note.method === 'notifications/progress') {
       const token = note.params?.progressToken;
-      for (const ex of this.fromClient.values()) if (ex.progressToken === token) related = ex.id;
+      for (const ex of this.fromClient.values()) {
+        if (ex.progressToken !== token) continue;
+        related = ex.id;
+        ex.lastProgressAt = performance.now();
+      }
     } else if (note.method === 'notifications/cancelled') {
       const requestId = note.params?.requestId as JsonRpcId | undefined;
       if (requestId !== undefined) this.fromBackend.delete(requestId);
@@ -375,7 +399,7 @@ export class GatewaySession {
       // The backend asked; it gets the JSON-RPC error (A9: non-tools/call methods).
       const response = blockedResponse(ex.id, ex.method, block, 'error') as { error: Exchange['errorReturned'] };
       ex.errorReturned = response.error;
-      if (this.backendUp) this.backend!.send({ jsonrpc: '2.0', id: ex.id, error: response.error! }).catch(() => undefined);
+      this.link.sendIfUp({ jsonrpc: '2.0', id: ex.id, error: response.error! });
     }
     this.record(ex);
   }
@@ -384,7 +408,7 @@ export class GatewaySession {
     if (ex.direction === 'client') return this.failClientExchange(ex, code, message);
     this.fromBackend.delete(ex.id);
     ex.errorReturned = { code, message };
-    if (this.backendUp) this.backend!.send(errorResponse(ex.id, code, message)).catch(() => undefined);
+    this.link.sendIfUp(errorResponse(ex.id, code, message));
     this.record(ex);
   }
 
@@ -397,51 +421,15 @@ export class GatewaySession {
 
   // ---- backend lifecycle ----
 
-  private attach(backend: Backend, up: boolean): void {
-    this.backend = backend;
-    this.backendUp = up;
-    backend.onmessage = (m) => this.onBackendMessage(m);
-    backend.onclose = (reason) => this.onBackendClosed(backend, reason);
-    backend.oninvalid = (problem) => this.onBackendInvalid(problem);
+  /** The initialize to replay on a fresh backend after a crash (2025 era; the 2026 era has none). */
+  private replayable(): JsonRpcRequest | undefined {
+    return this.initialized ? this.initRequest : undefined;
   }
 
-  /** Connects (or reconnects after a crash, replaying the client's initialize) before forwarding. */
-  private ensureBackend(): Promise<Backend> {
-    if (this.backend && this.backendUp) return Promise.resolve(this.backend);
-    this.connecting ??= this.connectBackend().finally(() => {
-      this.connecting = undefined;
-    });
-    return this.connecting;
-  }
-
-  private async connectBackend(): Promise<Backend> {
-    const backend = this.host.createBackend();
-    this.attach(backend, false);
-    await backend.connect();
-    this.backendUp = true;
-    if (this.initialized && this.initRequest) {
-      const id = `gateway-reinitialize-${++this.internalSeq}`;
-      const response = await new Promise<JsonRpcResponse>((resolve, reject) => {
-        this.internal.set(id, resolve);
-        backend.send({ ...this.initRequest!, id }).catch(reject);
-      });
-      if (isErrorResponse(response)) throw new Error(`backend "${backend.entry.name}" refused to re-initialize: ${response.error.message}`);
-      const version = response.result.protocolVersion;
-      if (typeof version === 'string') backend.setProtocolVersion(version);
-      await backend.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      this.host.log(`backend "${backend.entry.name}" reconnected for session ${this.id}`);
-      this.host.onBackendEvent({ type: 'backend-reconnected', sessionId: this.id, detail: backend.describe() });
-    }
-    return backend;
-  }
-
-  private onBackendClosed(backend: Backend, reason: string): void {
-    if (backend !== this.backend || this.closed) return;
-    this.backendUp = false;
+  private onBackendClosed(reason: string): void {
+    if (this.closed) return;
     this.host.log(`${reason}\nThe gateway reconnects on the next request.`);
     this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason });
-    for (const resolve of this.internal.values()) resolve(errorResponse(null, RpcCode.BackendUnavailable, reason));
-    this.internal.clear();
     for (const ex of [...this.fromClient.values()]) {
       if (ex.forwarded || ex.method === 'initialize') this.failClientExchange(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
     }

@@ -1,0 +1,109 @@
+// A session's link to its backend: connecting on demand, reconnecting after a crash (replaying the client's
+// initialize so the new backend knows the same client), and the few requests the gateway itself sends.
+import type { Backend } from './backend';
+import type { InvalidLine } from './line-channel';
+import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
+import type { SessionHost } from './session';
+
+export interface BackendLinkEvents {
+  onmessage(message: JsonRpcMessage): void;
+  /** The backend died on its own; `reason` names the command/endpoint and the stderr tail. */
+  onclose(reason: string): void;
+  oninvalid(problem: InvalidLine): void;
+}
+
+export class BackendLink {
+  private backend?: Backend;
+  private up = false;
+  private connecting?: Promise<Backend>;
+  private readonly internal = new Map<JsonRpcId, (response: JsonRpcResponse) => void>();
+  private seq = 0;
+
+  constructor(
+    private readonly host: SessionHost,
+    private readonly sessionId: string,
+    private readonly events: BackendLinkEvents,
+  ) {}
+
+  get isUp(): boolean {
+    return this.up;
+  }
+
+  get pid(): number | undefined {
+    return this.backend?.pid;
+  }
+
+  /** Adopts a backend the listener already started. */
+  attach(backend: Backend, up: boolean): void {
+    this.backend = backend;
+    this.up = up;
+    backend.onmessage = (m) => {
+      if (!this.takeInternal(m)) this.events.onmessage(m);
+    };
+    backend.onclose = (reason) => {
+      if (backend !== this.backend) return;
+      this.up = false;
+      for (const resolve of this.internal.values()) resolve(errorResponse(null, RpcCode.BackendUnavailable, reason));
+      this.internal.clear();
+      this.events.onclose(reason);
+    };
+    backend.oninvalid = (problem) => this.events.oninvalid(problem);
+  }
+
+  /** Sends if connected; silently drops otherwise (callers that must not lose a message use ensure()). */
+  sendIfUp(message: JsonRpcMessage): void {
+    if (this.up) this.backend!.send(message).catch(() => undefined);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.backend?.setProtocolVersion(version);
+  }
+
+  /**
+   * The connected backend: connects, or reconnects after a crash. `replay` is the client's initialize of a
+   * session that was already initialized: the new backend gets it (with our own id) and `initialized`.
+   */
+  ensure(replay?: JsonRpcRequest): Promise<Backend> {
+    if (this.backend && this.up) return Promise.resolve(this.backend);
+    this.connecting ??= this.connect(replay).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  async close(): Promise<void> {
+    this.up = false;
+    await this.backend?.close();
+  }
+
+  private async connect(replay: JsonRpcRequest | undefined): Promise<Backend> {
+    const backend = this.host.createBackend();
+    this.attach(backend, false);
+    await backend.connect();
+    this.up = true;
+    if (replay) {
+      const id = `gateway-reinitialize-${++this.seq}`;
+      const response = await new Promise<JsonRpcResponse>((resolve, reject) => {
+        this.internal.set(id, resolve);
+        backend.send({ ...replay, id }).catch(reject);
+      });
+      if (isErrorResponse(response)) throw new Error(`backend "${backend.entry.name}" refused to re-initialize: ${response.error.message}`);
+      const version = response.result.protocolVersion;
+      if (typeof version === 'string') backend.setProtocolVersion(version);
+      await backend.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      this.host.log(`backend "${backend.entry.name}" reconnected for session ${this.sessionId}`);
+      this.host.onBackendEvent({ type: 'backend-reconnected', sessionId: this.sessionId, detail: backend.describe() });
+    }
+    return backend;
+  }
+
+  /** Responses to the gateway's own requests never reach the session. */
+  private takeInternal(message: JsonRpcMessage): boolean {
+    if (!('id' in message) || 'method' in message || message.id === null || message.id === undefined) return false;
+    const resolve = this.internal.get(message.id);
+    if (!resolve) return false;
+    this.internal.delete(message.id);
+    resolve(message as JsonRpcResponse);
+    return true;
+  }
+}
