@@ -13,6 +13,7 @@ import { SettingsStore } from './settings';
 import { ensureDemoGateway } from './demo-gateway';
 import type { ChainPort, ServerPoolPort } from './ports';
 import { PlaygroundServices } from './playground';
+import { HistoryPolicy } from './history-policy';
 
 export interface CorePorts {
   history: HistoryPort;
@@ -53,6 +54,10 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   const settings = new SettingsStore(env.dataDir, env.logger);
   const handlers = buildHandlers({ env, manager, settings, history: ports.history, chain: ports.chain, pool: ports.pool, emit, ports, playground });
   const dispatcher = createDispatcher(handlers, env.logger);
+  const policy = new HistoryPolicy(ports.history, () => settings.get(), env.logger, emit);
+  listeners.add((event) => {
+    if (event.type === 'tables.changed' && event.tables.includes('settings')) policy.apply();
+  });
   let shutdownPromise: Promise<void> | undefined;
 
   return {
@@ -65,6 +70,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
       return () => listeners.delete(listener);
     },
     async start(options = {}) {
+      policy.start();
       manager.load();
       const demo = options.demo ?? settings.get().demoGateway;
       if (demo && ports.runtimeFactory) await ensureDemoGateway(env, manager);
@@ -72,6 +78,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
     },
     shutdown() {
       shutdownPromise ??= (async () => {
+        policy.stop();
         await playground.close().catch((err: unknown) => env.logger.warn('closing client sessions failed', err));
         await manager.stopAll();
         await ports.pool?.close().catch((err: unknown) => env.logger.warn('closing interceptor connections failed', err));

@@ -14,6 +14,8 @@ export interface HistoryPort {
   importJsonl(text: string): number;
   prune(options: { maxExecutions?: number; maxAgeDays?: number }): number;
   sinkEvents(options: { gateway?: string; interceptor?: string; limit: number }): Record<string, unknown>[];
+  /** Redaction at rest: JSON paths replaced before records are written (stores that support it). */
+  setRedaction?(paths: string[]): void;
   close(): Promise<void>;
 }
 

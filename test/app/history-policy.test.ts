@@ -1,0 +1,26 @@
+// Settings reach the store: retention prunes as soon as it is saved (and periodically after).
+import { describe, expect, it } from 'vitest';
+import { tempDir, testCore } from './helpers';
+
+function execution(i: number) {
+  return { id: `00000000-0000-4000-8000-00000000000${i}`, gateway: 'g', event: 'tools/call', startedAt: new Date(Date.now() - (10 - i) * 1000).toISOString(), durationMs: 1, outcome: 'allow' };
+}
+
+describe('history settings', () => {
+  it('prunes to the retention limit when it is saved', async () => {
+    const t = tempDir();
+    const core = testCore(t.dir);
+    try {
+      await core.start({ demo: false });
+      const jsonl = [1, 2, 3, 4, 5].map((i) => JSON.stringify(execution(i))).join('\n');
+      expect(await core.dispatcher.dispatch('history.import', { jsonl })).toEqual({ ok: true, value: { imported: 5 } });
+      const saved = await core.dispatcher.dispatch('settings.update', { retention: { maxExecutions: 2, maxAgeDays: null } });
+      expect(saved.ok).toBe(true);
+      const page = await core.dispatcher.dispatch('history.query', {});
+      expect(page.ok && (page.value as { items: { id: string }[] }).items.map((e) => e.id)).toEqual([execution(5).id, execution(4).id]);
+    } finally {
+      await core.shutdown();
+      t.cleanup();
+    }
+  });
+});
