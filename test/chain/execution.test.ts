@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChainCancelledError, ChainRuntime } from '../../src/main/interceptors/chain/index';
+import { ChainCancelledError, ChainRuntime, FailureInjector } from '../../src/main/interceptors/chain/index';
 import type { MemoryHandler } from '../../src/main/interceptors/chain/index';
 import { allow, appendNote, call, crash, deny, desc, hang, ic, memServer, stepOf } from './helpers';
 
@@ -242,5 +242,22 @@ describe('payload isolation', () => {
     expect(stepOf(r.trace, 's/vandal').input).toEqual(call('x!'));
     expect(r.trace.inputPayload).toEqual(call('x'));
     expect(r.trace.inputPayload).not.toBe(input);
+  });
+});
+
+describe('FailureInjector', () => {
+  it('forces the next invocation of one interceptor only, then the real one runs again', async () => {
+    const s = memServer('s', [ic(desc('v', 'validation', { failOpen: true }), allow)]);
+    const rt = new ChainRuntime([s]);
+    const injector = new FailureInjector();
+    expect(injector.simulator).toBeUndefined();
+    injector.force('s/v', 'crash');
+    const forced = await rt.run('tools/call', 'request', call('x'), { simulate: injector.simulator });
+    expect(forced.trace.steps[0]).toMatchObject({ simulated: true, outcome: 'failed-open', error: { kind: 'crash' } });
+    expect(injector.list()).toEqual([]);
+    const normal = await rt.run('tools/call', 'request', call('x'), { simulate: injector.simulator });
+    expect(normal.trace.steps[0]).toMatchObject({ outcome: 'allowed' });
+    expect(normal.trace.steps[0]?.simulated).toBeUndefined();
+    expect(s.invocations).toHaveLength(1);
   });
 });

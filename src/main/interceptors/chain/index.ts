@@ -20,6 +20,7 @@ export { checkResult } from './invoke-step';
 export { MemoryServerHandle, hangUntilAborted } from './memory-handle';
 export type { MemoryHandler, MemoryInterceptor, MemoryInvocation } from './memory-handle';
 export { ChainCancelledError } from './types';
+export { FailureInjector } from './simulate';
 export type {
   ChainPlan,
   ChainResult,
