@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGatewayConfig } from '../../src/shared/config';
 import { Gateway } from '../../src/main/gateway';
-import { everythingBin, rawBackend, waitFor } from './helpers';
+import { everythingBin, freePort, rawBackend, waitFor } from './helpers';
 
 function gatewayFor(input: Record<string, unknown>): Gateway {
   const parsed = parseGatewayConfig(input);
@@ -87,8 +87,8 @@ describe('HTTP listener guards', () => {
     const a = await connect(gateway.url!, 'tok-a');
     const b = await connect(gateway.url!, 'tok-b');
     try {
-      const pidA = ((await a.callTool({ name: 'echo', arguments: {} })) as { pid: number }).pid;
-      const pidB = ((await b.callTool({ name: 'echo', arguments: {} })) as { pid: number }).pid;
+      const pidA = ((await a.callTool({ name: 'echo', arguments: {} })) as unknown as { pid: number }).pid;
+      const pidB = ((await b.callTool({ name: 'echo', arguments: {} })) as unknown as { pid: number }).pid;
       expect(pidA).not.toBe(pidB);
       const sessionA = (a.transport as StreamableHTTPClientTransport).sessionId!;
       const stolen = await post(gateway.url!, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }), {
@@ -120,7 +120,7 @@ describe('HTTP backends and chained gateways', () => {
   });
 
   async function everythingOver(mode: 'sse' | 'streamableHttp'): Promise<number> {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const child = spawn(process.execPath, [everythingBin, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     let stderr = '';

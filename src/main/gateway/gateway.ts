@@ -211,8 +211,14 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     if (this.listenerCount('execution') > 0) this.emit('execution', record);
   }
 
-  onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string }): void {
+  onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void {
     if (event.type === 'backend-crashed') this.counts.backendCrashes++;
+    // A stdio gateway's backend that dies before its client said anything did not really start (it outlived
+    // the start check, e.g. a slow machine): fail the gateway with the reason rather than idle with a dead backend.
+    if (event.type === 'backend-crashed' && event.beforeClient && this.config.listen.transport === 'stdio' && this.state === 'running') {
+      this.error = `could not start ${event.detail}`;
+      this.setState('failed');
+    }
     this.emit('backend', event);
   }
 

@@ -46,7 +46,8 @@ export interface SessionHost {
   log(line: string): void;
   onSession(record: SessionRecord): void;
   onExecution(record: ExecutionRecord): void;
-  onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string }): void;
+  /** `beforeClient`: the backend died before the client sent anything (a start failure in disguise). */
+  onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void;
 }
 
 export interface SessionOptions {
@@ -429,7 +430,7 @@ export class GatewaySession {
   private onBackendClosed(reason: string): void {
     if (this.closed) return;
     this.host.log(`${reason}\nThe gateway reconnects on the next request.`);
-    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason });
+    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason, beforeClient: !this.initRequest && !this.initialized && this.fromClient.size === 0 });
     for (const ex of [...this.fromClient.values()]) {
       if (ex.forwarded || ex.method === 'initialize') this.failClientExchange(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
     }

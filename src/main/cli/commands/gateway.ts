@@ -81,7 +81,7 @@ export const gatewayCommand: CliCommand = {
 
     return new Promise<number>((done) => {
       let stopping = false;
-      const stop = (why: string) => {
+      const stop = (why: string, code = 0) => {
         if (stopping) return;
         stopping = true;
         log(`stopping (${why})`);
@@ -92,7 +92,7 @@ export const gatewayCommand: CliCommand = {
           process.off('SIGTERM', onSigterm);
           // stdin keeps the event loop alive once read; the gateway no longer needs it.
           if (config.listen.transport === 'stdio') process.stdin.destroy();
-          done(0);
+          done(code);
         })();
       };
       const onSigint = () => stop('SIGINT');
@@ -100,6 +100,11 @@ export const gatewayCommand: CliCommand = {
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
       gateway.on('client-gone', () => stop('the stdio client closed its input'));
+      gateway.on('state', (state) => {
+        if (state !== 'failed') return;
+        process.stderr.write(`error: ${gateway.status().error ?? 'the gateway failed'}\n`);
+        stop('failed', 1);
+      });
     });
   },
 };
