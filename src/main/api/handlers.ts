@@ -11,6 +11,7 @@ import { listExamples, localizeConfig } from '../services/examples';
 import { buildSnippets } from '../services/snippets';
 import { importedServerConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
+import { buildTrafficHandlers } from './handlers-traffic';
 import { buildPlaygroundHandlers } from './handlers-playground';
 import type { PlaygroundServices } from '../services/playground';
 
@@ -43,7 +44,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
         gateway: Boolean(d.ports.runtimeFactory),
         chain: Boolean(d.chain),
         store: history.kind === 'sqlite',
-        replay: false,
+        replay: history.kind === 'sqlite',
       },
     }),
 
@@ -105,13 +106,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     'chain.dryRun': ({ id, event, phase, payload, context }) =>
       chain().dryRun(id, manager.config(id), event, phase, payload, context ? { context } : {}) as never,
 
-    'history.query': ({ filter, cursor, limit }) => history.query(filter, cursor, limit),
-    'history.detail': ({ executionId }) => {
-      const detail = history.detail(executionId);
-      if (!detail) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
-      return detail as never;
-    },
-    'history.export': ({ filter }) => history.exportJsonl(filter),
+    // history.query / detail / export / count / facets, replay.*, sinks.query: handlers-traffic.ts
     'history.import': ({ jsonl }) => {
       let imported: number;
       try {
@@ -128,12 +123,6 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       return { deleted };
     },
 
-    'replay.run': () => {
-      throw new ApiError('not_implemented', 'Replay is not implemented yet: it arrives with the Traffic screen.');
-    },
-
-    'sinks.query': (options) => history.sinkEvents(options) as never,
-
     'settings.get': () => settings.get(),
     'settings.update': (patch) => {
       const next = settings.update(patch);
@@ -141,6 +130,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       return next;
     },
     ...buildPlaygroundHandlers(d),
+    ...buildTrafficHandlers(d),
   };
 }
 

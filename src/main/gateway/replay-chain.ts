@@ -38,6 +38,23 @@ export async function replayChainOnly(host: ReplayHost, recorder: Recorder | nul
     requestReceived: input.params,
   };
   const interception = host.interception;
+  // Held for the whole replay: a hot reload meanwhile retires this interception only after it is done.
+  const release = interception.lease();
+  try {
+    return await runReplay(host, recorder, input, interception, ex, sessionId);
+  } finally {
+    release();
+  }
+}
+
+async function runReplay(
+  host: ReplayHost,
+  recorder: Recorder | null,
+  input: ChainOnlyReplay,
+  interception: ReplayHost['interception'],
+  ex: Exchange,
+  sessionId: string,
+): Promise<ExecutionRecord> {
   const runtime = interception.intercepts(input.method) ? interception.runtimeFor(input.principal, input.protocolVersion) : null;
   const context: InvocationContext = {
     principal: input.principal ? { type: 'user', id: input.principal } : { type: 'anonymous' },

@@ -7,6 +7,7 @@ import type { InterceptorServerState } from '../../shared/api/models';
 import type { GatewayConfig } from '../../shared/config';
 import type { ConnectionState } from '../interceptors/client/status';
 import type { GatewayRuntime, GatewayRuntimeFactory, GatewayRuntimeOptions } from './gateway-runtime';
+import type { ReplayHost } from '../gateway/replay';
 import { configuredServers, endpointTarget } from './gateway-summary';
 
 const STATE_TO_STATUS: Record<ConnectionState, InterceptorServerState['status']> = {
@@ -65,6 +66,10 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
 
   url(): string | undefined {
     return this.gateway.url;
+  }
+
+  replayHost(): ReplayHost | undefined {
+    return this.started ? this.gateway : undefined;
   }
 
   serverStates(): InterceptorServerState[] {

@@ -11,6 +11,7 @@ import type { ApiEvent } from '../../shared/api/events';
 import type { Recorder } from '../../shared/trace/execution';
 import type { AppEnvironment } from './environment';
 import type { GatewayRuntime, GatewayRuntimeFactory } from './gateway-runtime';
+import type { ReplayHost } from '../gateway/replay';
 import { backendSummary, configuredUrl, serverStatesFromConfig, slugify } from './gateway-summary';
 
 interface RegistryEntry {
@@ -107,6 +108,11 @@ export class GatewayManager {
 
   has(id: string): boolean {
     return this.entries.has(id);
+  }
+
+  /** The running gateway to replay through (undefined when it is not running in this process). */
+  replayHost(id: string): ReplayHost | undefined {
+    return this.entry(id).runtime?.replayHost?.();
   }
 
   async create(raw: Record<string, unknown>, options: { id?: string; start?: boolean; demo?: boolean } = {}): Promise<GatewayInfo> {

@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../../shared/config';
 import type { Recorder } from '../../shared/trace/execution';
 import type { InterceptorServerState } from '../../shared/api/models';
 import type { Logger } from './environment';
+import type { ReplayHost } from '../gateway/replay';
 import type { FailureSimulator } from '../interceptors/chain';
 
 export interface GatewayRuntime {
@@ -15,6 +16,8 @@ export interface GatewayRuntime {
   url(): string | undefined;
   /** Live state of its interceptor servers, when the gateway tracks it. */
   serverStates?(): InterceptorServerState[] | undefined;
+  /** The running gateway, for replays through its current chain and backend (src/main/gateway/replay.ts). */
+  replayHost?(): ReplayHost | undefined;
   /**
    * Swaps the config while running (hot reload): sessions survive, in-flight requests finish on the old
    * chain; `restarted` when a backend or listener change forced a restart instead.

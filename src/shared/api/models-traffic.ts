@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { OutcomeSchema } from './models';
 
-/** One row of the Traffic table (what `history.query` returns per execution). */
-export interface TrafficRow {
+/** One row of the Traffic table (what `history.query` returns per execution). A type, not an interface: it must fit the loose contract schema. */
+export type TrafficRow = {
   id: string;
   gateway: string;
   sessionId?: string;
@@ -19,7 +19,7 @@ export interface TrafficRow {
   /** Some audit-mode (shadow) interceptor ran in it. */
   shadow?: boolean;
   replayOf?: string;
-}
+};
 
 export const CountSchema = z.object({
   count: z.number().int(),

@@ -18,7 +18,14 @@ export function ApiProvider({ client, queryClient, children }: { client: ApiClie
     () =>
       client.onEvent((event) => {
         const tables: TableName[] =
-          event.type === 'tables.changed' ? event.tables : event.type === 'gateway.status' ? ['gateways'] : ['executions'];
+          event.type === 'tables.changed'
+            ? event.tables
+            : event.type === 'gateway.status'
+              ? ['gateways']
+              : event.type === 'executions.new'
+                ? ['executions']
+                : []; // replay.progress: read by the screen that started the job, not by cached queries
+        if (tables.length === 0) return;
         void queryClient.invalidateQueries({
           predicate: (q) => ((q.meta?.tables as TableName[] | undefined) ?? []).some((t) => tables.includes(t)),
         });

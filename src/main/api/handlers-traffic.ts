@@ -1,0 +1,61 @@
+// Handlers of the Traffic and Sinks procedures (history reads, replay, bulk replay, sink events). They
+// read the SQLite store through SqliteTraffic when the history port is the store; without a store only
+// the generic history procedures work and the rest say so.
+import { ApiError } from '../../shared/api/envelope';
+import type { HistoryFilter } from '../../shared/api/models';
+import type { SqliteRecorder } from '../store';
+import type { HandlerDeps } from './handlers';
+import type { Handlers } from './dispatcher';
+import { SqliteTraffic } from '../services/traffic/sqlite-traffic';
+import { TrafficService } from '../services/traffic/traffic-service';
+import type { TrafficPort } from '../services/traffic/traffic-port';
+
+/** Beyond this, an export belongs to the CLI (`interceptor-console export`), which streams to a file. */
+const MAX_EXPORT = 20_000;
+
+export function buildTrafficHandlers(d: HandlerDeps): Handlers {
+  const { history, manager } = d;
+  const recorder = history.recorder as Partial<SqliteRecorder>;
+  const traffic: TrafficPort | undefined = history.kind === 'sqlite' && recorder.store ? new SqliteTraffic(recorder.store.db) : undefined;
+  const store = (): TrafficPort => traffic ?? unavailable();
+  const service = traffic
+    ? new TrafficService({ manager, traffic, recorder: history.recorder, emit: d.emit, liveHost: (id) => manager.replayHost(id) })
+    : undefined;
+  const replays = (): TrafficService => service ?? unavailable();
+
+  return {
+    'history.query': ({ filter, cursor, limit }) => (traffic ? traffic.page(filter, cursor, limit) : history.query(filter, cursor, limit)),
+    'history.count': ({ filter, cap }) => store().count(filter, cap),
+    'history.facets': () => store().facets(),
+    'history.detail': ({ executionId }) => {
+      const detail = traffic ? traffic.detail(executionId) : history.detail(executionId);
+      if (!detail) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
+      return detail as never;
+    },
+    'history.export': ({ filter, ids }) => {
+      if (ids) return store().exportIds(ids);
+      if (traffic) tooMany(traffic.count(filter, MAX_EXPORT), filter);
+      return history.exportJsonl(filter);
+    },
+
+    'replay.run': ({ executionId, mode, params }) => replays().replay(executionId, mode, params) as never,
+    'replay.bulkStart': ({ filter, mode, max }) => replays().startBulk(filter, mode, max),
+    'replay.bulkStatus': ({ jobId }) => replays().bulkStatus(jobId),
+    'replay.bulkCancel': ({ jobId }) => replays().cancelBulk(jobId),
+
+    'sinks.query': ({ cursor, limit, ...filter }) => store().sinkEvents({ ...filter, ...(cursor ? { cursor } : {}), limit }),
+  };
+}
+
+function tooMany(count: { count: number; capped: boolean }, filter: HistoryFilter): void {
+  if (!count.capped) return;
+  const narrowed = Object.values(filter).some((v) => v !== undefined && v !== '');
+  throw new ApiError(
+    'invalid_input',
+    `More than ${MAX_EXPORT.toLocaleString('en-US')} executions match${narrowed ? ' this filter' : ''}: narrow the filter (e.g. a time range), or export everything with \`interceptor-console export --db <file>\`.`,
+  );
+}
+
+function unavailable(): never {
+  throw new ApiError('unavailable', 'The history store is not available in this build, so the Traffic screen cannot read it.');
+}

@@ -1,0 +1,134 @@
+// TrafficPort on the SQLite store: the store's own queries (filters compiled to index walks, keyset
+// pages, FTS search) plus the few reads only these screens need. Nothing here filters in memory.
+import type Database from 'better-sqlite3';
+import type { HistoryFilter } from '../../../shared/api/models';
+import type { Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
+import { getExecution, getExecutionRecord, listExecutions, listSinkEvents, QueryError } from '../../store';
+import { compileFilter, type ExecutionFilter } from '../../store/queries/filters';
+import { cachedStatement } from '../../store/queries/statement-cache';
+import { SESSION_SELECT, sessionFromRow } from '../../store/codec/reader';
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../../store/portability/line-schema';
+import { ApiError } from '../../../shared/api/envelope';
+import type { ExecutionDetailView, SinkQuery, TrafficPort } from './traffic-port';
+
+const MAX_TARGET_FACETS = 300;
+
+export class SqliteTraffic implements TrafficPort {
+  constructor(private readonly db: Database.Database) {}
+
+  page(filter: HistoryFilter, cursor: string | undefined, limit: number): { items: TrafficRow[]; nextCursor: string | null } {
+    const page = this.guard(() => listExecutions(this.db, toStoreFilter(filter), { cursor: cursor ?? null, limit }));
+    const items = page.items as TrafficRow[];
+    for (const id of this.shadowIds(items.map((i) => i.id))) {
+      const row = items.find((i) => i.id === id);
+      if (row) row.shadow = true;
+    }
+    return { items, nextCursor: page.nextCursor };
+  }
+
+  count(filter: HistoryFilter, cap: number): { count: number; capped: boolean } {
+    const c = this.guard(() => compileFilter(this.db, toStoreFilter(filter)));
+    if (c.empty) return { count: 0, capped: false };
+    const where = c.where.length > 0 ? `WHERE ${c.where.join(' AND ')}` : '';
+    // LIMIT inside: the walk stops at cap + 1 rows however many match.
+    const sql = `SELECT count(*) FROM (SELECT 1 FROM ${c.from} ${where} LIMIT ?)`;
+    const n = cachedStatement(this.db, sql).pluck().get(...c.params, cap + 1) as number;
+    return n > cap ? { count: cap, capped: true } : { count: n, capped: false };
+  }
+
+  facets(): Facets {
+    const db = this.db;
+    // A loose index scan: one index seek per distinct value instead of a walk over every execution.
+    const distinct = (column: string, limit: number) =>
+      cachedStatement(
+        db,
+        `WITH RECURSIVE v(x) AS (SELECT (SELECT min(${column}) FROM executions WHERE ${column} IS NOT NULL)
+           UNION ALL SELECT (SELECT min(${column}) FROM executions WHERE ${column} > v.x) FROM v WHERE v.x IS NOT NULL)
+         SELECT x FROM v WHERE x IS NOT NULL LIMIT ${limit}`,
+      )
+        .pluck()
+        .all() as string[];
+    return {
+      gateways: cachedStatement(db, 'SELECT name FROM gateways ORDER BY name').pluck().all() as string[],
+      events: distinct('event', 200),
+      targets: distinct('target', MAX_TARGET_FACETS),
+      interceptors: cachedStatement(db, `SELECT server || '/' || name FROM interceptors ORDER BY server, name`).pluck().all() as string[],
+    };
+  }
+
+  detail(id: string): ExecutionDetailView | undefined {
+    return getExecution(this.db, id) as ExecutionDetailView | undefined;
+  }
+
+  exportIds(ids: string[]): { jsonl: string; count: number } {
+    const records = [...new Set(ids)].map((id) => {
+      const r = getExecutionRecord(this.db, id);
+      if (!r) throw new ApiError('not_found', `No recorded execution with id "${id}": nothing was exported.`);
+      return r;
+    });
+    records.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+    const lines = [JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION })];
+    const sessions = new Set<string>();
+    const session = cachedStatement(this.db, `${SESSION_SELECT} WHERE g.name = ? AND s.session_key = ?`);
+    for (const r of records) {
+      const key = `${r.gateway}\u0000${r.sessionId ?? ''}`;
+      if (r.sessionId === undefined || sessions.has(key)) continue;
+      sessions.add(key);
+      const row = session.get(r.gateway, r.sessionId);
+      if (row) lines.push(JSON.stringify({ type: 'session', session: sessionFromRow(row as Parameters<typeof sessionFromRow>[0]) }));
+    }
+    for (const r of records) lines.push(JSON.stringify({ type: 'execution', execution: r }));
+    return { jsonl: `${lines.join('\n')}\n`, count: records.length };
+  }
+
+  sinkEvents(q: SinkQuery): SinkEventPage {
+    const { cursor, limit, ...filter } = q;
+    return this.guard(() => listSinkEvents(this.db, filter, { cursor: cursor ?? null, limit })) as SinkEventPage;
+  }
+
+  originals(filter: HistoryFilter, max: number): string[] {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const page = this.guard(() => listExecutions(this.db, toStoreFilter(filter), { cursor, limit: 500 }));
+      for (const item of page.items) {
+        if (item.replayOf === undefined) ids.push(item.id);
+        if (ids.length >= max) return ids;
+      }
+      if (!page.nextCursor) return ids;
+      cursor = page.nextCursor;
+    }
+  }
+
+  /** Which of these executions ran an audit-mode (shadow) interceptor: one primary-key probe each. */
+  private shadowIds(ids: string[]): string[] {
+    if (ids.length === 0) return [];
+    const sql = `SELECT e.uuid FROM executions e WHERE e.uuid IN (${ids.map(() => '?').join(', ')})
+      AND EXISTS (SELECT 1 FROM steps s WHERE s.execution_id = e.id AND s.shadow = 1 AND s.skipped IS NULL)`;
+    return cachedStatement(this.db, sql).pluck().all(...ids) as string[];
+  }
+
+  /** A filter the store refuses (a bad date, a foreign cursor) is the caller's mistake, said as such. */
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof QueryError) throw new ApiError('invalid_input', err.message);
+      throw err;
+    }
+  }
+}
+
+export function toStoreFilter(f: HistoryFilter): ExecutionFilter {
+  const out: ExecutionFilter = {};
+  if (f.gateway) out.gateway = f.gateway;
+  if (f.event) out.event = f.event;
+  if (f.target) out.target = f.target;
+  if (f.outcome) out.outcome = f.outcome;
+  if (f.interceptor) out.interceptor = f.interceptor;
+  if (f.blockedBy) out.blockedBy = f.blockedBy;
+  if (f.search) out.search = f.search;
+  if (f.since) out.since = f.since;
+  if (f.until) out.until = f.until;
+  return out;
+}
