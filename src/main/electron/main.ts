@@ -1,6 +1,6 @@
 // Electron main process entry. This folder is the only place that imports `electron`: the core it
 // runs (services, dispatcher, gateways, store) is the same one web mode and the CLI run.
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, BrowserWindow, dialog, session } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCore } from '../services/bootstrap';
@@ -55,7 +55,7 @@ async function start(): Promise<void> {
     // Packaged resources (examples, schema) sit outside the asar archive.
     resourcesDir: app.isPackaged ? join(process.resourcesPath, 'resources') : join(appRoot, 'resources'),
   });
-  hardenSession((await import('electron')).session.defaultSession);
+  hardenSession(session.defaultSession);
   installMenu(dataDir);
   registerIpc(core, () => BrowserWindow.getAllWindows(), prefix);
   mainWindow = createWindow();
