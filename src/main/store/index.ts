@@ -1,0 +1,32 @@
+// The history store: recording chain executions and sink events in SQLite, and reading them back.
+export { openStore, type OpenStoreOptions, type Store } from './open/open-store';
+export { StoreOpenError, type StoreOpenErrorKind } from './open/store-open-error';
+export { resolveDbPath, DB_ENV_VAR, DB_FILE_NAME } from './open/db-path';
+export { LATEST_VERSION, APPLICATION_ID, migrations, runMigrations } from './migrations/index';
+export { SqliteRecorder, type SqliteRecorderOptions, type SqliteRecorderStats } from './writer/sqlite-recorder';
+export { createRedactor, type RedactionOptions, type Redactor } from './redaction/redactor';
+export { RedactionPathError } from './redaction/json-paths';
+export type { ExecutionFilter } from './queries/filters';
+export { QueryError } from './queries/query-error';
+export {
+  listExecutions,
+  countExecutions,
+  countByOutcome,
+  type ExecutionSummary,
+  type ExecutionPage,
+  type PageOptions,
+} from './queries/list-executions';
+export { getExecution, getExecutionRecord, type ExecutionDetail } from './queries/execution-detail';
+export { listSinkEvents, type SinkEvent, type SinkEventFilter, type SinkEventPage } from './queries/sink-events';
+export {
+  gatewayCounters,
+  interceptorLatency,
+  timeBuckets,
+  type AggregateWindow,
+  type GatewayCounters,
+  type InterceptorLatency,
+  type TimeBucket,
+} from './queries/aggregates';
+export { pruneHistory, type PruneOptions, type PruneResult } from './retention/prune';
+export { exportLines, exportToString } from './portability/export-jsonl';
+export { importFromFile, importFromString, ImportError, type ImportResult } from './portability/import-jsonl';

@@ -1,0 +1,94 @@
+// Import of a JSONL export: all or nothing, in one transaction. The first bad line stops it with
+// its line number and nothing is written. Executions already in the file (same id) are skipped.
+import type Database from 'better-sqlite3';
+import type { ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
+import { encodeExecution, encodeGateway, encodeSession } from '../codec/encode';
+import { ExecutionInserter } from '../codec/inserter';
+import { DataLineSchema, EXPORT_FORMAT, HeaderLineSchema, type DataLine } from './line-schema';
+import { fileLines, stringLines } from './line-reader';
+
+export class ImportError extends Error {
+  override name = 'ImportError';
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(`line ${line}: ${message}. Nothing was imported.`);
+  }
+}
+
+export interface ImportResult {
+  executions: number;
+  /** Executions whose id was already in the file: skipped. */
+  duplicates: number;
+  sessions: number;
+  gateways: number;
+}
+
+export function importFromFile(db: Database.Database, path: string): ImportResult {
+  return importLines(db, fileLines(path));
+}
+
+export function importFromString(db: Database.Database, text: string): ImportResult {
+  return importLines(db, stringLines(text));
+}
+
+function describeIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid line';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+export function importLines(db: Database.Database, lines: Iterable<string>): ImportResult {
+  const inserter = new ExecutionInserter(db);
+  const result: ImportResult = { executions: 0, duplicates: 0, sessions: 0, gateways: 0 };
+  const run = db.transaction(() => {
+    inserter.beginBatch();
+    let lineNo = 0;
+    let sawHeader = false;
+    for (const raw of lines) {
+      lineNo++;
+      const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        throw new ImportError(lineNo, `not valid JSON (${(err as Error).message})`);
+      }
+      if (!sawHeader) {
+        if (!HeaderLineSchema.safeParse(value).success) {
+          throw new ImportError(lineNo, `not an Interceptor Console history export: the first line must be {"format":"${EXPORT_FORMAT}","version":1}`);
+        }
+        sawHeader = true;
+        continue;
+      }
+      const parsed = DataLineSchema.safeParse(value);
+      if (!parsed.success) throw new ImportError(lineNo, describeIssue(parsed.error));
+      // zod only validates: the original object is stored, because zod's output reorders keys
+      // and the export must come back byte for byte.
+      const line = value as DataLine;
+      try {
+        if (line.type === 'gateway') {
+          inserter.write({ ...encodeGateway(line.name, line.config, line.updatedAt), createdAt: line.createdAt });
+          result.gateways++;
+        } else if (line.type === 'session') {
+          inserter.write(encodeSession(line.session as SessionRecord));
+          result.sessions++;
+        } else {
+          const outcome = inserter.write(encodeExecution(line.execution as unknown as ExecutionRecord));
+          if (outcome === 'written') result.executions++;
+          else result.duplicates++;
+        }
+      } catch (err) {
+        if (err instanceof ImportError) throw err;
+        throw new ImportError(lineNo, (err as Error).message);
+      }
+    }
+    if (!sawHeader) throw new ImportError(Math.max(1, lineNo), 'the file is empty: an export starts with its header line');
+    inserter.endBatch();
+  });
+  run.immediate();
+  return result;
+}

@@ -1,0 +1,91 @@
+// The JSONL export format, one object per line:
+//   {"format":"interceptor-console-history","version":1}          first line
+//   {"type":"gateway","name":…,"config":…,"createdAt":…,"updatedAt":…}
+//   {"type":"session","session":{…SessionRecord}}
+//   {"type":"execution","execution":{…ExecutionRecord}}
+// Validated with zod on import; unknown fields inside records are kept (the store keeps extras).
+import { z } from 'zod';
+
+export const EXPORT_FORMAT = 'interceptor-console-history';
+export const EXPORT_VERSION = 1;
+
+export const HeaderLineSchema = z.object({ format: z.literal(EXPORT_FORMAT), version: z.literal(EXPORT_VERSION) });
+
+const Iso = z.string().min(1);
+
+export const GatewayLineSchema = z.object({
+  type: z.literal('gateway'),
+  name: z.string().min(1),
+  config: z.unknown().optional(),
+  createdAt: Iso,
+  updatedAt: Iso,
+});
+
+export const SessionLineSchema = z.object({
+  type: z.literal('session'),
+  session: z.looseObject({
+    id: z.string().min(1),
+    gateway: z.string().min(1),
+    startedAt: Iso,
+    clientInfo: z.looseObject({ name: z.string() }).optional(),
+    principal: z.looseObject({ type: z.enum(['user', 'service', 'anonymous']) }).optional(),
+    protocolVersion: z.string().optional(),
+    transport: z.enum(['stdio', 'http']).optional(),
+  }),
+});
+
+const StepSchema = z.looseObject({
+  id: z.string().optional(),
+  server: z.string(),
+  name: z.string(),
+  type: z.string(),
+  pass: z.string(),
+  mode: z.string(),
+  failOpen: z.boolean(),
+  priority: z.number(),
+  timeoutMs: z.number().optional(),
+  skipped: z.string().optional(),
+  skipDetail: z.string().optional(),
+  result: z.looseObject({}).optional(),
+  error: z.looseObject({ kind: z.string(), message: z.string() }).optional(),
+  startMs: z.number(),
+  durationMs: z.number(),
+  outcome: z.string(),
+  shadow: z.boolean(),
+  simulated: z.boolean().optional(),
+});
+
+const TraceSchema = z.looseObject({
+  event: z.string(),
+  phase: z.enum(['request', 'response']),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  decision: z.enum(['allow', 'block']),
+  status: z.string(),
+  steps: z.array(StepSchema),
+});
+
+export const ExecutionLineSchema = z.object({
+  type: z.literal('execution'),
+  execution: z.looseObject({
+    id: z.string().min(1),
+    gateway: z.string().min(1),
+    sessionId: z.string().optional(),
+    jsonrpcId: z.union([z.string(), z.number(), z.null()]).optional(),
+    event: z.string().min(1),
+    target: z.string().optional(),
+    startedAt: Iso,
+    durationMs: z.number(),
+    errorReturned: z.looseObject({ code: z.number(), message: z.string() }).optional(),
+    outcome: z.enum(['allow', 'blocked', 'mutated', 'error']),
+    blockedBy: z.looseObject({ server: z.string(), interceptor: z.string(), phase: z.enum(['request', 'response']) }).optional(),
+    requestTrace: TraceSchema.optional(),
+    responseTrace: TraceSchema.optional(),
+    simulated: z.boolean().optional(),
+    replayOf: z.string().optional(),
+    replayMode: z.enum(['backend', 'chain-only']).optional(),
+  }),
+});
+
+export const DataLineSchema = z.discriminatedUnion('type', [GatewayLineSchema, SessionLineSchema, ExecutionLineSchema]);
+export type DataLine = z.infer<typeof DataLineSchema>;

@@ -1,0 +1,27 @@
+// Which database errors are worth retrying, and how long to wait between attempts.
+
+/** The database is busy, locked, full or failing I/O: wait and write the same batch again. */
+export function isTransient(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return true; // not a SQLite error (e.g. EIO from the OS): retry
+  return /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|PROTOCOL|NOMEM|READONLY|INTERRUPT|CORRUPT|NOTADB|NOLFS|AUTH)/.test(code);
+}
+
+export interface BackoffOptions {
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 50, maxMs: 5000 };
+
+/** Exponential backoff with ±20% jitter, so two processes retrying do not collide in step. */
+export function backoffDelay(failures: number, options: BackoffOptions = DEFAULT_BACKOFF): number {
+  const raw = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, failures - 1));
+  return Math.round(raw * (0.8 + Math.random() * 0.4));
+}
+
+export function describeError(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  const message = err instanceof Error ? err.message : String(err);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
