@@ -116,8 +116,11 @@ export function mirrorInitializeResult(
   config: GatewayConfig,
   supportedEvents: string[] | null,
 ): Record<string, unknown> {
-  const result: Record<string, unknown> = { ...backend };
-  if (config.serverInfo) result.serverInfo = config.serverInfo;
+  let result: Record<string, unknown> = { ...backend };
+  if (config.serverInfo) {
+    result.serverInfo = config.serverInfo;
+    result = restampServerInfo(result, config.serverInfo);
+  }
   const caps: Record<string, unknown> = { ...((backend.capabilities as Record<string, unknown> | undefined) ?? {}) };
   delete caps.tasks;
   if (supportedEvents) {
@@ -147,4 +150,16 @@ export function sessionRecord(s: {
   if (s.clientInfo && typeof s.clientInfo === 'object') record.clientInfo = s.clientInfo as SessionRecord['clientInfo'];
   if (s.protocolVersion) record.protocolVersion = s.protocolVersion;
   return record;
+}
+
+const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
+
+/**
+ * 2026-07-28 servers stamp their identity into every result's `_meta`; with a configured serverInfo the
+ * gateway is that identity. Results without the stamp are returned as the same object.
+ */
+export function restampServerInfo(result: Record<string, unknown>, serverInfo: Record<string, unknown>): Record<string, unknown> {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  if (!meta || !(SERVER_INFO_META_KEY in meta)) return result;
+  return { ...result, _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo } };
 }

@@ -12,7 +12,7 @@ import { ChainCancelledError, type ChainRuntime } from '../interceptors/chain';
 import type { Backend } from './backend';
 import { BackendLink } from './session-backend';
 import { blockedResponse } from './blocked';
-import { coerceToolSchemas, mirrorInitializeResult, progressTokenOf, sessionRecord, toExecutionRecord, type Exchange } from './exchange';
+import { coerceToolSchemas, mirrorInitializeResult, progressTokenOf, restampServerInfo, sessionRecord, toExecutionRecord, type Exchange } from './exchange';
 import type { Interception } from './intercept';
 import {
   errorResponse,
@@ -245,6 +245,7 @@ export class GatewaySession {
       ex.responseReceived = res.result;
       let result: unknown = ex.method === 'tools/list' ? coerceToolSchemas(res.result) : res.result;
       if (ex.method === 'server/discover') result = await this.completeDiscover(res.result);
+      else if (this.host.config.serverInfo) result = restampServerInfo(result as Record<string, unknown>, this.host.config.serverInfo);
       if (this.host.interception.intercepts(ex.method)) {
         result = await this.runChain(ex, 'response', result);
         if (result === undefined) return;
