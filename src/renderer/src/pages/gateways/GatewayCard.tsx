@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { GatewayMetrics } from './GatewayMetrics';
 import { ServerList } from './ServerList';
 import { ConnectDialog } from './ConnectDialog';
+import { SimulationBadge } from '../../components/SimulationBadge';
 
 export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
   const start = useApiMutation('gateways.start', ['gateways']);
@@ -27,6 +28,7 @@ export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
           <span className="id mono">{g.id}</span>
         </div>
         {g.demo && <span className="tag accent">demo</span>}
+        <SimulationBadge gatewayId={g.id} />
         <div className="actions">
           {g.listen.transport === 'stdio' ? (
             <span className="muted" title="An MCP client launches this gateway over stdio: see Connect a client.">

@@ -1,5 +1,84 @@
-import { Placeholder } from '../../components/Placeholder';
+// Playground: invoke one interceptor by hand, dry-run a gateway's chain, call a gateway or server as an
+// MCP client, and arm failure simulations. The gateway picked here is shared by every tab; an armed
+// simulation on it is announced above the tabs, whatever tab is open.
+import { useEffect, useState } from 'react';
+import { useApiQuery } from '../../api/context';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { InvokeTab } from './invoke/InvokeTab';
+import { DryRunTab } from './dry-run/DryRunTab';
+import { ClientTab } from './client/ClientTab';
+import { SimulationTab } from './simulation/SimulationTab';
+import { SimulationBanner } from './simulation/SimulationBanner';
+import './playground.css';
+
+const TABS = [
+  { id: 'invoke', label: 'Invoke' },
+  { id: 'dry-run', label: 'Dry-run chain' },
+  { id: 'client', label: 'Client' },
+  { id: 'simulation', label: 'Failure simulation' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
 
 export function PlaygroundPage() {
-  return <Placeholder title="Playground" description="Invoke one interceptor by hand, dry-run a gateway's chain, or call tools through a gateway." />;
+  const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
+  const [gatewayId, setGatewayId] = useState<string>();
+  const [tab, setTab] = useState<Tab>('invoke');
+  const list = gateways.data ?? [];
+
+  useEffect(() => {
+    if (gatewayId && list.some((g) => g.id === gatewayId)) return;
+    const preferred = list.find((g) => g.status === 'running') ?? list[0];
+    if (preferred) setGatewayId(preferred.id);
+  }, [list, gatewayId]);
+
+  const gateway = list.find((g) => g.id === gatewayId);
+  return (
+    <div className="page playground">
+      <div className="page-head">
+        <div>
+          <h1>Playground</h1>
+          <div className="sub">Invoke interceptors by hand, dry-run a chain, call tools through a gateway, and rehearse failures.</div>
+        </div>
+        <div className="actions">
+          <label className="inline-field">
+            Gateway
+            <select aria-label="Gateway" value={gatewayId ?? ''} onChange={(e) => setGatewayId(e.target.value)}>
+              {list.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name} ({g.id}) · {g.status}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      <ErrorBanner error={gateways.error} />
+      {gatewayId && <SimulationBanner gatewayId={gatewayId} onOpen={() => setTab('simulation')} />}
+      {gateways.isSuccess && list.length === 0 && <div className="empty">Create a gateway first (Gateways page): the Playground works on its interceptor servers.</div>}
+      <div className="tabs" role="tablist" aria-label="Playground">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} onClick={() => setTab(t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {gateway && (
+        <div className="tab-panel" role="tabpanel" aria-label={TABS.find((t) => t.id === tab)!.label}>
+          {/* Tabs stay mounted so switching keeps each one's work (payloads, runs, client session). */}
+          <div hidden={tab !== 'invoke'}>
+            <InvokeTab gateway={gateway} />
+          </div>
+          <div hidden={tab !== 'dry-run'}>
+            <DryRunTab gateway={gateway} />
+          </div>
+          <div hidden={tab !== 'client'}>
+            <ClientTab gateways={list} current={gateway} />
+          </div>
+          <div hidden={tab !== 'simulation'}>
+            <SimulationTab gateway={gateway} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
 }

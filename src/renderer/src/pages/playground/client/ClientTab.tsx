@@ -1,0 +1,150 @@
+// Client: the console as an MCP client. The connection lives in the core (client.* procedures); this
+// tab picks the target, lists what the server offers and calls it with schema-generated forms. Calls
+// through a gateway go through its chain and are recorded, so they appear in Traffic.
+import { useEffect, useRef, useState } from 'react';
+import type { GatewayInfo } from '../../../../../shared/api/models';
+import type { ClientCatalog, ClientSession, ClientTarget } from '../../../../../shared/api/models-playground';
+import { useApi } from '../../../api/context';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { Catalog } from './Catalog';
+
+type Kind = ClientTarget['kind'];
+
+export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; current: GatewayInfo }) {
+  const api = useApi();
+  const [kind, setKind] = useState<Kind>('gateway');
+  const [gatewayId, setGatewayId] = useState(current.id);
+  const [command, setCommand] = useState('');
+  const [url, setUrl] = useState('');
+  const [auth, setAuth] = useState('');
+  const [session, setSession] = useState<ClientSession>();
+  const [catalog, setCatalog] = useState<ClientCatalog>();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const sessionRef = useRef<string | undefined>(undefined);
+
+  useEffect(() => setGatewayId(current.id), [current.id]);
+  // Leaving the Playground closes the connection (a spawned server must not outlive its screen).
+  useEffect(
+    () => () => {
+      if (sessionRef.current) void api.result('client.disconnect', { sessionId: sessionRef.current });
+    },
+    [api],
+  );
+
+  const target = (): ClientTarget =>
+    kind === 'gateway'
+      ? { kind, id: gatewayId }
+      : kind === 'stdio'
+        ? { kind, command }
+        : { kind, url, ...(auth.trim() ? { headers: { Authorization: auth.trim() } } : {}) };
+
+  const connect = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (session) await api.result('client.disconnect', { sessionId: session.sessionId });
+      const s = await api.call('client.connect', { target: target() });
+      setSession(s);
+      sessionRef.current = s.sessionId;
+      setCatalog(await api.call('client.list', { sessionId: s.sessionId }));
+    } catch (err) {
+      setError(err);
+      setSession(undefined);
+      setCatalog(undefined);
+      sessionRef.current = undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const disconnect = async () => {
+    if (session) await api.result('client.disconnect', { sessionId: session.sessionId });
+    setSession(undefined);
+    setCatalog(undefined);
+    sessionRef.current = undefined;
+  };
+
+  const refresh = async () => {
+    if (!session) return;
+    try {
+      setCatalog(await api.call('client.list', { sessionId: session.sessionId }));
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const runnable = gateways.filter((g) => g.listen.transport === 'http');
+  return (
+    <div className="client-tab">
+      <section className="card pg-card" aria-label="Connection">
+        <div className="row">
+          <div className="seg" role="radiogroup" aria-label="Connect to">
+            {(['gateway', 'stdio', 'http'] as const).map((k) => (
+              <label key={k} className={kind === k ? 'on' : ''}>
+                <input type="radio" name="client-kind" checked={kind === k} onChange={() => setKind(k)} />
+                {k === 'gateway' ? 'A gateway' : k === 'stdio' ? 'A command (stdio)' : 'A URL (Streamable HTTP)'}
+              </label>
+            ))}
+          </div>
+        </div>
+        <div className="row">
+          {kind === 'gateway' && (
+            <label className="field grow">
+              Gateway
+              <select aria-label="Client gateway" value={gatewayId} onChange={(e) => setGatewayId(e.target.value)}>
+                {runnable.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name} · {g.listen.url ?? 'not listening'} · {g.status}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {kind === 'stdio' && (
+            <label className="field grow">
+              Command line
+              <input type="text" className="mono" aria-label="Server command" placeholder="npx -y @modelcontextprotocol/server-everything" value={command} onChange={(e) => setCommand(e.target.value)} />
+            </label>
+          )}
+          {kind === 'http' && (
+            <>
+              <label className="field grow">
+                URL
+                <input type="text" className="mono" aria-label="Server URL" placeholder="http://127.0.0.1:3001/mcp" value={url} onChange={(e) => setUrl(e.target.value)} />
+              </label>
+              <label className="field">
+                Authorization header
+                <input type="text" aria-label="Authorization header" placeholder="Bearer …" value={auth} onChange={(e) => setAuth(e.target.value)} />
+              </label>
+            </>
+          )}
+          <button type="button" className="primary" disabled={busy} onClick={() => void connect()}>
+            {busy ? 'Connecting…' : session ? 'Reconnect' : 'Connect'}
+          </button>
+          {session && (
+            <button type="button" onClick={() => void disconnect()}>
+              Disconnect
+            </button>
+          )}
+        </div>
+        {kind === 'gateway' && <div className="muted">The console connects to the gateway's HTTP listener with its own token; calls go through the chain and are recorded.</div>}
+        <ErrorBanner error={error} />
+        {session && (
+          <div className="session-info" role="status" aria-label="Client session">
+            <span className="status connected">Connected</span>
+            <b>{session.serverInfo?.name ?? 'server'}</b> {session.serverInfo?.version && <span className="muted">v{session.serverInfo.version}</span>}
+            <span className="muted">
+              {session.label} · protocol {session.protocolVersion ?? '?'}
+            </span>
+            <button type="button" className="small" onClick={() => void refresh()}>
+              Refresh lists
+            </button>
+          </div>
+        )}
+        {session?.instructions && <div className="muted instructions">{session.instructions}</div>}
+      </section>
+      {session && catalog && <Catalog sessionId={session.sessionId} catalog={catalog} throughGateway={session.target.kind === 'gateway'} />}
+    </div>
+  );
+}

@@ -1,0 +1,244 @@
+// Invoke: one interceptor, by hand. Pick the server, interceptor, event and phase; the payload starts
+// from a template for that event and phase (or a recorded execution); set config (a form from the
+// interceptor's configSchema) and context; Invoke. Each run is kept in this session's run history.
+import { useEffect, useMemo, useState } from 'react';
+import type { GatewayInfo } from '../../../../../shared/api/models';
+import type { ProcedureInput, ProcedureOutput } from '../../../../../shared/api/procedures';
+import { KNOWN_EVENTS } from '../../../../../shared/protocol/constants';
+import { payloadTemplate } from '../../../../../shared/templates/payloads';
+import { useApi } from '../../../api/context';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { JsonEditor, parseJsonText } from '../../../components/json-editor/JsonEditor';
+import { SchemaForm } from '../../../components/schema-form/SchemaForm';
+import type { JsonSchema } from '../../../components/schema-form/schema';
+import { ContextFields, contextFromFields, type ContextFieldValues } from './ContextFields';
+import { HistoryPicker } from './HistoryPicker';
+import { InvokeResult } from './InvokeResult';
+import { RunHistory, type InvokeRun } from './RunHistory';
+import { useInterceptors, type DiscoveredDescriptor } from './useInterceptors';
+
+type Phase = 'request' | 'response';
+
+export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
+  const api = useApi();
+  const servers = gateway.interceptorServers.map((s) => s.name);
+  const [server, setServer] = useState(servers[0]);
+  const effectiveServer = server && servers.includes(server) ? server : servers[0];
+  const discovery = useInterceptors(gateway.id, effectiveServer);
+  const interceptors = discovery.data?.interceptors ?? [];
+  const [name, setName] = useState<string>();
+  const descriptor = interceptors.find((i) => i.name === name) ?? interceptors[0];
+  const [event, setEvent] = useState('tools/call');
+  const [phase, setPhase] = useState<Phase>('request');
+  const [payloadText, setPayloadText] = useState(() => pretty(payloadTemplate('tools/call', 'request').payload));
+  const [templateTitle, setTemplateTitle] = useState(payloadTemplate('tools/call', 'request').title);
+  const [config, setConfig] = useState<unknown>(undefined);
+  const [sendConfig, setSendConfig] = useState(false);
+  const [ctx, setCtx] = useState<ContextFieldValues>({ principalType: 'user', principalId: 'playground-user', traceId: '', sessionId: '' });
+  const [timeoutMs, setTimeoutMs] = useState('');
+  const [highlight, setHighlight] = useState<string>();
+  const [runs, setRuns] = useState<InvokeRun[]>([]);
+  const [shown, setShown] = useState<number>();
+  const [pending, setPending] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const [from, setFrom] = useState<string>();
+
+  // A new interceptor: its first hooked event and phase, its template, its config defaults.
+  useEffect(() => {
+    if (!descriptor) return;
+    const hook = descriptor.hooks?.find((h) => h.events.some((e) => !e.includes('*'))) ?? descriptor.hooks?.[0];
+    const firstEvent = hook?.events.find((e) => !e.includes('*')) ?? 'tools/call';
+    loadTemplate(firstEvent, hook?.phase ?? 'request');
+    setConfig(initialConfig(descriptor));
+    setSendConfig(Boolean(descriptor.configSchema && (descriptor.configSchema as JsonSchema).required?.length));
+    // Only when the interceptor itself changes.
+  }, [descriptor?.name, effectiveServer]);
+
+  const events = useMemo(() => {
+    const hooked = (descriptor?.hooks ?? []).flatMap((h) => h.events).filter((e) => !e.includes('*'));
+    return [...new Set([...hooked, ...KNOWN_EVENTS])];
+  }, [descriptor]);
+
+  function loadTemplate(nextEvent: string, nextPhase: Phase) {
+    const t = payloadTemplate(nextEvent, nextPhase);
+    setEvent(nextEvent);
+    setPhase(nextPhase);
+    setPayloadText(pretty(t.payload));
+    setTemplateTitle(t.title);
+    setFrom(undefined);
+    setHighlight(undefined);
+  }
+
+  const parsed = parseJsonText(payloadText);
+  const hookNote = descriptor && !hooksCover(descriptor, event, phase) ? `${descriptor.name} does not declare a hook for ${event} (${phase}); the host may refuse or ignore it.` : undefined;
+
+  async function run(input: ProcedureInput<'servers.invoke'>) {
+    setPending(true);
+    const at = new Date().toISOString();
+    let output: ProcedureOutput<'servers.invoke'> | undefined;
+    let error: string | undefined;
+    try {
+      output = await api.call('servers.invoke', input);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    setPending(false);
+    const next: InvokeRun = { n: runs.length + 1, at, input, output, error };
+    setRuns((r) => [next, ...r]);
+    setShown(next.n);
+    const firstPath = firstMessagePath(output?.result);
+    setHighlight(firstPath);
+  }
+
+  function invoke() {
+    if (!parsed.ok || !descriptor || !effectiveServer) return;
+    const context = contextFromFields(ctx);
+    run({
+      id: gateway.id,
+      server: effectiveServer,
+      name: descriptor.name,
+      event,
+      phase,
+      payload: parsed.value,
+      ...(sendConfig && config !== undefined ? { config: config as Record<string, unknown> } : {}),
+      ...(timeoutMs ? { timeoutMs: Number(timeoutMs) } : {}),
+      ...(Object.keys(context).length ? { context } : {}),
+    });
+  }
+
+  const current = runs.find((r) => r.n === shown);
+  return (
+    <div className="pg-grid invoke">
+      <section className="card pg-card" aria-label="Invocation">
+        <div className="row">
+          <label className="field">
+            Server
+            <select aria-label="Interceptor server" value={effectiveServer ?? ''} onChange={(e) => setServer(e.target.value)}>
+              {servers.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label className="field grow">
+            Interceptor
+            <select aria-label="Interceptor" value={descriptor?.name ?? ''} onChange={(e) => setName(e.target.value)}>
+              {interceptors.map((i) => (
+                <option key={i.name} value={i.name}>
+                  {i.name} · {i.type}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Event
+            <select aria-label="Event" value={event} onChange={(e) => loadTemplate(e.target.value, phase)}>
+              {events.map((e) => (
+                <option key={e}>{e}</option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Phase
+            <select aria-label="Phase" value={phase} onChange={(e) => loadTemplate(event, e.target.value as Phase)}>
+              <option value="request">request</option>
+              <option value="response">response</option>
+            </select>
+          </label>
+        </div>
+        <ErrorBanner error={discovery.error} />
+        {descriptor?.description && <div className="muted">{descriptor.description}</div>}
+        {hookNote && <div className="banner info">{hookNote}</div>}
+        <div className="editor-head">
+          <h3>Payload</h3>
+          <span className="muted">{from ? `from recorded execution ${from}` : `template: ${templateTitle}`}</span>
+          <span className="spacer" />
+          <button type="button" className="small" onClick={() => loadTemplate(event, phase)}>
+            Reset to template
+          </button>
+          <button type="button" className="small" onClick={() => setPicking(true)}>
+            From history…
+          </button>
+        </div>
+        <JsonEditor label="Payload" value={payloadText} onChange={setPayloadText} highlightPath={highlight} height="260px" />
+        {!parsed.ok && <div className="field-error">{parsed.error}</div>}
+        {descriptor && (
+          <details className="pg-details" open={sendConfig}>
+            <summary>
+              Config{' '}
+              <label className="check" onClick={(e) => e.stopPropagation()}>
+                <input type="checkbox" checked={sendConfig} onChange={(e) => setSendConfig(e.target.checked)} aria-label="Send config" /> send
+              </label>
+              <span className="muted">{descriptor.configSchema ? ' form from its configSchema' : ' no configSchema: any JSON object'}</span>
+            </summary>
+            <SchemaForm
+              label={`Config of ${descriptor.name}`}
+              schema={(descriptor.configSchema as JsonSchema | undefined) ?? { type: 'object', additionalProperties: true }}
+              value={config ?? {}}
+              onChange={(v) => {
+                setConfig(v);
+                setSendConfig(true);
+              }}
+            />
+          </details>
+        )}
+        <details className="pg-details">
+          <summary>Context and timeout</summary>
+          <ContextFields value={ctx} onChange={setCtx} />
+          <label className="field narrow">
+            timeoutMs
+            <input type="number" min={1} aria-label="Timeout (ms)" placeholder="none" value={timeoutMs} onChange={(e) => setTimeoutMs(e.target.value)} />
+          </label>
+        </details>
+        <div className="row end">
+          <button type="button" className="primary" disabled={!parsed.ok || !descriptor || pending} onClick={invoke}>
+            {pending ? 'Invoking…' : 'Invoke'}
+          </button>
+        </div>
+      </section>
+      <section className="card pg-card" aria-label="Result">
+        {current ? (
+          <InvokeResult run={current} onHighlight={setHighlight} highlighted={highlight} />
+        ) : (
+          <div className="muted">Invoke to see the verdict, mutation diff or sink acknowledgement, the duration and the raw JSON-RPC.</div>
+        )}
+      </section>
+      <section className="card pg-card wide" aria-label="Run history">
+        <RunHistory runs={runs} shown={shown} onShow={setShown} onRerun={(r) => run(r.input)} />
+      </section>
+      <HistoryPicker
+        open={picking}
+        gatewayId={gateway.id}
+        event={event}
+        phase={phase}
+        onClose={() => setPicking(false)}
+        onPick={(payload, executionId) => {
+          setPayloadText(pretty(payload));
+          setFrom(executionId);
+          setHighlight(undefined);
+          setPicking(false);
+        }}
+      />
+    </div>
+  );
+}
+
+function pretty(v: unknown): string {
+  return JSON.stringify(v, null, 2);
+}
+
+function initialConfig(d: DiscoveredDescriptor): unknown {
+  const schema = d.configSchema as JsonSchema | undefined;
+  if (!schema?.properties) return {};
+  const out: Record<string, unknown> = {};
+  for (const [k, p] of Object.entries(schema.properties)) if (p.default !== undefined) out[k] = p.default;
+  return out;
+}
+
+function hooksCover(d: DiscoveredDescriptor, event: string, phase: Phase): boolean {
+  return (d.hooks ?? []).some((h) => h.phase === phase && h.events.some((e) => e === '*' || e === event || (e.endsWith('/*') && event.startsWith(e.slice(0, -1)))));
+}
+
+function firstMessagePath(result: unknown): string | undefined {
+  const messages = (result as { messages?: { path?: string }[] } | undefined)?.messages;
+  return messages?.find((m) => m.path)?.path;
+}

@@ -1,0 +1,121 @@
+// Failure simulation: force the next N invocations of an interceptor in the running gateway to time
+// out or crash, to see whether its failOpen setting lets traffic through or blocks it. Executions that
+// hit a simulation are recorded as simulated (Traffic shows the badge).
+import { useState } from 'react';
+import type { GatewayInfo } from '../../../../../shared/api/models';
+import { useApiMutation, useApiQuery } from '../../../api/context';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { useInterceptors } from '../invoke/useInterceptors';
+
+export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
+  const sims = useApiQuery('simulation.list', { id: gateway.id }, ['gateways']);
+  const arm = useApiMutation('simulation.arm', ['gateways']);
+  const disarm = useApiMutation('simulation.disarm', ['gateways']);
+  const [server, setServer] = useState<string>();
+  const servers = gateway.interceptorServers.map((s) => s.name);
+  const effectiveServer = server && servers.includes(server) ? server : servers[0];
+  const interceptors = useInterceptors(gateway.id, effectiveServer);
+  const [name, setName] = useState<string>();
+  const [kind, setKind] = useState<'crash' | 'timeout'>('crash');
+  const [count, setCount] = useState(1);
+  const list = interceptors.data?.interceptors ?? [];
+  const effectiveName = name && list.some((i) => i.name === name) ? name : list[0]?.name;
+  const selected = list.find((i) => i.name === effectiveName);
+  const running = gateway.status === 'running';
+
+  return (
+    <div className="pg-grid simulation">
+      <section className="card pg-card">
+        <h2>Arm a failure</h2>
+        <p className="muted">
+          The next invocations of the interceptor in <b>{gateway.name}</b> fail without reaching its server. A fail-closed interceptor then blocks the
+          call; a fail-open or audit one lets it through.
+        </p>
+        {!running && <div className="banner info">Start the gateway first: simulations apply to its live traffic.</div>}
+        <div className="row">
+          <label className="field">
+            Server
+            <select aria-label="Simulation server" value={effectiveServer ?? ''} onChange={(e) => setServer(e.target.value)}>
+              {servers.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Interceptor
+            <select aria-label="Simulation interceptor" value={effectiveName ?? ''} onChange={(e) => setName(e.target.value)}>
+              {list.map((i) => (
+                <option key={i.name} value={i.name}>
+                  {i.name} ({i.type})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Failure
+            <select aria-label="Failure kind" value={kind} onChange={(e) => setKind(e.target.value as 'crash' | 'timeout')}>
+              <option value="crash">crash</option>
+              <option value="timeout">time out</option>
+            </select>
+          </label>
+          <label className="field">
+            Next N invocations
+            <input aria-label="Invocation count" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Number(e.target.value) || 1))} />
+          </label>
+          <button
+            type="button"
+            className="primary"
+            disabled={!running || !effectiveServer || !effectiveName || arm.isPending}
+            onClick={() => arm.mutate({ id: gateway.id, server: effectiveServer!, name: effectiveName!, kind, count })}
+          >
+            Arm
+          </button>
+        </div>
+        {selected && (
+          <div className="muted">
+            {selected.name} is {(selected as { failOpen?: boolean }).failOpen ? 'fail-open' : 'fail-closed'} as declared
+            {(selected as { mode?: string }).mode === 'audit' ? ' (audit mode: never blocks)' : ''}; the gateway config may override it.
+          </div>
+        )}
+        <ErrorBanner error={arm.error ?? interceptors.error} />
+      </section>
+      <section className="card pg-card">
+        <h2>Armed on {gateway.name}</h2>
+        {(sims.data ?? []).length === 0 ? (
+          <div className="muted">Nothing armed.</div>
+        ) : (
+          <table className="pg-table" aria-label="Armed simulations">
+            <thead>
+              <tr>
+                <th>Interceptor</th>
+                <th>Failure</th>
+                <th>Remaining</th>
+                <th>Armed</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {(sims.data ?? []).map((s) => (
+                <tr key={s.id}>
+                  <td>
+                    {s.server}/{s.name}
+                  </td>
+                  <td>{s.kind}</td>
+                  <td>
+                    {s.remaining} of {s.count}
+                  </td>
+                  <td>{new Date(s.armedAt).toLocaleTimeString()}</td>
+                  <td>
+                    <button type="button" className="small" onClick={() => disarm.mutate({ id: gateway.id, simulationId: s.id })}>
+                      Disarm
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
