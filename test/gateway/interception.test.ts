@@ -193,3 +193,37 @@ describe('a crashed interceptor server (A8)', () => {
     });
   }
 });
+
+describe('server→client requests are intercepted as their own events', () => {
+  it('redacts a secret in the backend\'s sampling/createMessage before the client sees it', async () => {
+    const recorder = new MemoryRecorder();
+    const base = configFor({ staticInterceptors: [samples('samples')], dynamicInterceptors: {} });
+    // Narrow the redactor to sampling only (A11 hooks may narrow), so the tool call carries the secret to the backend.
+    const config = {
+      ...base,
+      overrides: { ...base.overrides, 'samples/secretless-redactor': { hooks: [{ events: ['sampling/createMessage'], phase: 'request' as const }] } },
+    };
+    const gateway = new Gateway(config, { recorder });
+    await gateway.start();
+    const client = new Client({ name: 'sampling-client', version: '1' }, { capabilities: { sampling: {} } });
+    const seen: string[] = [];
+    client.setRequestHandler('sampling/createMessage', async (req) => {
+      seen.push(JSON.stringify(req.params));
+      return { model: 'm', role: 'assistant', content: { type: 'text', text: 'ok' } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url!), { requestInit: { headers: { Authorization: 'Bearer token-bob' } } }));
+    try {
+      await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'use key AKIAABCDEFGHIJKLMNOP', maxTokens: 5 } });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).not.toContain('AKIAABCDEFGHIJKLMNOP');
+      expect(seen[0]).toContain('<mcp:secret-ref:aws_access_key:');
+      const sampling = recorder.executions.find((e) => e.event === 'sampling/createMessage')!;
+      expect(sampling.outcome).toBe('mutated');
+      expect(sampling.requestTrace?.steps.find((s) => s.id === 'samples/secretless-redactor')?.outcome).toBe('mutated');
+      expect(sampling.responseTrace?.steps.find((s) => s.id === 'samples/request-logger')?.outcome).toBe('recorded');
+    } finally {
+      await client.close();
+      await gateway.stop();
+    }
+  });
+});

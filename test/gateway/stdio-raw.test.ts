@@ -82,6 +82,22 @@ describe('gateway over stdio, raw bytes', () => {
     expect(gw.stderr).toContain('reconnected');
   });
 
+  it('relays notifications both ways', async () => {
+    await gw.request(40, 'tools/call', { name: 'notify-all', arguments: {} });
+    const methods = gw.messages.filter((m) => typeof m.method === 'string' && m.id === undefined).map((m) => m.method);
+    expect(methods).toEqual(
+      expect.arrayContaining([
+        'notifications/tools/list_changed',
+        'notifications/prompts/list_changed',
+        'notifications/resources/list_changed',
+        'notifications/resources/updated',
+        'notifications/message',
+      ]),
+    );
+    gw.send({ method: 'notifications/roots/list_changed' });
+    await waitFor(() => gw.messages.some((m) => (m.params as { data?: string } | undefined)?.data === 'backend saw roots/list_changed'));
+  });
+
   it('writes nothing but JSON-RPC to stdout', () => {
     expect(gw.stdoutNonJson).toEqual([]);
   });
