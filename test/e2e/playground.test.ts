@@ -1,0 +1,173 @@
+// The Playground in a real Chromium against web mode (demo gateway: server-everything + the sample
+// interceptor server): invoking email-redactor from a template and seeing the diff; pii-validator on an
+// SSN with its message path highlighted in the payload; a dry-run of the demo chain showing every step;
+// calling echo through the gateway from the Client tab and finding it in history; and a crash armed on
+// the fail-closed pii-validator blocking the next call, recorded as simulated.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
+
+const haveChromium = chromiumAvailable();
+if (!haveChromium) console.warn('SKIPPED playground browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
+
+describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', () => {
+  let web: WebModeRun;
+  let browser: Browser;
+  let page: Page;
+
+  /** Calls the app API from the page, with the page's own token (as the UI does). */
+  async function api<T = Record<string, unknown>>(procedure: string, input: unknown = {}): Promise<T> {
+    const r = await page.evaluate(
+      async ({ procedure, input }) => {
+        const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')!.content;
+        const res = await fetch(`/api/call/${procedure}`, { method: 'POST', headers: { 'x-ic-token': token }, body: JSON.stringify(input) });
+        return (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+      },
+      { procedure, input },
+    );
+    if (!r.ok) throw new Error(`${procedure}: ${r.error?.message}`);
+    return r.value as T;
+  }
+
+  async function openTab(name: string) {
+    await page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name }).click();
+  }
+
+  /** Replaces the text of a CodeMirror editor the way a user would (select all, type). */
+  async function setEditor(label: string, text: string) {
+    const editor = page.getByRole('textbox', { name: label, exact: true });
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(text);
+  }
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    web = await startWebMode();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(web.openUrl);
+    for (const end = Date.now() + 30_000; (await api<{ status: string }>('gateways.get', { id: 'demo' })).status !== 'running'; ) {
+      if (Date.now() > end) throw new Error('the demo gateway did not start within 30 s');
+      await page.waitForTimeout(250);
+    }
+    await page.evaluate(() => (location.hash = '#/playground'));
+    await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  it('invokes email-redactor from its template and shows the mutation diff and raw JSON-RPC', async () => {
+    await openTab('Invoke');
+    const interceptor = page.getByLabel('Interceptor', { exact: true });
+    await interceptor.locator('option', { hasText: 'email-redactor' }).waitFor({ state: 'attached', timeout: 30_000 });
+    await interceptor.selectOption({ label: 'email-redactor · mutation' });
+    // The tools/call request template carries an e-mail address.
+    await expect.poll(() => page.getByRole('textbox', { name: 'Payload', exact: true }).textContent()).toContain('alice@example.com');
+    await page.getByRole('button', { name: 'Invoke', exact: true }).click();
+    const diff = page.getByRole('list', { name: 'Mutation diff' });
+    await diff.waitFor();
+    expect(await diff.textContent()).toContain('$.arguments.message');
+    expect(await diff.locator('ins').first().textContent()).toContain('EMAIL_REDACTED');
+    expect(await diff.locator('del').first().textContent()).toContain('alice');
+    expect(await page.getByLabel('Raw JSON-RPC request', { exact: true }).textContent()).toContain('"method": "interceptor/invoke"');
+    expect(await page.getByLabel('Raw JSON-RPC response', { exact: true }).textContent()).toContain('"modified": true');
+    expect(await page.getByLabel('Duration').textContent()).toMatch(/\d+(\.\d)? ms/);
+  });
+
+  it('invokes pii-validator on an SSN: the message and its JSON path highlighted in the payload', async () => {
+    await page.getByLabel('Interceptor', { exact: true }).selectOption({ label: 'pii-validator · validation' });
+    await setEditor('Payload', JSON.stringify({ name: 'echo', arguments: { message: 'my ssn is 078-05-1120' } }, null, 2));
+    await page.getByRole('button', { name: 'Invoke', exact: true }).click();
+    const verdict = page.getByRole('status', { name: 'Validation verdict' });
+    await verdict.waitFor();
+    expect(await verdict.textContent()).toContain('Invalid: would block');
+    const messages = verdict.getByRole('list', { name: 'Validation messages' });
+    expect(await messages.textContent()).toContain('Payload may contain Social Security Number data');
+    await messages.getByRole('button', { name: '$.arguments' }).waitFor();
+    const mark = page.locator('.json-editor .cm-json-highlight');
+    await expect.poll(() => mark.count()).toBeGreaterThan(0);
+    expect((await mark.allTextContents()).join('')).toContain('"arguments"');
+    // The run history keeps both runs; comparing them shows what differed.
+    const runs = page.getByRole('table', { name: 'Runs' });
+    expect(await runs.locator('tbody tr').count()).toBe(2);
+    await page.getByLabel('Compare run 1').check();
+    await page.getByLabel('Compare run 2').check();
+    expect(await page.getByRole('list', { name: 'Result differences' }).textContent()).toContain('$.type');
+  });
+
+  it('dry-runs the demo chain and shows every step with skips, shadow and parallel validations', async () => {
+    await openTab('Dry-run chain');
+    await page.getByRole('button', { name: 'Run chain' }).click();
+    const trace = page.getByRole('region', { name: 'Dry-run trace' }).first();
+    await trace.getByText('Allowed', { exact: true }).waitFor({ timeout: 30_000 });
+    const order = await api<{ interceptors: { id: string; skipped?: string }[] }>('chain.order', { id: 'demo', event: 'tools/call', phase: 'request' });
+    expect(order.interceptors.length).toBeGreaterThan(3);
+    for (const step of order.interceptors) expect(await trace.locator(`[data-step="${step.id}"]`).count(), step.id).toBe(1);
+    expect(await trace.getByRole('group', { name: 'Validations (parallel)' }).locator('article').count()).toBeGreaterThan(1);
+    expect(await trace.locator('[data-step="samples/tool-allowlist"] .badge.shadow').count()).toBe(1);
+    expect(await trace.locator('[data-step="samples/email-redactor"] .badge.outcome').textContent()).toBe('mutated');
+    // The response phase skips the request-only interceptors, each with its reason.
+    await page.getByLabel('Dry-run phase').selectOption('response');
+    await page.getByRole('button', { name: 'Run chain' }).click();
+    const skipped = trace.getByRole('group', { name: 'Skipped' });
+    await skipped.waitFor();
+    expect(await skipped.locator('[data-step="samples/pii-validator"]').textContent()).toContain('hooked for the other phase only');
+  });
+
+  it('calls echo through the demo gateway from the Client tab; the call is in history', async () => {
+    await openTab('Client');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByRole('status', { name: 'Client session' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Tools: echo' }).click();
+    const marker = `playground-e2e-${Date.now()}`;
+    await page.getByRole('group', { name: 'Arguments of echo' }).getByLabel('message').fill(`${marker} to erin@example.com`);
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    const text = page.getByRole('region', { name: 'Call' }).getByLabel('Text content');
+    await text.waitFor();
+    expect(await text.textContent()).toContain(`Echo: ${marker} to [EMAIL_REDACTED]`);
+    // The store writes in batches off the gateway's hot path: poll until the record lands.
+    const query = () => api<{ items: { event: string; target?: string; outcome: string }[] }>('history.query', { filter: { gateway: 'demo', search: marker } });
+    await expect.poll(async () => (await query()).items.length, { timeout: 10_000 }).toBe(1);
+    const found = await query();
+    expect(found.items[0]).toMatchObject({ event: 'tools/call', target: 'echo', outcome: 'mutated' });
+  });
+
+  it('arms a crash on the fail-closed pii-validator: the next call is blocked and recorded as simulated', async () => {
+    await openTab('Failure simulation');
+    await page.getByLabel('Simulation interceptor').selectOption('pii-validator');
+    await page.getByLabel('Failure kind').selectOption('crash');
+    await page.getByRole('button', { name: 'Arm', exact: true }).click();
+    const banner = page.getByRole('alert', { name: 'Failure simulation armed' });
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('samples/pii-validator: next 1 invocation crash');
+    // The gateway card says so too.
+    await page.evaluate(() => (location.hash = '#/gateways'));
+    await page.getByRole('article', { name: 'Demo gateway' }).getByText(/simulation armed/).waitFor();
+    await page.evaluate(() => (location.hash = '#/playground'));
+
+    await openTab('Client');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByRole('status', { name: 'Client session' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Tools: echo' }).click();
+    await page.getByRole('group', { name: 'Arguments of echo' }).getByLabel('message').fill('nothing sensitive here');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    const call = page.getByRole('region', { name: 'Call' });
+    await call.getByText('The tool reported an error').waitFor();
+    expect(await call.getByLabel('Text content').textContent()).toContain('Blocked by samples/pii-validator');
+    // Consumed: the banner goes away on its own.
+    await banner.waitFor({ state: 'detached' });
+
+    const query = () => api<{ items: { id: string }[] }>('history.query', { filter: { gateway: 'demo', outcome: 'blocked', search: 'nothing sensitive here' } });
+    await expect.poll(async () => (await query()).items.length, { timeout: 10_000 }).toBe(1);
+    const blocked = await query();
+    const detail = await api<{ simulated?: boolean; requestTrace: { steps: { name: string; simulated?: boolean; error?: { kind: string } }[] } }>('history.detail', {
+      executionId: blocked.items[0]!.id,
+    });
+    expect(detail.simulated).toBe(true);
+    expect(detail.requestTrace.steps.find((s) => s.name === 'pii-validator')).toMatchObject({ simulated: true, error: { kind: 'crash' } });
+  });
+});
