@@ -23,6 +23,15 @@ async function fails(name: string, input: unknown): Promise<{ code: string; mess
   return r.error;
 }
 
+/** Polls history until `filter` finds something: the store writes in batches, off the gateway's hot path. */
+async function history<T extends { id: string }>(filter: Record<string, unknown>): Promise<T[]> {
+  for (const end = Date.now() + 10_000; ; ) {
+    const page = await call<{ items: T[] }>('history.query', { filter });
+    if (page.items.length > 0 || Date.now() > end) return page.items;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const ssnCall = { name: 'echo', arguments: { message: 'my ssn is 123-45-6789' } };
 
 beforeAll(async () => {
@@ -135,8 +144,9 @@ describe('built-in client and failure simulation', () => {
       sessionId: session.sessionId, name: 'echo', arguments: { message: 'playground says hi to dave@example.com' },
     });
     expect(out.result.content[0]?.text).toContain('[EMAIL_REDACTED]');
-    const page = await call<{ items: { event: string; target?: string; outcome: string }[] }>('history.query', { filter: { gateway: 'demo', target: 'echo' } });
-    expect(page.items.some((e) => e.event === 'tools/call' && e.outcome === 'mutated')).toBe(true);
+    // The store writes in batches, off the gateway's hot path.
+    const items = await history<{ id: string; event: string; outcome: string }>({ gateway: 'demo', target: 'echo', search: 'dave' });
+    expect(items.some((e) => e.event === 'tools/call' && e.outcome === 'mutated')).toBe(true);
     await call('client.disconnect', { sessionId: session.sessionId });
     expect(await call<unknown[]>('client.sessions')).toEqual([]);
   });
@@ -152,8 +162,8 @@ describe('built-in client and failure simulation', () => {
     expect(blocked.result.isError).toBe(true);
     expect(blocked.result.content[0]?.text).toContain('pii-validator');
     expect(await call<unknown[]>('simulation.list', { id: 'demo' })).toHaveLength(0);
-    const page = await call<{ items: { id: string; outcome: string }[] }>('history.query', { filter: { gateway: 'demo', outcome: 'blocked' } });
-    const detail = await call<{ simulated?: boolean; requestTrace: { steps: { name: string; simulated?: boolean }[] } }>('history.detail', { executionId: page.items[0]!.id });
+    const blockedItems = await history<{ id: string }>({ gateway: 'demo', outcome: 'blocked', search: 'harmless' });
+    const detail = await call<{ simulated?: boolean; requestTrace: { steps: { name: string; simulated?: boolean }[] } }>('history.detail', { executionId: blockedItems[0]!.id });
     expect(detail.simulated).toBe(true);
     expect(detail.requestTrace.steps.find((s) => s.name === 'pii-validator')?.simulated).toBe(true);
     // Disarmed after one: the next harmless call goes through.
