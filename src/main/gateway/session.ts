@@ -117,6 +117,7 @@ export class GatewaySession {
     if (this.closed) return;
     this.closed = true;
     for (const ex of this.fromClient.values()) ex.abort?.abort();
+    for (const ex of [...this.fromClient.values(), ...this.fromBackend.values()]) ex.chain?.release();
     this.fromClient.clear();
     this.fromBackend.clear();
     await this.link.close();
@@ -173,7 +174,7 @@ export class GatewaySession {
       ex.errorReturned = res.error;
     } else {
       ex.responseReceived = res.result;
-      if (this.host.interception.intercepts(ex.method)) {
+      if (this.interceptionOf(ex).intercepts(ex.method)) {
         const result = await this.runChain(ex, 'response', res.result);
         if (result === undefined) return;
         if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
@@ -246,7 +247,7 @@ export class GatewaySession {
       let result: unknown = ex.method === 'tools/list' ? coerceToolSchemas(res.result) : res.result;
       if (ex.method === 'server/discover') result = await this.completeDiscover(res.result);
       else if (this.host.config.serverInfo) result = restampServerInfo(result as Record<string, unknown>, this.host.config.serverInfo);
-      if (this.host.interception.intercepts(ex.method)) {
+      if (this.interceptionOf(ex).intercepts(ex.method)) {
         result = await this.runChain(ex, 'response', result);
         if (result === undefined) return;
       }
@@ -332,7 +333,10 @@ export class GatewaySession {
       }
     } else if (note.method === 'notifications/cancelled') {
       const requestId = note.params?.requestId as JsonRpcId | undefined;
-      if (requestId !== undefined) this.fromBackend.delete(requestId);
+      if (requestId !== undefined) {
+        this.fromBackend.get(requestId)?.chain?.release();
+        this.fromBackend.delete(requestId);
+      }
     } else {
       related = this.relatedClientRequest();
     }
@@ -348,6 +352,11 @@ export class GatewaySession {
 
   // ---- chain ----
 
+  /** The interception an exchange runs on: the one it pinned at its first phase, else the current one. */
+  private interceptionOf(ex: Exchange): Interception {
+    return ex.chain?.interception ?? this.host.interception;
+  }
+
   private chainRuntime(): ChainRuntime | null {
     const source = this.host.interception;
     if (this.runtime === undefined || this.runtimeSource !== source) {
@@ -362,7 +371,9 @@ export class GatewaySession {
    * (blocked, cancelled, or the chain failed).
    */
   private async runChain(ex: Exchange, phase: Phase, payload: unknown): Promise<unknown> {
-    const runtime = this.chainRuntime();
+    // Pinned at the first phase, with a lease: after a hot reload this exchange finishes on the chain it started on.
+    ex.chain ??= { interception: this.host.interception, runtime: this.chainRuntime(), release: this.host.interception.lease() };
+    const { interception, runtime } = ex.chain;
     if (!runtime) return payload;
     const context: InvocationContext = {
       principal: this.principal ? { type: 'user', id: this.principal } : { type: 'anonymous' },
@@ -372,7 +383,7 @@ export class GatewaySession {
     };
     if (phase === 'request') ex.abort = new AbortController();
     try {
-      const { decision, finalPayload, trace } = await this.host.interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal);
+      const { decision, finalPayload, trace } = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal);
       if (phase === 'request') ex.requestTrace = trace;
       else ex.responseTrace = trace;
       if (decision === 'allow') return trace.modified ? finalPayload : payload;
@@ -436,6 +447,7 @@ export class GatewaySession {
       if (ex.forwarded || ex.method === 'initialize') this.failClientExchange(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
     }
     // Requests the dead backend made of the client can no longer be answered.
+    for (const ex of this.fromBackend.values()) ex.chain?.release();
     this.fromBackend.clear();
   }
 
@@ -466,6 +478,7 @@ export class GatewaySession {
   }
 
   private record(ex: Exchange): void {
+    ex.chain?.release();
     if (ex.method === 'initialize') return;
     this.host.onExecution(toExecutionRecord(ex, this.host.gatewayName, this.id));
   }
