@@ -13,6 +13,7 @@ import { importedServerConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
 import { buildTrafficHandlers } from './handlers-traffic';
 import { buildPlaygroundHandlers } from './handlers-playground';
+import { buildDesignerHandlers } from './handlers-designer';
 import type { PlaygroundServices } from '../services/playground';
 
 export interface HandlerDeps {
@@ -102,7 +103,6 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     'servers.discover': ({ id, server, refresh }) => pool().discover(id, manager.config(id), server, refresh).then((r) => ({ server, ...r })),
     'servers.invoke': ({ id, server, ...params }) => pool().invoke(id, manager.config(id), server, params),
 
-    'chain.order': async ({ id, event, phase }) => ({ event, phase, interceptors: await chain().order(id, manager.config(id), event, phase) }),
     'chain.dryRun': ({ id, event, phase, payload, context }) =>
       chain().dryRun(id, manager.config(id), event, phase, payload, context ? { context } : {}) as never,
 
@@ -131,6 +131,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     },
     ...buildPlaygroundHandlers(d),
     ...buildTrafficHandlers(d),
+    ...buildDesignerHandlers(d),
   };
 }
 

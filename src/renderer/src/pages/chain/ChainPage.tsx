@@ -1,5 +1,79 @@
-import { Placeholder } from '../../components/Placeholder';
+// Chain: the visual designer of a gateway's interceptor chain (#/chain/<gateway id>), and the wizard
+// that creates a gateway from scratch.
+import { useEffect, useState } from 'react';
+import { useApiQuery } from '../../api/context';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Status } from '../../components/Status';
+import { Designer } from './Designer';
+import { NewGatewayWizard } from './wizard/NewGatewayWizard';
+import './chain.css';
+
+function hashGateway(): string | undefined {
+  const [route, id] = location.hash.replace(/^#\/?/, '').split('/');
+  return route === 'chain' && id ? decodeURIComponent(id) : undefined;
+}
 
 export function ChainPage() {
-  return <Placeholder title="Chain" description="The visual chain designer: the pipeline for an event and phase, in the order the engine runs it." />;
+  const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
+  const [wanted, setWanted] = useState(hashGateway);
+  const [wizard, setWizard] = useState(false);
+  useEffect(() => {
+    const onHash = () => setWanted(hashGateway());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const list = gateways.data ?? [];
+  const current = list.find((g) => g.id === wanted) ?? list[0];
+  const open = (id: string) => {
+    location.hash = `#/chain/${encodeURIComponent(id)}`;
+    setWanted(id);
+  };
+
+  return (
+    <div className="page chain-page">
+      <div className="page-head">
+        <div>
+          <h1>Chain</h1>
+          <div className="sub">See and shape a gateway's interceptor chain exactly as the engine runs it. The canvas and the JSON tab edit the same config file.</div>
+        </div>
+        <div className="actions">
+          {list.length > 0 && (
+            <label className="inline">
+              Gateway
+              <select aria-label="Gateway" value={current?.id ?? ''} onChange={(e) => open(e.target.value)}>
+                {list.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name} ({g.id})
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {current && <Status status={current.status} />}
+          <button type="button" className="primary" onClick={() => setWizard(true)}>
+            New gateway…
+          </button>
+        </div>
+      </div>
+      <ErrorBanner error={gateways.error} />
+      {wanted && gateways.isSuccess && !list.some((g) => g.id === wanted) && <div className="banner error">No gateway with id "{wanted}"; showing another.</div>}
+      {gateways.isSuccess && list.length === 0 && (
+        <div className="empty">
+          <p>No gateways yet. Create one: pick a backend, add interceptor servers, choose how clients connect.</p>
+          <button type="button" className="primary" onClick={() => setWizard(true)}>
+            New gateway…
+          </button>
+        </div>
+      )}
+      {current && <Designer key={current.id} id={current.id} />}
+      <NewGatewayWizard
+        open={wizard}
+        onClose={() => setWizard(false)}
+        onCreated={(id) => {
+          setWizard(false);
+          open(id);
+        }}
+      />
+    </div>
+  );
 }

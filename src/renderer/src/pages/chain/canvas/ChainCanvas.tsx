@@ -1,0 +1,127 @@
+// The pipeline for the selected event: Client → request lane → Backend → response lane → Client, as
+// `chain.order` returns it. The selected phase is in focus, the other lane dimmed. Interceptors dragged
+// from the palette are dropped here to enable them.
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow, type Node } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { layoutChain, type InterceptorNodeData } from './layout';
+import { nodeTypes } from './nodes';
+import { lanes, type OrderedEntry, type Phase } from '../useChainData';
+import { SKIP_LABELS } from '../skip-reasons';
+
+export const DRAG_MIME = 'application/x-interceptor-id';
+
+interface Props {
+  order: Record<Phase, OrderedEntry[] | undefined>;
+  phase: Phase;
+  event: string;
+  selectedId: string | undefined;
+  onSelect(id: string | undefined): void;
+  onDropInterceptor(id: string): void;
+  backendLabel: string;
+  backendDetail: string;
+  editable: boolean;
+}
+
+export function ChainCanvas(props: Props) {
+  return (
+    <ReactFlowProvider>
+      <Canvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function Canvas(props: Props) {
+  const { order, phase, selectedId } = props;
+  const { nodes, edges } = useMemo(
+    () => layoutChain({ order, phase, selectedId, backendLabel: props.backendLabel, backendDetail: props.backendDetail }),
+    [order, phase, selectedId, props.backendLabel, props.backendDetail],
+  );
+  const flow = useReactFlow();
+  const shape = nodes.map((n) => n.id).join('|');
+  const box = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState('');
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(([entry]) => entry && setSize(`${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  useEffect(() => {
+    // Refit when the set of nodes or the room changes (an interceptor enabled, the side panel opened), not on selection.
+    const t = setTimeout(() => void flow.fitView({ padding: 0.08, duration: 150 }), 40);
+    return () => clearTimeout(t);
+  }, [shape, size, flow]);
+  const [dragOver, setDragOver] = useState(false);
+  const skipped = lanes(order[phase]).skipped;
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragOver(false);
+    const id = e.dataTransfer.getData(DRAG_MIME);
+    if (id && props.editable) props.onDropInterceptor(id);
+  };
+
+  return (
+    <div className="chain-canvas-wrap">
+      <div
+        ref={box}
+        className={`chain-canvas${dragOver ? ' drag-over' : ''}`}
+        data-testid="chain-canvas"
+        onDragOver={(e) => {
+          if (!props.editable || !e.dataTransfer.types.includes(DRAG_MIME)) return;
+          e.preventDefault();
+          e.dataTransfer.dropEffect = 'copy';
+          setDragOver(true);
+        }}
+        onDragLeave={() => setDragOver(false)}
+        onDrop={onDrop}
+      >
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable
+          fitView
+          minZoom={0.3}
+          maxZoom={1.5}
+          proOptions={{ hideAttribution: true }}
+          onNodeClick={(_, node: Node) => {
+            if (node.type === 'interceptor') props.onSelect((node.data as InterceptorNodeData).entry.id);
+          }}
+          onPaneClick={() => props.onSelect(undefined)}
+        >
+          <Background gap={20} size={1} />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+        <div className="lane-legend" aria-hidden>
+          <span className="lane-tag request">request lane</span>
+          <span className="lane-tag response">response lane</span>
+        </div>
+        {dragOver && <div className="drop-hint">Drop to enable it for this gateway</div>}
+      </div>
+      <div className="chain-skipped" aria-label={`Not applied to ${props.event} (${phase})`}>
+        <span className="muted">
+          Not applied to <code>{props.event}</code> · {phase}:
+        </span>
+        {skipped.length === 0 && <span className="muted">none</span>}
+        {skipped.map((e) => (
+          <button
+            key={e.id}
+            type="button"
+            className="chip dimmed"
+            data-testid={`skipped-${e.id}`}
+            data-reason={e.skipped}
+            title={`${SKIP_LABELS[e.skipped ?? ''] ?? e.skipped}${e.skipDetail ? `: ${e.skipDetail}` : ''}`}
+            onClick={() => props.onSelect(e.id)}
+          >
+            {e.id} <span className="reason">{SKIP_LABELS[e.skipped ?? ''] ?? e.skipped}</span>
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
