@@ -77,14 +77,14 @@ export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(fun
     <div className={`ttable${p.loading ? ' stale' : ''}`} role="table" aria-label="Executions" aria-busy={p.loading}>
       <div className="trow thead" role="row">
         <span role="columnheader" className="c-check" />
-        <span role="columnheader">Time</span>
-        <span role="columnheader">Gateway</span>
-        <span role="columnheader">Method</span>
-        <span role="columnheader">Target</span>
-        <span role="columnheader">Outcome</span>
-        <span role="columnheader">Blocked by</span>
-        <span role="columnheader">Duration</span>
-        <span role="columnheader">Badges</span>
+        <span role="columnheader" className="c-time">Time</span>
+        <span role="columnheader" className="c-gateway">Gateway</span>
+        <span role="columnheader" className="c-method">Method</span>
+        <span role="columnheader" className="c-target">Target</span>
+        <span role="columnheader" className="c-outcome">Outcome</span>
+        <span role="columnheader" className="c-blocker-h">Blocked by</span>
+        <span role="columnheader" className="c-duration">Duration</span>
+        <span role="columnheader" className="c-badges">Badges</span>
       </div>
       <VirtualList
         ref={ref}
