@@ -15,9 +15,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function setup(): { core: AppCore; dir: string; events: ApiEvent[] } {
+function setup(options: { sqlite?: boolean } = {}): { core: AppCore; dir: string; events: ApiEvent[] } {
   const t = tempDir();
-  const core = testCore(t.dir, { runtimeFactory: gatewayRuntimeFactory });
+  const core = testCore(t.dir, { runtimeFactory: gatewayRuntimeFactory }, options);
   const events: ApiEvent[] = [];
   core.onEvent((e) => events.push(e));
   cleanups.push(t.cleanup, () => core.shutdown());
@@ -41,8 +41,8 @@ async function waitFor<T>(fn: () => Promise<T | undefined>, what: string, ms = 1
 }
 
 describe('GatewayManager (real gateway)', () => {
-  it('creates the demo gateway on first start, runs traffic through it and counts it', async () => {
-    const { core, dir, events } = setup();
+  it('creates the demo gateway on first start, runs traffic through it and counts it in the SQLite history', async () => {
+    const { core, dir, events } = setup({ sqlite: true });
     await core.start();
     const [gw] = await call<{ id: string; status: string; listen: { url: string }; configPath: string }[]>(core, 'gateways.list');
     expect(gw).toMatchObject({ id: DEMO_GATEWAY_ID, status: 'running' });
@@ -63,11 +63,19 @@ describe('GatewayManager (real gateway)', () => {
     expect(blocked.isError).toBe(true);
 
     const stats = await waitFor(async () => {
-      const s = await call<{ counters: { calls: number; blocked: number; mutated: number; p50Ms: number | null } }>(core, 'gateways.stats', { id: 'demo' });
+      const s = await call<{ counters: { calls: number; blocked: number; mutated: number; p50Ms: number | null }; buckets: { calls: number }[] }>(
+        core,
+        'gateways.stats',
+        { id: 'demo' },
+      );
       return s.counters.blocked >= 1 && s.counters.mutated >= 1 ? s : undefined;
     }, 'counters');
     expect(stats.counters.calls).toBeGreaterThanOrEqual(2);
     expect(stats.counters.p50Ms).not.toBeNull();
+    // The latency chart's buckets hold the same calls.
+    expect(stats.buckets.reduce((n, b) => n + b.calls, 0)).toBe(stats.counters.calls);
+    const page = await call<{ items: { gateway: string; event: string; outcome: string }[] }>(core, 'history.query', { filter: { gateway: 'demo', outcome: 'blocked' } });
+    expect(page.items[0]).toMatchObject({ gateway: 'demo', event: 'tools/call', outcome: 'blocked' });
     await waitFor(async () => (events.some((e) => e.type === 'executions.new' && e.gateway === 'demo') ? true : undefined), 'executions.new event');
     expect(events).toContainEqual({ type: 'gateway.status', id: 'demo', status: 'running' });
   });

@@ -7,6 +7,7 @@ import { buildEnvironment } from '../../src/main/services/bootstrap';
 import { createAppCore, type AppCore, type CorePorts } from '../../src/main/services/app-core';
 import { silentLogger } from '../../src/main/services/environment';
 import { MemoryHistory } from '../../src/main/services/history-port';
+import { SqliteHistory } from '../../src/main/services/sqlite-history';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,7 +16,8 @@ export function tempDir(prefix = 'ic-app-'): { dir: string; cleanup(): void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function testCore(dataDir: string, ports: Partial<CorePorts> = {}): AppCore {
+/** A core on `dataDir`; `sqlite` records into a real SQLite file there (else history stays in memory). */
+export function testCore(dataDir: string, ports: Partial<CorePorts> = {}, options: { sqlite?: boolean } = {}): AppCore {
   const env = buildEnvironment({ mode: 'test', packageRoot: repoRoot, dataDir, logger: silentLogger });
-  return createAppCore(env, { history: new MemoryHistory(), ...ports });
+  return createAppCore(env, { history: options.sqlite ? new SqliteHistory(env.dbPath, silentLogger) : new MemoryHistory(), ...ports });
 }

@@ -4,7 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createAppCore, type AppCore, type CorePorts } from './app-core';
 import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnvironment, type Logger } from './environment';
-import { MemoryHistory } from './history-port';
+import { MemoryHistory, type HistoryPort } from './history-port';
+import { SqliteHistory } from './sqlite-history';
 import { gatewayRuntimeFactory } from './gateway-adapter';
 import { InterceptorServerPool } from './pool/pool';
 import { PoolChainService } from './pool/chain-service';
@@ -40,7 +41,22 @@ export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
 /** Ports backed by the real capabilities, as far as they exist in this build. */
 export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
   const pool = new InterceptorServerPool(env.logger);
-  return { history: new MemoryHistory(), runtimeFactory: gatewayRuntimeFactory, pool, chain: new PoolChainService(pool) };
+  return { history: openHistory(env), runtimeFactory: gatewayRuntimeFactory, pool, chain: new PoolChainService(pool) };
+}
+
+/**
+ * The SQLite history at env.dbPath. If it cannot be opened (a foreign or damaged file, which the store
+ * leaves untouched; or, in a development Electron, a better-sqlite3 built for Node's ABI) the console
+ * still runs, keeping history in memory, and says why.
+ */
+export function openHistory(env: AppEnvironment): HistoryPort {
+  try {
+    return new SqliteHistory(env.dbPath, env.logger);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    env.logger.error(`history store unavailable, keeping history in memory only: ${reason}`);
+    return new MemoryHistory(reason);
+  }
 }
 
 export async function bootstrapCore(o: BootstrapOptions): Promise<AppCore> {

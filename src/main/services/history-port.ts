@@ -24,6 +24,9 @@ export class MemoryHistory implements HistoryPort {
   readonly kind = 'memory';
   readonly recorder = new MemoryRecorder();
 
+  /** `unavailableReason`: why the SQLite store is not used (shown by app.info). */
+  constructor(readonly unavailableReason?: string) {}
+
   stats(gateway: string, since: Date, bucketMs: number) {
     const rows = this.recorder.executions.filter((e) => e.gateway === gateway && Date.parse(e.startedAt) >= since.getTime());
     const counters: GatewayCounters = {

@@ -125,7 +125,7 @@ function RedactPaths({ value, onSave }: { value: string[]; onSave(v: string[]): 
     <>
       <label className="field">
         JSON paths to redact before anything is written
-        <span className="hint">One per line, e.g. $.arguments.password</span>
+        <span className="hint">One per line, relative to each payload: arguments.password, items[*].token, **.apiKey</span>
         <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
       </label>
       <div>

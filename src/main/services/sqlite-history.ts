@@ -1,0 +1,105 @@
+// The history port backed by the SQLite store (src/main/store): its batched recorder records what the
+// gateways see, its queries answer the Gateways cards and the history procedures. One connection,
+// opened with the store's own checks (foreign or corrupt files are refused, never overwritten).
+import type { ExecutionSummary, GatewayCounters, HistoryFilter, LatencyBucket } from '../../shared/api/models';
+import {
+  createRedactor,
+  exportToString,
+  gatewayCounters,
+  getExecution,
+  importFromString,
+  listExecutions,
+  listSinkEvents,
+  pruneHistory,
+  SqliteRecorder,
+  timeBuckets,
+  type ExecutionFilter,
+  type Redactor,
+} from '../store';
+import type { HistoryPort } from './history-port';
+import type { Logger } from './environment';
+
+export class SqliteHistory implements HistoryPort {
+  readonly kind = 'sqlite';
+  readonly recorder: SqliteRecorder;
+  private redactor: Redactor | undefined;
+
+  constructor(dbPath: string, logger: Logger, options: { redactPaths?: string[] } = {}) {
+    this.setRedaction(options.redactPaths ?? []);
+    this.recorder = SqliteRecorder.open(dbPath, {
+      // Delegates, so a change of the redaction setting applies to the next record without reopening.
+      redactor: { execution: (record) => (this.redactor ? this.redactor.execution(record) : record) },
+      onError: (message) => logger.warn(`recording: ${message}`),
+    });
+  }
+
+  /** Redaction at rest: JSON paths replaced in every payload before it is written. */
+  setRedaction(paths: string[]): void {
+    this.redactor = createRedactor({ paths });
+  }
+
+  private get db() {
+    return this.recorder.store.db;
+  }
+
+  stats(gateway: string, since: Date, bucketMs: number): { counters: GatewayCounters; buckets: LatencyBucket[] } {
+    const until = Date.now();
+    const [c] = gatewayCounters(this.db, { gateway, since: since.getTime(), until: until + 1 });
+    const counters: GatewayCounters = {
+      calls: c?.calls ?? 0,
+      blocked: c?.blocked ?? 0,
+      mutated: c?.mutated ?? 0,
+      errors: c?.errors ?? 0,
+      p50Ms: c?.p50Ms ?? null,
+    };
+    const buckets = timeBuckets(this.db, { gateway, since: since.getTime(), until: until + 1, bucketMs }).map((b) => ({
+      start: b.start,
+      calls: b.calls,
+      p50Ms: b.p50Ms,
+    }));
+    return { counters, buckets };
+  }
+
+  query(filter: HistoryFilter, cursor: string | undefined, limit: number) {
+    const page = listExecutions(this.db, toStoreFilter(filter), { limit, cursor: cursor ?? null });
+    return { items: page.items as ExecutionSummary[], nextCursor: page.nextCursor, ...(page.total !== undefined ? { total: page.total } : {}) };
+  }
+
+  detail(id: string): Record<string, unknown> | undefined {
+    return getExecution(this.db, id) as Record<string, unknown> | undefined;
+  }
+
+  exportJsonl(filter: HistoryFilter): { jsonl: string; count: number } {
+    return exportToString(this.db, toStoreFilter(filter));
+  }
+
+  importJsonl(text: string): number {
+    return importFromString(this.db, text).executions;
+  }
+
+  prune(options: { maxExecutions?: number; maxAgeDays?: number }): number {
+    return pruneHistory(this.db, options).deleted;
+  }
+
+  sinkEvents(options: { gateway?: string; interceptor?: string; limit: number }): Record<string, unknown>[] {
+    const filter = { ...(options.gateway ? { gateway: options.gateway } : {}), ...(options.interceptor ? { interceptor: options.interceptor } : {}) };
+    return listSinkEvents(this.db, filter, { limit: options.limit }).items as unknown as Record<string, unknown>[];
+  }
+
+  async close(): Promise<void> {
+    await this.recorder.close();
+  }
+}
+
+function toStoreFilter(f: HistoryFilter): ExecutionFilter {
+  const out: ExecutionFilter = {};
+  if (f.gateway) out.gateway = f.gateway;
+  if (f.event) out.event = f.event;
+  if (f.target) out.target = f.target;
+  if (f.outcome) out.outcome = f.outcome;
+  if (f.interceptor) out.interceptor = f.interceptor;
+  if (f.search) out.search = f.search;
+  if (f.since) out.since = f.since;
+  if (f.until) out.until = f.until;
+  return out;
+}
