@@ -7,7 +7,12 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve('src/main/electron/main.ts') } } },
+    // store-writer: the history store's writer thread, loaded by the recorder from beside index.js.
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/main/electron/main.ts'), 'store-writer': resolve('src/main/store/writer/writer-thread.ts') },
+      },
+    },
   },
   preload: {
     plugins: [externalizeDepsPlugin()],

@@ -11,7 +11,7 @@ const deps = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependenci
 
 export default defineConfig({
   build: {
-    ssr: 'src/main/cli/index.ts',
+    ssr: true,
     outDir: 'out/cli',
     // Not emptied: tests running elsewhere may be spawning the previous bundle at this moment.
     emptyOutDir: false,
@@ -21,7 +21,9 @@ export default defineConfig({
     rollupOptions: {
       external: (id) =>
         id.startsWith('node:') || builtinModules.includes(id) || deps.some((d) => id === d || id.startsWith(`${d}/`)),
-      output: { entryFileNames: 'index.js', banner: '#!/usr/bin/env node' },
+      // store-writer.js: the history store's writer thread, loaded by the recorder from beside the bundle.
+      input: { index: 'src/main/cli/index.ts', 'store-writer': 'src/main/store/writer/writer-thread.ts' },
+      output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: '#!/usr/bin/env node' },
     },
   },
 });

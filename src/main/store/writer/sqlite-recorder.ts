@@ -1,17 +1,19 @@
-// The Recorder the gateway hands every exchange to. recordExecution() only encodes the record and
-// queues it (never throws, never blocks on the database); a timer writes the queue in batches, one
-// transaction per batch. Beyond a memory bound, records spill to a JSONL file next to the database.
-// A busy, locked or full database pauses writing with exponential backoff; every failure is counted.
+// The Recorder the gateway hands every exchange to. recordExecution() only encodes the record (a
+// snapshot with a known size) and queues it: it never throws and never touches the database. A
+// timer sends the queue in batches to the writer (a worker thread, one transaction per batch).
+// Beyond a memory bound, records spill to a JSONL file next to the database. A busy, locked or
+// full database pauses writing with exponential backoff; every failure is counted and reported.
 import { appendFileSync } from 'node:fs';
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../../shared/trace/execution';
 import type { EncodedItem } from '../codec/encoded';
 import { encodeExecution, encodeGateway, encodeSession } from '../codec/encode';
-import { ExecutionInserter } from '../codec/inserter';
 import { openStore, type Store } from '../open/open-store';
 import type { Redactor } from '../redaction/redactor';
-import { backoffDelay, DEFAULT_BACKOFF, describeError, isTransient, type BackoffOptions } from './retry-policy';
+import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
+import { backoffDelay, DEFAULT_BACKOFF, describeError, type BackoffOptions } from './retry-policy';
 import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from './spill-files';
+import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
 
 export interface SqliteRecorderOptions {
   /** Longest a record waits in memory before its batch is written. Default 100 ms. */
@@ -22,6 +24,10 @@ export interface SqliteRecorderOptions {
   maxQueueBytes?: number;
   maxQueueItems?: number;
   backoff?: Partial<BackoffOptions>;
+  /** Write on a worker thread (default) or on this thread. */
+  writerThread?: boolean;
+  /** How long the writing connection waits for another process's lock before a retry. */
+  busyTimeoutMs?: number;
   /** Applied to every record before it is encoded: redaction at rest. */
   redactor?: Redactor;
   /** Told about every failure (for a logger). */
@@ -44,31 +50,33 @@ export interface SqliteRecorderStats extends RecorderStats {
   paused: boolean;
   /** Records waiting in spill files on disk (part of `queued`). */
   spilled: number;
-  /** Records the database refused (invalid for its schema); kept in `deadLetterPath`. */
+  /** Records refused (not encodable, or invalid for the schema); those the database refused are kept in `deadLetterPath`. */
   rejected: number;
   /** Records that could be kept nowhere (the disk refused the spill file too). Should stay 0. */
   lost: number;
   /** Executions already in the database (same uuid), skipped. */
   duplicates: number;
   deadLetterPath: string;
-}
-
-interface Pending {
-  item: EncodedItem;
+  writer: 'worker' | 'in-thread';
 }
 
 export class SqliteRecorder implements Recorder {
-  /** Opens (creating if needed) the database at `path` and records into it; closes it on close(). */
-  static open(path: string, options: SqliteRecorderOptions & { busyTimeoutMs?: number } = {}): SqliteRecorder {
-    // A short busy timeout: SQLite waits synchronously, which would stall traffic; retries are async.
-    const store = openStore(path, { busyTimeoutMs: options.busyTimeoutMs ?? 100 });
+  /**
+   * Opens (creating and migrating if needed) the database at `path` and records into it. Throws
+   * StoreOpenError for a foreign, corrupt or newer file. `recorder.store` stays open for reading.
+   */
+  static open(path: string, options: SqliteRecorderOptions = {}): SqliteRecorder {
+    const threaded = options.writerThread ?? true;
+    // In-thread writing keeps SQLite's (synchronous) busy wait short and retries asynchronously;
+    // this connection then only reads, or writes rarely (import, prune), and may wait longer.
+    const store = openStore(path, { busyTimeoutMs: threaded ? 5000 : (options.busyTimeoutMs ?? 100) });
     return new SqliteRecorder(store, options, true);
   }
 
-  private readonly inserter: ExecutionInserter;
+  private readonly writer: BatchWriter;
   private readonly opts: Required<Pick<SqliteRecorderOptions, 'flushIntervalMs' | 'batchSize' | 'maxQueueBytes' | 'maxQueueItems'>>;
   private readonly backoff: BackoffOptions;
-  private memory: Pending[] = [];
+  private memory: EncodedItem[] = [];
   private memoryBytes = 0;
   private ownSpill: SpillFile | undefined;
   private readonly adopted: SpillFile[];
@@ -76,6 +84,7 @@ export class SqliteRecorder implements Recorder {
   private settled = 0;
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  private inFlight: Promise<'progress' | 'idle' | 'failed'> | undefined;
   private consecutiveFailures = 0;
   private closed = false;
   private counters = { written: 0, retries: 0, rejected: 0, lost: 0, duplicates: 0 };
@@ -87,7 +96,6 @@ export class SqliteRecorder implements Recorder {
     private readonly options: SqliteRecorderOptions = {},
     private readonly ownsStore = false,
   ) {
-    this.inserter = new ExecutionInserter(store.db);
     this.opts = {
       flushIntervalMs: options.flushIntervalMs ?? 100,
       batchSize: options.batchSize ?? 1000,
@@ -96,6 +104,15 @@ export class SqliteRecorder implements Recorder {
     };
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.deadLetterPath = `${store.path}.rejected.jsonl`;
+    const entry = options.writerThread === false ? undefined : writerThreadEntry();
+    this.writer = entry
+      ? new WorkerBatchWriter(
+          entry,
+          { path: store.path, busyTimeoutMs: options.busyTimeoutMs ?? 2000 },
+          () => new InThreadBatchWriter(store),
+          (reason) => this.fail(reason),
+        )
+      : new InThreadBatchWriter(store);
     // Spill files left by a process that died are drained too: nothing it accepted is lost.
     this.adopted = adoptOrphanSpills(store.path).map((p) => new SpillFile(p));
     if (this.adopted.length > 0) this.schedule();
@@ -115,7 +132,7 @@ export class SqliteRecorder implements Recorder {
   }
 
   stats(): SqliteRecorderStats {
-    const spilled = (this.ownSpill?.count ?? 0) + this.adopted.reduce((n, s) => n + s.count, 0);
+    const spilled = this.spilledCount();
     const { written, retries, rejected, lost, duplicates } = this.counters;
     return {
       queued: this.memory.length + spilled,
@@ -129,7 +146,13 @@ export class SqliteRecorder implements Recorder {
       lost,
       duplicates,
       deadLetterPath: this.deadLetterPath,
+      writer: this.writer.mode,
     };
+  }
+
+  /** Runs SQL on the writing connection (tests: `PRAGMA max_page_count` simulates a full disk). */
+  execOnWriter(sql: string): Promise<void> {
+    return this.writer.exec(sql);
   }
 
   /**
@@ -140,24 +163,28 @@ export class SqliteRecorder implements Recorder {
   async flush(): Promise<void> {
     const target = this.enqueued;
     while (this.settled < target) {
-      const result = this.writeOneBatch();
+      if (this.retryTimer) {
+        // Paused after a failure: try once more now rather than wait for the backoff.
+        clearTimeout(this.retryTimer);
+        this.retryTimer = undefined;
+      }
+      const result = await this.pump();
       if (result === 'failed') {
         this.spillMemory();
         this.scheduleRetry();
         return;
       }
       if (result === 'idle') break;
-      // Let traffic through between batches.
-      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
-    this.clearTimers();
     await this.flush();
-    this.clearTimers();
     this.closed = true;
+    this.clearTimers();
+    if (this.inFlight) await this.inFlight;
+    this.spillMemory(); // anything still queued (the database refused it): durable for the next run
     if (this.ownSpill) {
       try {
         this.ownSpill.writeBuffer();
@@ -168,14 +195,12 @@ export class SqliteRecorder implements Recorder {
     }
     // Whatever is left in spill files is adopted by the next recorder on this database.
     for (const file of this.adopted) releaseSpillPath(file.path);
-    if (this.ownsStore) {
-      try {
-        this.store.db.pragma('optimize');
-      } catch {
-        // Only a planner hint; a locked file must not fail close().
-      }
-      this.store.close();
-    }
+    await this.writer.close();
+    if (this.ownsStore) this.store.close();
+  }
+
+  private spilledCount(): number {
+    return (this.ownSpill?.count ?? 0) + this.adopted.reduce((n, s) => n + s.count, 0);
   }
 
   private accept(encode: () => EncodedItem): void {
@@ -198,7 +223,7 @@ export class SqliteRecorder implements Recorder {
     if (spilling || this.memoryBytes + item.bytes > this.opts.maxQueueBytes || this.memory.length >= this.opts.maxQueueItems) {
       this.spill(item);
     } else {
-      this.memory.push({ item });
+      this.memory.push(item);
       this.memoryBytes += item.bytes;
     }
     this.schedule();
@@ -213,14 +238,15 @@ export class SqliteRecorder implements Recorder {
     }
   }
 
+  /** Moves the memory queue (except a batch in flight) to the spill file. */
   private spillMemory(): void {
-    const items = this.memory;
-    this.memory = [];
-    this.memoryBytes = 0;
+    const keep = this.inFlight ? Math.min(this.opts.batchSize, this.memory.length) : 0;
+    const items = this.memory.splice(keep);
+    for (const item of items) this.memoryBytes -= item.bytes;
     if (items.length === 0) return;
     this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
     try {
-      for (const p of items) this.ownSpill.append(p.item);
+      for (const item of items) this.ownSpill.append(item);
       this.ownSpill.writeBuffer();
     } catch (err) {
       this.loseSpillBuffer(err);
@@ -235,14 +261,13 @@ export class SqliteRecorder implements Recorder {
   }
 
   private schedule(): void {
-    if (this.closed || this.timer || this.retryTimer) return;
-    const pending = this.memory.length + (this.ownSpill?.count ?? 0) + this.adopted.reduce((n, s) => n + s.count, 0);
+    if (this.closed || this.timer || this.retryTimer || this.inFlight) return;
+    const pending = this.memory.length + this.spilledCount();
     if (pending === 0) return;
     const delay = pending >= this.opts.batchSize ? 0 : this.opts.flushIntervalMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (this.writeOneBatch() === 'failed') this.scheduleRetry();
-      else this.schedule();
+      void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
     }, delay);
     // The recorder never keeps a process alive by itself; owners flush or close before exiting.
     this.timer.unref();
@@ -250,14 +275,11 @@ export class SqliteRecorder implements Recorder {
 
   private scheduleRetry(): void {
     if (this.closed || this.retryTimer) return;
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
-      if (this.writeOneBatch() === 'failed') this.scheduleRetry();
-      else this.schedule();
+      void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
     }, backoffDelay(this.consecutiveFailures, this.backoff));
     this.retryTimer.unref();
   }
@@ -269,12 +291,23 @@ export class SqliteRecorder implements Recorder {
     this.retryTimer = undefined;
   }
 
-  /** Writes the oldest batch in one transaction. Synchronous, so it never interleaves with itself. */
-  private writeOneBatch(): 'progress' | 'idle' | 'failed' {
+  /** Writes the oldest batch; one batch at a time, so records are written in the order received. */
+  private pump(): Promise<'progress' | 'idle' | 'failed'> {
+    if (this.inFlight) return this.inFlight.then(() => this.pump());
+    const run = this.writeOldestBatch().finally(() => {
+      this.inFlight = undefined;
+      // Records that arrived meanwhile get their timer (accept() does not arm one during a write).
+      this.schedule();
+    });
+    this.inFlight = run;
+    return run;
+  }
+
+  private async writeOldestBatch(): Promise<'progress' | 'idle' | 'failed'> {
     let items: EncodedItem[];
     let spill: { file: SpillFile; batch: SpillBatch; own: boolean } | undefined;
     if (this.memory.length > 0) {
-      items = this.memory.slice(0, this.opts.batchSize).map((p) => p.item);
+      items = this.memory.slice(0, this.opts.batchSize);
     } else {
       const file = this.ownSpill && this.ownSpill.count > 0 ? this.ownSpill : this.adopted.find((s) => s.count > 0);
       if (!file) return 'idle';
@@ -282,47 +315,38 @@ export class SqliteRecorder implements Recorder {
       try {
         batch = file.read(this.opts.batchSize);
       } catch (err) {
-        this.consecutiveFailures++;
-        this.counters.retries++;
-        this.fail(`cannot read the spill file ${file.path}: ${describeError(err)}`);
-        return 'failed';
+        return this.failedAttempt(`cannot read the spill file ${file.path}: ${describeError(err)}`);
       }
       items = batch.items;
       spill = { file, batch, own: file === this.ownSpill };
-      if (batch.unreadable > 0) {
-        this.counters.lost += batch.unreadable;
-        this.fail(`${batch.unreadable} torn line(s) in ${file.path} could not be read; those records are lost`);
-      }
     }
 
-    let outcome: { written: number; duplicates: number; sessions: number; gateways: number; rejected: number };
-    try {
-      outcome = this.writeItems(items);
-    } catch (err) {
-      this.inserter.resetCaches();
-      this.consecutiveFailures++;
-      this.counters.retries++;
-      this.fail(`recording paused, will retry: ${describeError(err)}`);
-      return 'failed';
-    }
+    const result = await this.writer.write(items);
+    if (!result.ok) return this.failedAttempt(`recording paused, will retry: ${result.error}`);
     this.consecutiveFailures = 0;
+    for (const r of result.refused) this.reject(items[r.index]!, r.reason);
     if (spill) {
+      if (spill.batch.unreadable > 0) {
+        this.counters.lost += spill.batch.unreadable;
+        this.fail(`${spill.batch.unreadable} torn line(s) in ${spill.file.path} could not be read; those records are lost`);
+      }
       spill.file.commit(spill.batch);
       if (spill.own) this.settled += items.length + spill.batch.unreadable;
-      if (!spill.own && spill.file.count === 0) {
+      else if (spill.file.count === 0) {
         this.adopted.splice(this.adopted.indexOf(spill.file), 1);
         releaseSpillPath(spill.file.path);
       }
     } else {
       const done = this.memory.splice(0, items.length);
-      for (const p of done) this.memoryBytes -= p.item.bytes;
+      for (const item of done) this.memoryBytes -= item.bytes;
       this.settled += items.length;
     }
-    this.counters.written += outcome.written;
-    this.counters.duplicates += outcome.duplicates;
-    if (outcome.written + outcome.sessions + outcome.gateways > 0) {
+    const { written, duplicates, sessions, gateways } = result.tally;
+    this.counters.written += written;
+    this.counters.duplicates += duplicates;
+    if (written + sessions + gateways > 0) {
       try {
-        this.options.onWritten?.({ executions: outcome.written, sessions: outcome.sessions, gateways: outcome.gateways });
+        this.options.onWritten?.({ executions: written, sessions, gateways });
       } catch {
         // A listener's bug must not stop recording.
       }
@@ -330,66 +354,22 @@ export class SqliteRecorder implements Recorder {
     return 'progress';
   }
 
-  /**
-   * One transaction for the batch. When the database refuses an item for what it is (a constraint,
-   * a value too big), the batch is retried item by item and the refused ones go to the dead-letter
-   * file; a transient error (busy, locked, full) propagates so the whole batch is retried later.
-   */
-  private writeItems(items: EncodedItem[]) {
-    const tally = { written: 0, duplicates: 0, sessions: 0, gateways: 0, rejected: 0 };
-    const count = (item: EncodedItem, result: string) => {
-      if (item.kind === 'execution') {
-        if (result === 'written') tally.written++;
-        else tally.duplicates++;
-      } else if (item.kind === 'session') tally.sessions++;
-      else tally.gateways++;
-    };
-    const db = this.store.db;
-    try {
-      const results = db
-        .transaction(() => {
-          this.inserter.beginBatch();
-          const results = items.map((item) => this.inserter.write(item));
-          this.inserter.endBatch();
-          return results;
-        })
-        .immediate();
-      items.forEach((item, i) => count(item, results[i] ?? 'written'));
-      return tally;
-    } catch (err) {
-      if (isTransient(err)) throw err;
-      this.inserter.resetCaches();
-    }
-    for (const item of items) {
-      try {
-        const result = db
-          .transaction(() => {
-            this.inserter.beginBatch();
-            const result = this.inserter.write(item);
-            this.inserter.endBatch();
-            return result;
-          })
-          .immediate();
-        count(item, result);
-      } catch (err) {
-        this.inserter.resetCaches();
-        if (isTransient(err)) throw err;
-        this.reject(item, err);
-        tally.rejected++;
-      }
-    }
-    return tally;
+  private failedAttempt(message: string): 'failed' {
+    this.consecutiveFailures++;
+    this.counters.retries++;
+    this.fail(message);
+    return 'failed';
   }
 
-  private reject(item: EncodedItem, err: unknown): void {
+  private reject(item: EncodedItem, reason: string): void {
     this.counters.rejected++;
     const what = item.kind === 'execution' ? `execution ${item.uuid}` : item.kind === 'session' ? `session ${item.key}` : `gateway ${item.name}`;
     try {
-      appendFileSync(this.deadLetterPath, `${JSON.stringify({ reason: describeError(err), item })}\n`);
-      this.fail(`${what} was refused by the database (${describeError(err)}); kept in ${this.deadLetterPath}`);
+      appendFileSync(this.deadLetterPath, `${JSON.stringify({ reason, item })}\n`);
+      this.fail(`${what} was refused by the database (${reason}); kept in ${this.deadLetterPath}`);
     } catch (writeErr) {
       this.counters.lost++;
-      this.fail(`${what} was refused by the database (${describeError(err)}) and could not be kept: ${describeError(writeErr)}`);
+      this.fail(`${what} was refused by the database (${reason}) and could not be kept: ${describeError(writeErr)}`);
     }
   }
 

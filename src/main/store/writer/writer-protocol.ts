@@ -1,0 +1,22 @@
+// Messages between the recorder and its writer thread.
+import type { EncodedItem } from '../codec/encoded';
+import type { BatchResult } from './apply-batch';
+
+export const WRITER_THREAD_KIND = 'interceptor-console-store-writer';
+
+export interface WriterThreadData {
+  kind: typeof WRITER_THREAD_KIND;
+  path: string;
+  busyTimeoutMs: number;
+}
+
+export type WriterRequest =
+  | { op: 'write'; id: number; items: EncodedItem[] }
+  | { op: 'exec'; id: number; sql: string }
+  | { op: 'close'; id: number };
+
+export type WriterResponse =
+  | { type: 'ready' }
+  | { type: 'failed'; error: string }
+  | { type: 'done'; id: number; result?: BatchResult }
+  | { type: 'error'; id: number; error: string };
