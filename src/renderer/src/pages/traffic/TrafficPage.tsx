@@ -175,7 +175,15 @@ export function TrafficPage() {
           />
         </div>
       </div>
-      <FilterBar ref={search} filter={filter} facets={facets.data} onChange={setFilter} />
+      <FilterBar
+        ref={search}
+        filter={filter}
+        facets={facets.data}
+        onChange={(f) => {
+          setFilter(f);
+          setCursor(0);
+        }}
+      />
       {notice && (
         <div className="banner info notice" role="status">
           {notice}{' '}

@@ -1,0 +1,28 @@
+// Calls the app API from inside a page, with the token web mode injected into it (as the UI does):
+// for e2e tests that set up state (update a gateway, read history) next to what they click.
+import type { Page } from 'playwright-core';
+
+export type PageApi = <T = Record<string, unknown>>(procedure: string, input?: unknown) => Promise<T>;
+
+export function pageApi(page: Page): PageApi {
+  return async <T,>(procedure: string, input: unknown = {}) => {
+    const r = await page.evaluate(
+      async ({ procedure, input }) => {
+        const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')!.content;
+        const res = await fetch(`/api/call/${procedure}`, { method: 'POST', headers: { 'x-ic-token': token }, body: JSON.stringify(input) });
+        return (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+      },
+      { procedure, input },
+    );
+    if (!r.ok) throw new Error(`${procedure}: ${r.error?.message}`);
+    return r.value as T;
+  };
+}
+
+/** Waits until the demo gateway runs (first start creates it and spawns its servers). */
+export async function waitForDemoGateway(api: PageApi, page: Page, timeoutMs = 30_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; (await api<{ status: string }>('gateways.get', { id: 'demo' })).status !== 'running'; ) {
+    if (Date.now() > end) throw new Error(`the demo gateway did not start within ${timeoutMs / 1000} s`);
+    await page.waitForTimeout(250);
+  }
+}
