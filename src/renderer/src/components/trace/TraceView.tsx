@@ -55,15 +55,11 @@ export function TraceView({ trace, label = 'Chain trace' }: { trace: ChainTrace;
         </div>
       ))}
       <div className="wf-axis" aria-hidden="true">
-        <span />
-        <span className="wf-ticks">
-          {[0, 0.25, 0.5, 0.75, 1].map((f) => (
-            <i key={f} style={{ left: `${f * 100}%` }}>
-              {(total * f).toFixed(total * f >= 10 ? 0 : 1)} ms
-            </i>
-          ))}
-        </span>
-        <span />
+        {[0, 0.5, 1].map((f) => (
+          <i key={f} style={{ left: `${f * 100}%` }}>
+            {(total * f).toFixed(total * f >= 10 ? 0 : 1)} ms
+          </i>
+        ))}
       </div>
       {PASS_ORDER[trace.phase].map((pass) => {
         const steps = ran.filter((s) => s.pass === pass);
@@ -133,11 +129,11 @@ function Step({ step, total }: { step: TraceStep; total: number }) {
           {step.failOpen && <span className="badge">failOpen</span>}
           {step.pass === 'mutation' && <span className="muted wf-prio">p {step.priority}</span>}
         </span>
-        <span className="trace-bar" aria-hidden="true">
-          <span style={{ left: `${left}%`, width: `${width}%` }} />
-        </span>
         <span className="dur">{step.durationMs.toFixed(1)} ms</span>
       </header>
+      <span className="trace-bar" aria-hidden="true" title={`starts at ${step.startMs.toFixed(1)} ms, takes ${step.durationMs.toFixed(1)} ms`}>
+        <span style={{ left: `${left}%`, width: `${width}%` }} />
+      </span>
       {step.error && (
         <div className="trace-error">
           {step.error.kind}: {step.error.message}
