@@ -1,9 +1,12 @@
 // Settings reach the store: retention prunes as soon as it is saved (and periodically after).
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { SqliteHistory } from '../../src/main/services/sqlite-history';
+import { silentLogger } from '../../src/main/services/environment';
 import { tempDir, testCore } from './helpers';
 
 function execution(i: number) {
-  return { id: `00000000-0000-4000-8000-00000000000${i}`, gateway: 'g', event: 'tools/call', startedAt: new Date(Date.now() - (10 - i) * 1000).toISOString(), durationMs: 1, outcome: 'allow' };
+  return { id: `00000000-0000-4000-8000-00000000000${i}`, gateway: 'g', event: 'tools/call', startedAt: new Date(Date.now() - (10 - i) * 1000).toISOString(), durationMs: 1, outcome: 'allow' as const };
 }
 
 describe('history settings', () => {
@@ -18,6 +21,31 @@ describe('history settings', () => {
       expect(saved.ok).toBe(true);
       const page = await core.dispatcher.dispatch('history.query', {});
       expect(page.ok && (page.value as { items: { id: string }[] }).items.map((e) => e.id)).toEqual([execution(5).id, execution(4).id]);
+    } finally {
+      await core.shutdown();
+      t.cleanup();
+    }
+  });
+});
+
+describe('redaction setting', () => {
+  it('refuses a path the store cannot parse, and redacts what is recorded with a valid one', async () => {
+    const t = tempDir();
+    const history = new SqliteHistory(join(t.dir, 'history.db'), silentLogger);
+    const core = testCore(t.dir, { history });
+    try {
+      await core.start({ demo: false });
+      const bad = await core.dispatcher.dispatch('settings.update', { redactPaths: ['arguments[oops'] });
+      expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(!bad.ok && bad.error.message).toMatch(/arguments\[oops/);
+      expect(core.settings.get().redactPaths).toEqual([]);
+
+      expect((await core.dispatcher.dispatch('settings.update', { redactPaths: ['arguments.password'] })).ok).toBe(true);
+      const record = { ...execution(1), outcome: 'allow' as const, requestReceived: { name: 'login', arguments: { user: 'ann', password: 'hunter2' } } };
+      history.recorder.recordExecution(record);
+      await history.recorder.flush();
+      const detail = await core.dispatcher.dispatch('history.detail', { executionId: record.id });
+      expect(detail).toMatchObject({ ok: true, value: { requestReceived: { arguments: { user: 'ann', password: '[REDACTED]' } } } });
     } finally {
       await core.shutdown();
       t.cleanup();

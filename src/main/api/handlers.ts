@@ -47,6 +47,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
         store: history.kind === 'sqlite',
         replay: history.kind === 'sqlite',
       },
+      ...((history as { unavailableReason?: string }).unavailableReason ? { storeError: (history as { unavailableReason?: string }).unavailableReason } : {}),
     }),
 
     'gateways.list': () => manager.list(),

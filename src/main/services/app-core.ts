@@ -51,7 +51,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   const manager = new GatewayManager(env, recorder, playground.withSimulation(ports.runtimeFactory));
   playground.attach(manager);
   manager.onEvent(emit);
-  const settings = new SettingsStore(env.dataDir, env.logger);
+  const settings = new SettingsStore(env.dataDir, env.logger, (next) => ports.history.checkRedaction?.(next.redactPaths));
   const handlers = buildHandlers({ env, manager, settings, history: ports.history, chain: ports.chain, pool: ports.pool, emit, ports, playground });
   const dispatcher = createDispatcher(handlers, env.logger);
   const policy = new HistoryPolicy(ports.history, () => settings.get(), env.logger, emit);

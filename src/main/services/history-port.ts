@@ -16,6 +16,8 @@ export interface HistoryPort {
   sinkEvents(options: { gateway?: string; interceptor?: string; limit: number }): Record<string, unknown>[];
   /** Redaction at rest: JSON paths replaced before records are written (stores that support it). */
   setRedaction?(paths: string[]): void;
+  /** Throws a message saying what is wrong with a path, without applying anything. */
+  checkRedaction?(paths: string[]): void;
   close(): Promise<void>;
 }
 

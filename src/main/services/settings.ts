@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { SettingsSchema, type Settings } from '../../shared/api/models';
 import type { Logger } from './environment';
+import { ApiError } from '../../shared/api/envelope';
 
 export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
@@ -15,7 +16,12 @@ export class SettingsStore {
   private current: Settings;
   private readonly path: string;
 
-  constructor(dataDir: string, private readonly logger: Logger) {
+  /** `check` may refuse a new value before it is saved (e.g. a redaction path the store cannot parse). */
+  constructor(
+    dataDir: string,
+    private readonly logger: Logger,
+    private readonly check?: (next: Settings) => void,
+  ) {
     mkdirSync(dataDir, { recursive: true });
     this.path = join(dataDir, 'settings.json');
     this.current = this.read();
@@ -27,6 +33,11 @@ export class SettingsStore {
 
   update(patch: Partial<Settings>): Settings {
     const next = SettingsSchema.parse({ ...this.current, ...patch });
+    try {
+      this.check?.(next);
+    } catch (err) {
+      throw new ApiError('invalid_input', err instanceof Error ? err.message : String(err));
+    }
     const tmp = `${this.path}.tmp-${process.pid}`;
     writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
     renameSync(tmp, this.path);

@@ -38,6 +38,10 @@ export class SqliteHistory implements HistoryPort {
     this.redactor = createRedactor({ paths });
   }
 
+  checkRedaction(paths: string[]): void {
+    createRedactor({ paths });
+  }
+
   private get db() {
     return this.recorder.store.db;
   }

@@ -195,5 +195,7 @@ export const AppInfoSchema = z.object({
   dbPath: z.string(),
   /** Which optional parts are wired in (the screens say so instead of failing obscurely). */
   capabilities: z.object({ gateway: z.boolean(), chain: z.boolean(), store: z.boolean(), replay: z.boolean() }),
+  /** Why history is kept in memory only (the SQLite file could not be opened), when it is. */
+  storeError: z.string().optional(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;

@@ -8,6 +8,7 @@ import { ImportDialog } from './ImportDialog';
 
 export function GatewaysPage() {
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
+  const info = useApiQuery('app.info', undefined, []);
   const [dialog, setDialog] = useState<'example' | 'import' | null>(null);
   const list = gateways.data ?? [];
   return (
@@ -25,6 +26,11 @@ export function GatewaysPage() {
         </div>
       </div>
       <ErrorBanner error={gateways.error} />
+      {info.data?.storeError && (
+        <div className="banner error" role="alert" style={{ marginBottom: 14 }}>
+          History is kept in memory only (lost on exit): {info.data.storeError}
+        </div>
+      )}
       {gateways.isSuccess && list.length === 0 && (
         <div className="empty">
           <p>No gateways yet.</p>
