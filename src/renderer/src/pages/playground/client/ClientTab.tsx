@@ -142,7 +142,12 @@ export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; curr
             </button>
           </div>
         )}
-        {session?.instructions && <div className="muted instructions">{session.instructions}</div>}
+        {session?.instructions && (
+          <details className="pg-details">
+            <summary>Server instructions</summary>
+            <div className="muted instructions">{session.instructions}</div>
+          </details>
+        )}
       </section>
       {session && catalog && <Catalog sessionId={session.sessionId} catalog={catalog} throughGateway={session.target.kind === 'gateway'} />}
     </div>

@@ -73,9 +73,9 @@ export function DryRunTab({ gateway }: { gateway: GatewayInfo }) {
               <option value="response">response</option>
             </select>
           </label>
-          <label className="field grow">
-            Principal <span className="hint">(adds its dynamic interceptor servers)</span>
-            <input type="text" aria-label="Dry-run principal" placeholder="(none)" value={principal} onChange={(e) => setPrincipal(e.target.value)} />
+          <label className="field grow" title="A principal adds its dynamic interceptor servers to the chain">
+            Principal
+            <input type="text" aria-label="Dry-run principal" placeholder="(none: static servers only)" value={principal} onChange={(e) => setPrincipal(e.target.value)} />
           </label>
         </div>
         <div className="editor-head">

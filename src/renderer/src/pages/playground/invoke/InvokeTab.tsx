@@ -42,6 +42,7 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
   const [pending, setPending] = useState(false);
   const [picking, setPicking] = useState(false);
   const [from, setFrom] = useState<string>();
+  const [edited, setEdited] = useState(false);
 
   // A new interceptor: its first hooked event and phase, its template, its config defaults.
   useEffect(() => {
@@ -66,6 +67,7 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
     setPayloadText(pretty(t.payload));
     setTemplateTitle(t.title);
     setFrom(undefined);
+    setEdited(false);
     setHighlight(undefined);
   }
 
@@ -110,7 +112,7 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
   return (
     <div className="pg-grid invoke">
       <section className="card pg-card" aria-label="Invocation">
-        <div className="row">
+        <div className="target-grid">
           <label className="field">
             Server
             <select aria-label="Interceptor server" value={effectiveServer ?? ''} onChange={(e) => setServer(e.target.value)}>
@@ -119,7 +121,7 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
               ))}
             </select>
           </label>
-          <label className="field grow">
+          <label className="field">
             Interceptor
             <select aria-label="Interceptor" value={descriptor?.name ?? ''} onChange={(e) => setName(e.target.value)}>
               {interceptors.map((i) => (
@@ -150,7 +152,10 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
         {hookNote && <div className="banner info">{hookNote}</div>}
         <div className="editor-head">
           <h3>Payload</h3>
-          <span className="muted">{from ? `from recorded execution ${from}` : `template: ${templateTitle}`}</span>
+          <span className="muted">
+            {from ? `from recorded execution ${from}` : `template: ${templateTitle}`}
+            {edited ? ' (edited)' : ''}
+          </span>
           <span className="spacer" />
           <button type="button" className="small" onClick={() => loadTemplate(event, phase)}>
             Reset to template
@@ -159,7 +164,16 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
             From history…
           </button>
         </div>
-        <JsonEditor label="Payload" value={payloadText} onChange={setPayloadText} highlightPath={highlight} height="260px" />
+        <JsonEditor
+          label="Payload"
+          value={payloadText}
+          onChange={(text) => {
+            setPayloadText(text);
+            setEdited(true);
+          }}
+          highlightPath={highlight}
+          height="260px"
+        />
         {!parsed.ok && <div className="field-error">{parsed.error}</div>}
         {descriptor && (
           <details className="pg-details" open={sendConfig}>
@@ -214,6 +228,7 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
         onPick={(payload, executionId) => {
           setPayloadText(pretty(payload));
           setFrom(executionId);
+          setEdited(false);
           setHighlight(undefined);
           setPicking(false);
         }}

@@ -1,0 +1,85 @@
+// Takes the README screenshots of the Playground with Chromium against web mode (the demo gateway:
+// server-everything + the sample interceptors), each after doing what it shows for real.
+// Run after `npm run build`: node --import tsx scripts/screenshots-playground.ts
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchChromium, root, startWebMode } from '../test/e2e/harness';
+
+const out = (name: string) => join(root, 'docs', 'screenshots', `playground-${name}.png`);
+
+const web = await startWebMode();
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  await page.goto(web.openUrl);
+  const call = (procedure: string, input: unknown) =>
+    page.evaluate(
+      async ({ procedure, input }) => {
+        const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')!.content;
+        const res = await fetch(`/api/call/${procedure}`, { method: 'POST', headers: { 'x-ic-token': token }, body: JSON.stringify(input) });
+        return (await res.json()) as { ok: boolean; value?: { status?: string } };
+      },
+      { procedure, input },
+    );
+  for (let i = 0; i < 120 && (await call('gateways.get', { id: 'demo' })).value?.status !== 'running'; i++) await page.waitForTimeout(250);
+  await page.evaluate(() => (location.hash = '#/playground'));
+  const tab = (name: string) => page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name }).click();
+  const setEditor = async (label: string, text: string) => {
+    await page.getByRole('textbox', { name: label, exact: true }).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(text);
+  };
+  const shot = async (p: Page, name: string) => {
+    // Nothing hovered, and the page from its top: what a person sees on arrival.
+    await p.mouse.move(2, 890);
+    await p.evaluate(() => document.querySelector('.main')?.scrollTo(0, 0));
+    await p.waitForTimeout(400);
+    await p.screenshot({ path: out(name) });
+    console.log(`wrote ${out(name)}`);
+  };
+
+  // Invoke: email-redactor from its template → the mutation diff.
+  const interceptor = page.getByLabel('Interceptor', { exact: true });
+  await interceptor.locator('option', { hasText: 'email-redactor' }).waitFor({ state: 'attached', timeout: 30_000 });
+  await interceptor.selectOption({ label: 'email-redactor · mutation' });
+  await page.getByRole('button', { name: 'Invoke', exact: true }).click();
+  await page.getByRole('list', { name: 'Mutation diff' }).waitFor();
+  await shot(page, 'invoke');
+
+  // Invoke: pii-validator on an SSN → its message, the path highlighted in the payload.
+  await interceptor.selectOption({ label: 'pii-validator · validation' });
+  await setEditor('Payload', JSON.stringify({ name: 'echo', arguments: { message: 'my ssn is 078-05-1120' } }, null, 2));
+  await page.getByRole('button', { name: 'Invoke', exact: true }).click();
+  await page.locator('.cm-json-highlight').first().waitFor();
+  await shot(page, 'invoke-validation');
+
+  // Dry-run of the demo chain.
+  await tab('Dry-run chain');
+  await page.getByRole('button', { name: 'Run chain' }).click();
+  await page.getByRole('region', { name: 'Dry-run trace' }).first().getByText('Allowed', { exact: true }).waitFor();
+  await shot(page, 'dry-run');
+
+  // Client: echo through the demo gateway.
+  await tab('Client');
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('status', { name: 'Client session' }).waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Tools: echo' }).click();
+  await page.getByRole('group', { name: 'Arguments of echo' }).getByLabel('message').fill('Send the invoice to frank@example.com');
+  await page.getByRole('button', { name: 'Call tool' }).click();
+  await page.getByRole('region', { name: 'Call' }).getByLabel('Text content').waitFor();
+  await shot(page, 'client');
+
+  // Failure simulation armed (dark theme, to show both).
+  await call('settings.update', { theme: 'dark' });
+  await tab('Failure simulation');
+  await page.getByLabel('Simulation interceptor').selectOption('pii-validator');
+  await page.getByLabel('Invocation count').fill('3');
+  await page.getByRole('button', { name: 'Arm', exact: true }).click();
+  await page.getByRole('alert', { name: 'Failure simulation armed' }).waitFor();
+  await shot(page, 'simulation-dark');
+  await call('simulation.disarm', { id: 'demo' });
+  await call('settings.update', { theme: 'light' });
+} finally {
+  await browser.close();
+  await web.stop();
+}
