@@ -48,6 +48,9 @@ export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
               Restart
             </button>
           )}
+          <a className="btn" style={{ textDecoration: 'none' }} href={`#/chain/${encodeURIComponent(g.id)}`}>
+            Edit chain
+          </a>
           <button type="button" onClick={() => setConnectOpen(true)}>
             Connect a client
           </button>
