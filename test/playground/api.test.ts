@@ -171,6 +171,29 @@ describe('built-in client and failure simulation', () => {
     expect(ok.result.isError).toBeFalsy();
   });
 
+  it('a simulated timeout of a sink never blocks: the call goes through, the step is simulated', async () => {
+    await call('simulation.arm', { id: 'demo', server: 'samples', name: 'request-logger', kind: 'timeout', count: 1, phase: 'request' });
+    const session = await call<{ sessionId: string }>('client.connect', { target: { kind: 'gateway', id: 'demo' } });
+    const out = await call<{ result: { isError?: boolean; content: { text: string }[] } }>('client.callTool', {
+      sessionId: session.sessionId, name: 'echo', arguments: { message: 'sinkprobe' },
+    });
+    expect(out.result.isError).toBeFalsy();
+    const [item] = await history<{ id: string; outcome: string }>({ gateway: 'demo', search: 'sinkprobe' });
+    const detail = await call<{ simulated?: boolean; outcome: string; requestTrace: { steps: { name: string; simulated?: boolean; outcome: string }[] } }>('history.detail', { executionId: item!.id });
+    expect(detail.simulated).toBe(true);
+    expect(detail.requestTrace.steps.find((s) => s.name === 'request-logger')).toMatchObject({ simulated: true, outcome: 'not-recorded' });
+    await call('client.disconnect', { sessionId: session.sessionId });
+  });
+
+  it('stopping a gateway disarms its simulations', async () => {
+    await call('simulation.arm', { id: 'demo', server: 'samples', name: 'pii-validator', kind: 'crash', count: 3 });
+    await call('gateways.stop', { id: 'demo' });
+    expect(await call<unknown[]>('simulation.list', { id: 'demo' })).toEqual([]);
+    expect((await fails('simulation.arm', { id: 'demo', server: 'samples', name: 'pii-validator', kind: 'crash' })).code).toBe('conflict');
+    expect((await fails('client.connect', { target: { kind: 'gateway', id: 'demo' } })).message).toContain('start it first');
+    await call('gateways.start', { id: 'demo' });
+  });
+
   it('refuses to arm a simulation on a stopped or unknown gateway', async () => {
     expect((await fails('simulation.arm', { id: 'ghost', server: 'samples', name: 'x', kind: 'timeout' })).code).toBe('not_found');
   });

@@ -29,6 +29,10 @@ export class PlaygroundServices {
 
   attach(manager: GatewayManager): void {
     this.manager = manager;
+    // A simulation rehearses failures on a running gateway; once it stops (or fails) nothing stays armed.
+    manager.onEvent((event) => {
+      if (event.type === 'gateway.status' && (event.status === 'stopped' || event.status === 'failed')) this.simulations.forget(event.id);
+    });
   }
 
   close(): Promise<void> {
