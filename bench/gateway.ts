@@ -3,6 +3,7 @@
 // proxy hop); through the gateway with an empty chain; through the gateway with the three C#-sample
 // interceptors (pii-validator, email-redactor, request-logger). Rounds alternate the variants so that
 // machine drift hits all of them alike. Targets: empty chain ≤ 1.3× relay p50, ≥ 0.8× relay throughput.
+// Also: the gateway (empty chain) recording into SQLite vs not recording (target ≤ 5% throughput loss).
 // Run: `npm run bench -- gateway` (builds the CLI first) or `node --import tsx bench/index.ts gateway`.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -101,6 +102,13 @@ export async function run(): Promise<void> {
     { name: 'relay (parse + re-serialise)', args: [relay, process.execPath, ...direct], samples: [], totalMs: 0, calls: 0 },
     { name: 'gateway, empty chain', args: [cli, 'gateway', '--config', gatewayConfig(false), '--no-record', '--quiet'], samples: [], totalMs: 0, calls: 0 },
     { name: 'gateway, 3 C# sample interceptors', args: [cli, 'gateway', '--config', gatewayConfig(true), '--no-record', '--quiet'], samples: [], totalMs: 0, calls: 0 },
+    {
+      name: 'gateway, empty chain, recording to SQLite',
+      args: [cli, 'gateway', '--config', gatewayConfig(false), '--db', join(mkdtempSync(join(tmpdir(), 'ic-bench-db-')), 'history.db'), '--quiet'],
+      samples: [],
+      totalMs: 0,
+      calls: 0,
+    },
   ];
   console.log(`sequential tools/call (echo) over stdio: ${ROUNDS} rounds × ${CALLS} calls per variant (after ${WARMUP} warm-up calls)`);
   for (let round = 0; round < ROUNDS; round++) for (const v of variants) await measure(v);
@@ -119,6 +127,9 @@ export async function run(): Promise<void> {
   const empty = variants[2]!;
   const emptyP50 = percentile(empty.samples, 50) / relayP50;
   const emptyTput = ((empty.calls / empty.totalMs) * 1000) / relayTput;
+  const recording = variants[4]!;
+  const recordingTput = (recording.calls / recording.totalMs) * 1000 / ((empty.calls / empty.totalMs) * 1000);
+  console.log(`recording on vs off (empty chain): throughput ${recordingTput.toFixed(2)}× (target ≥ 0.95×) ${recordingTput >= 0.95 ? 'OK' : 'UNDER'}`);
   console.log(
     `\nempty chain vs relay: p50 ${emptyP50.toFixed(2)}× (target ≤ 1.30×) ${emptyP50 <= 1.3 ? 'OK' : 'OVER'}; ` +
       `throughput ${emptyTput.toFixed(2)}× (target ≥ 0.80×) ${emptyTput >= 0.8 ? 'OK' : 'UNDER'}`,

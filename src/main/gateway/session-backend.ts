@@ -33,6 +33,11 @@ export class BackendLink {
     return this.backend?.pid;
   }
 
+  /** The backend when it is connected (the hot path skips ensure()'s promise). */
+  ready(): Backend | undefined {
+    return this.up ? this.backend : undefined;
+  }
+
   /** Adopts a backend the listener already started. */
   attach(backend: Backend, up: boolean): void {
     this.backend = backend;

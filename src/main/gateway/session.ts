@@ -29,7 +29,7 @@ import {
 import { invalidLineResponse, type InvalidLine } from './line-channel';
 
 /** How long a response waits after a progress notification of its own request (see onBackendResponse). */
-const PROGRESS_SETTLE_MS = 3;
+const PROGRESS_SETTLE_MS = 10;
 const ENVELOPE_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const ENVELOPE_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 
@@ -134,11 +134,18 @@ export class GatewaySession {
     const ex = this.newExchange(req, 'client');
     this.fromClient.set(req.id, ex);
     let outgoing = req;
-    if (this.host.interception.intercepts(req.method)) {
+    if (this.needsChain(ex)) {
       const params = await this.runChain(ex, 'request', req.params ?? {});
       if (params === undefined) return; // blocked, cancelled or failed: already answered
       if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
       ex.requestForwarded = params;
+    }
+    const ready = this.link.ready();
+    if (ready) {
+      // Hot path: no await between reading the client's line and writing the backend's.
+      ex.forwarded = true;
+      ready.send(outgoing).catch((err: Error) => this.failClientExchange(ex, RpcCode.BackendUnavailable, err.message));
+      return;
     }
     try {
       const backend = await this.link.ensure(this.replayable());
@@ -174,7 +181,7 @@ export class GatewaySession {
       ex.errorReturned = res.error;
     } else {
       ex.responseReceived = res.result;
-      if (this.interceptionOf(ex).intercepts(ex.method)) {
+      if (this.needsChain(ex)) {
         const result = await this.runChain(ex, 'response', res.result);
         if (result === undefined) return;
         if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
@@ -247,7 +254,7 @@ export class GatewaySession {
       let result: unknown = ex.method === 'tools/list' ? coerceToolSchemas(res.result) : res.result;
       if (ex.method === 'server/discover') result = await this.completeDiscover(res.result);
       else if (this.host.config.serverInfo) result = restampServerInfo(result as Record<string, unknown>, this.host.config.serverInfo);
-      if (this.interceptionOf(ex).intercepts(ex.method)) {
+      if (this.needsChain(ex)) {
         result = await this.runChain(ex, 'response', result);
         if (result === undefined) return;
       }
@@ -312,7 +319,7 @@ export class GatewaySession {
     const ex = this.newExchange(req, 'backend');
     this.fromBackend.set(req.id, ex);
     let outgoing = req;
-    if (this.host.interception.intercepts(req.method)) {
+    if (this.needsChain(ex)) {
       const params = await this.runChain(ex, 'request', req.params ?? {});
       if (params === undefined) return;
       if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
@@ -355,6 +362,15 @@ export class GatewaySession {
   /** The interception an exchange runs on: the one it pinned at its first phase, else the current one. */
   private interceptionOf(ex: Exchange): Interception {
     return ex.chain?.interception ?? this.host.interception;
+  }
+
+  /**
+   * Whether a phase of this exchange has anything to run: decided synchronously so that the hot path of a
+   * gateway without interceptors (or an event outside interceptedEvents) never awaits or leases.
+   */
+  private needsChain(ex: Exchange): boolean {
+    if (!this.interceptionOf(ex).intercepts(ex.method)) return false;
+    return ex.chain ? ex.chain.runtime !== null : this.chainRuntime() !== null;
   }
 
   private chainRuntime(): ChainRuntime | null {
