@@ -2,10 +2,12 @@
 // side by side in the same run. Add a bench by adding one entry below.
 import { runEngineBench } from './engine';
 import { run as runGatewayBench } from './gateway';
+import { run as runStoreBench } from './store';
 
 const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'engine', run: runEngineBench },
   { name: 'gateway', run: runGatewayBench },
+  { name: 'store', run: runStoreBench },
 ];
 
 const only = process.argv.slice(2);

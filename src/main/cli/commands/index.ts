@@ -6,5 +6,9 @@ import { conformanceCommand } from './conformance';
 import { serveSamplesCommand } from './serve-samples';
 import { listCommand } from './list';
 import { invokeCommand } from './invoke';
+import { historyCommand } from './history';
+import { exportCommand } from './export';
+import { importCommand } from './import';
+import { pruneCommand } from './prune';
 
-export const commands: CliCommand[] = [gatewayCommand, webCommand, conformanceCommand, serveSamplesCommand, listCommand, invokeCommand];
+export const commands: CliCommand[] = [gatewayCommand, webCommand, conformanceCommand, serveSamplesCommand, listCommand, invokeCommand, historyCommand, exportCommand, importCommand, pruneCommand];

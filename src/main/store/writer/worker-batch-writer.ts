@@ -79,8 +79,8 @@ export class WorkerBatchWriter implements BatchWriter {
       stdout: false,
       stderr: false,
     });
-    // Like the recorder's timers, the thread never keeps the process alive on its own.
-    worker.unref();
+    // Like the recorder's timers, the thread never keeps the process alive on its own once it has
+    // started (until then a first write may be waiting for it); requests in flight ref it again.
     this.worker = worker;
     this.ready = new Promise<boolean>((resolve) => {
       let started = false;
@@ -96,6 +96,7 @@ export class WorkerBatchWriter implements BatchWriter {
       worker.on('message', (msg: WriterResponse) => {
         if (msg.type === 'ready') {
           started = true;
+          if (this.pending.size === 0) worker.unref();
           resolve(true);
         } else if (msg.type === 'failed') failStart(msg.error);
         else {
@@ -151,10 +152,11 @@ export class WorkerBatchWriter implements BatchWriter {
     if (this.fallback) return this.fallback.close();
     if (!this.worker) return;
     const worker = this.worker;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     await this.request({ op: 'close' });
+    worker.ref(); // keep the process alive until the thread has closed its connection and exited
     await new Promise<void>((resolve) => {
-      if (this.worker !== worker) return resolve();
-      worker.once('exit', () => resolve());
+      void exited.then(resolve);
       setTimeout(() => void worker.terminate(), 2000).unref();
     });
   }

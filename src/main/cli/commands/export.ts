@@ -1,0 +1,82 @@
+// `interceptor-console export`: the history as JSONL (lossless; `import` reads it back).
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { exportLines } from '../../store';
+import { CliFailure, type CliCommand } from '../command';
+import { dbUsage, openHistory, parseFlags } from './history-db';
+
+const usage = `Usage: interceptor-console export [--db FILE] [--out FILE]
+
+Writes every gateway, session and execution as JSON lines, oldest execution first. The format is
+lossless: \`import\` into a fresh file and export again gives the same bytes.
+
+Options:
+${dbUsage(17)}
+  --out FILE     write to this file instead of stdout
+
+Example:
+  interceptor-console export --db ~/history.db --out history.jsonl`;
+
+const CHUNK = 1 << 20;
+
+async function writeStdout(text: string): Promise<void> {
+  if (process.stdout.write(text)) return;
+  await new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));
+}
+
+export const exportCommand: CliCommand = {
+  name: 'export',
+  summary: 'Export the recorded history as JSONL (lossless)',
+  usage,
+  async run(argv) {
+    const { values } = parseFlags(() =>
+      parseArgs({ args: argv, strict: true, allowPositionals: false, options: { db: { type: 'string' }, out: { type: 'string' } } }),
+    );
+    const store = openHistory(values.db);
+    let count = 0;
+    try {
+      if (values.out) {
+        // Written beside the target and renamed at the end: a failed export never leaves half a file.
+        const partial = `${values.out}.partial`;
+        let fd: number;
+        try {
+          fd = openSync(partial, 'w');
+        } catch (err) {
+          throw new CliFailure(`cannot write ${values.out}: ${(err as Error).message}`);
+        }
+        try {
+          let buffer = '';
+          for (const line of exportLines(store.db)) {
+            buffer += `${line}\n`;
+            count++;
+            if (buffer.length >= CHUNK) {
+              writeSync(fd, buffer);
+              buffer = '';
+            }
+          }
+          writeSync(fd, buffer);
+          closeSync(fd);
+          renameSync(partial, values.out);
+        } catch (err) {
+          closeSync(fd);
+          rmSync(partial, { force: true });
+          throw new CliFailure(`export to ${values.out} failed: ${(err as Error).message}`);
+        }
+        console.error(`exported ${count - 1} record(s) to ${values.out}`);
+      } else {
+        let buffer = '';
+        for (const line of exportLines(store.db)) {
+          buffer += `${line}\n`;
+          if (buffer.length >= CHUNK) {
+            await writeStdout(buffer);
+            buffer = '';
+          }
+        }
+        await writeStdout(buffer);
+      }
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};

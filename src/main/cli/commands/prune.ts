@@ -1,0 +1,57 @@
+// `interceptor-console prune`: retention by count and/or age, then the space is given back.
+import { parseArgs } from 'node:util';
+import { pruneHistory } from '../../store';
+import { UsageError, type CliCommand } from '../command';
+import { dbUsage, openHistory, parseFlags, positiveInt, positiveNumber } from './history-db';
+
+const usage = `Usage: interceptor-console prune [--db FILE] [--max-executions N] [--max-age-days D] [--vacuum]
+
+Deletes the oldest executions beyond N and/or older than D days (with their steps, sink events and
+payloads nobody else uses), then returns the freed space to the disk.
+
+Options:
+${dbUsage(23)}
+  --max-executions N   keep the newest N executions
+  --max-age-days D     delete executions started more than D days ago (fractions allowed)
+  --vacuum             rewrite the whole file afterwards (smallest file; needs free space and time)
+
+Example:
+  interceptor-console prune --db ~/history.db --max-age-days 30`;
+
+const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+
+export const pruneCommand: CliCommand = {
+  name: 'prune',
+  summary: 'Delete old recorded executions (by count and/or age) and reclaim the space',
+  usage,
+  async run(argv) {
+    const { values } = parseFlags(() =>
+      parseArgs({
+        args: argv,
+        strict: true,
+        allowPositionals: false,
+        options: { db: { type: 'string' }, 'max-executions': { type: 'string' }, 'max-age-days': { type: 'string' }, vacuum: { type: 'boolean' } },
+      }),
+    );
+    const maxExecutions = positiveInt(values['max-executions'], '--max-executions');
+    const maxAgeDays = positiveNumber(values['max-age-days'], '--max-age-days');
+    if (maxExecutions === undefined && maxAgeDays === undefined) {
+      throw new UsageError('give --max-executions N and/or --max-age-days D: prune deletes nothing without a limit');
+    }
+    const store = openHistory(values.db);
+    try {
+      const result = pruneHistory(store.db, {
+        ...(maxExecutions !== undefined ? { maxExecutions } : {}),
+        ...(maxAgeDays !== undefined ? { maxAgeDays } : {}),
+        fullVacuum: values.vacuum ?? false,
+      });
+      console.log(
+        `deleted ${result.deleted} execution(s), ${result.payloadsDeleted} unused payload(s), ${result.sessionsDeleted} session(s); ` +
+          `file ${mb(result.bytesBefore)} → ${mb(result.bytesAfter)}`,
+      );
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
