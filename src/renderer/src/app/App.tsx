@@ -20,7 +20,7 @@ const LABELS: Record<Route, string> = {
   settings: 'Settings',
 };
 
-const PAGES: Record<Route, () => React.JSX.Element> = {
+const PAGES: Record<Route, React.ComponentType> = {
   gateways: GatewaysPage,
   chain: ChainPage,
   playground: PlaygroundPage,
