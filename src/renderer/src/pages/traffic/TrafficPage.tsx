@@ -1,7 +1,7 @@
 // Traffic: live and recorded executions in one windowed table, newest first, filtered by the store; the
 // detail of one execution beside it; replay, edit & replay, compare, bulk replay, export and import.
 // Keys: `/` filter, `j`/`k` move, Enter opens, `r` replays, Esc closes the detail.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { HistoryFilter } from '../../../../shared/api/models';
 import type { BulkJob, ReplayMode } from '../../../../shared/api/models-traffic';
 import { useApi, useApiQuery } from '../../api/context';
@@ -9,7 +9,6 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import type { VirtualListHandle } from '../../components/VirtualList';
 import { BulkReplayDialog } from './BulkReplayDialog';
 import { CompareView } from './compare/CompareView';
-import { EditReplayDialog } from './detail/EditReplayDialog';
 import { ExecutionDetail } from './detail/ExecutionDetail';
 import type { ExecutionDetailData } from './detail/sections';
 import { count } from './format';
@@ -19,6 +18,9 @@ import { useTrafficList } from './list/use-traffic-list';
 import { navigate, useTrafficRoute } from './route';
 import { downloadText, ImportButton } from './transfer';
 import './traffic.css';
+
+// The JSON editor (CodeMirror) loads when Edit & replay is first opened, not with the table.
+const EditReplayDialog = lazy(() => import('./detail/EditReplayDialog').then((m) => ({ default: m.EditReplayDialog })));
 
 export function TrafficPage() {
   const api = useApi();
@@ -224,7 +226,11 @@ export function TrafficPage() {
           />
         )}
       </div>
-      <EditReplayDialog execution={editing} busy={replay.busy} onReplay={runReplay} onClose={() => setEditing(undefined)} />
+      {editing && (
+        <Suspense fallback={null}>
+          <EditReplayDialog execution={editing} busy={replay.busy} onReplay={runReplay} onClose={() => setEditing(undefined)} />
+        </Suspense>
+      )}
       <BulkReplayDialog
         open={bulkOpen}
         filter={filter}
