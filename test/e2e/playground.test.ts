@@ -52,7 +52,7 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', () => {
       await page.waitForTimeout(250);
     }
     await page.evaluate(() => (location.hash = '#/playground'));
-    await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor({ timeout: 60_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -67,6 +67,7 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', () => {
     await interceptor.selectOption({ label: 'email-redactor · mutation' });
     // The tools/call request template carries an e-mail address.
     await expect.poll(() => page.getByRole('textbox', { name: 'Payload', exact: true }).textContent()).toContain('alice@example.com');
+    expect(await page.getByRole('region', { name: 'Invocation' }).getByLabel('Payload shape').textContent()).toContain('a valid CallToolRequestParams');
     await page.getByRole('button', { name: 'Invoke', exact: true }).click();
     const diff = page.getByRole('list', { name: 'Mutation diff' });
     await diff.waitFor();

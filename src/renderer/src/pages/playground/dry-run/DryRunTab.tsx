@@ -12,6 +12,7 @@ import { JsonEditor, parseJsonText } from '../../../components/json-editor/JsonE
 import { JsonDiff } from '../../../components/diff/JsonDiff';
 import { TraceView } from '../../../components/trace/TraceView';
 import { HistoryPicker } from '../invoke/HistoryPicker';
+import { PayloadShapeNote } from '../invoke/PayloadShapeNote';
 
 type Phase = 'request' | 'response';
 
@@ -89,7 +90,7 @@ export function DryRunTab({ gateway }: { gateway: GatewayInfo }) {
           </button>
         </div>
         <JsonEditor label="Dry-run payload" value={text} onChange={setText} height="260px" />
-        {!parsed.ok && <div className="field-error">{parsed.error}</div>}
+        {parsed.ok ? <PayloadShapeNote event={event} phase={phase} payload={parsed.value} /> : <div className="field-error">{parsed.error}</div>}
         <div className="row end">
           <span className="muted">No backend is called; interceptors run for real (sinks too).</span>
           <button type="button" className="primary" disabled={!parsed.ok || pending} onClick={() => void run()}>

@@ -14,6 +14,7 @@ import type { JsonSchema } from '../../../components/schema-form/schema';
 import { ContextFields, contextFromFields, type ContextFieldValues } from './ContextFields';
 import { HistoryPicker } from './HistoryPicker';
 import { InvokeResult } from './InvokeResult';
+import { PayloadShapeNote } from './PayloadShapeNote';
 import { RunHistory, type InvokeRun } from './RunHistory';
 import { useInterceptors, type DiscoveredDescriptor } from './useInterceptors';
 
@@ -174,7 +175,7 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
           highlightPath={highlight}
           height="260px"
         />
-        {!parsed.ok && <div className="field-error">{parsed.error}</div>}
+        {parsed.ok ? <PayloadShapeNote event={event} phase={phase} payload={parsed.value} /> : <div className="field-error">{parsed.error}</div>}
         {descriptor && (
           <details className="pg-details" open={sendConfig}>
             <summary>
