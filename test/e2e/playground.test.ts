@@ -135,6 +135,15 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', () => {
     await expect.poll(async () => (await query()).items.length, { timeout: 10_000 }).toBe(1);
     const found = await query();
     expect(found.items[0]).toMatchObject({ event: 'tools/call', target: 'echo', outcome: 'mutated' });
+
+    // Rich results: an image block, and structured content from a form with an enum (its first value preset).
+    await page.getByRole('button', { name: 'Tools: get-tiny-image' }).click();
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await page.getByRole('region', { name: 'Call' }).getByRole('img', { name: /Image content \(image\/png\)/ }).waitFor();
+    await page.getByRole('button', { name: 'Tools: get-structured-content' }).click();
+    expect(await page.getByRole('group', { name: 'Arguments of get-structured-content' }).getByLabel('location').inputValue()).toBe('0');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Call' }).getByLabel('Structured content', { exact: true }).textContent()).toContain('"temperature"');
   });
 
   it('arms a crash on the fail-closed pii-validator: the next call is blocked and recorded as simulated', async () => {
