@@ -119,8 +119,8 @@ describe('HTTP backends and chained gateways', () => {
     for (const c of children) c.kill('SIGKILL');
   });
 
-  async function everythingOver(mode: 'sse' | 'streamableHttp'): Promise<number> {
-    const port = await freePort();
+  async function everythingOver(mode: 'sse' | 'streamableHttp', fixedPort?: number): Promise<number> {
+    const port = fixedPort ?? (await freePort());
     const child = spawn(process.execPath, [everythingBin, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     let stderr = '';
@@ -160,6 +160,25 @@ describe('HTTP backends and chained gateways', () => {
       const result = (await client.callTool({ name: 'echo', arguments: { a: 1 } })) as Record<string, unknown>;
       expect(result.extraResultField).toEqual({ nested: true });
       expect(result._meta).toEqual({ 'vendor/x': 1 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('errors when a Streamable HTTP backend goes away, and reconnects once it is back', async () => {
+    const port = await everythingOver('streamableHttp');
+    const gateway = gatewayFor({ backend: { transport: 'http', name: 'flaky', endpoint: `http://127.0.0.1:${port}/mcp` }, listen: { transport: 'http', port: 0 } });
+    gateways.push(gateway);
+    await gateway.start();
+    const client = await connect(gateway.url!);
+    try {
+      expect((await client.callTool({ name: 'echo', arguments: { message: 'one' } })).content).toEqual([{ type: 'text', text: 'Echo: one' }]);
+      const backend = children.pop()!;
+      backend.kill('SIGKILL');
+      await waitFor(() => backend.exitCode !== null || backend.signalCode !== null, 5000, 'backend gone');
+      await expect(client.callTool({ name: 'echo', arguments: { message: 'two' } })).rejects.toThrow(/backend "flaky".*failed/);
+      await everythingOver('streamableHttp', port);
+      expect((await client.callTool({ name: 'echo', arguments: { message: 'three' } })).content).toEqual([{ type: 'text', text: 'Echo: three' }]);
     } finally {
       await client.close();
     }

@@ -76,6 +76,15 @@ export class BackendLink {
     return this.connecting;
   }
 
+  /** Gives up on a backend that failed a send: the next ensure() connects afresh (and replays initialize). */
+  drop(backend: Backend, reason: string): void {
+    if (backend !== this.backend || !this.up) return;
+    this.up = false;
+    this.host.log(`${reason}\nThe gateway reconnects on the next request.`);
+    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.sessionId, detail: reason });
+    void backend.close();
+  }
+
   async close(): Promise<void> {
     this.up = false;
     await this.backend?.close();

@@ -144,17 +144,27 @@ export class GatewaySession {
     if (ready) {
       // Hot path: no await between reading the client's line and writing the backend's.
       ex.forwarded = true;
-      ready.send(outgoing).catch((err: Error) => this.failClientExchange(ex, RpcCode.BackendUnavailable, err.message));
+      ready.send(outgoing).catch((err: Error) => this.onSendFailed(ready, ex, err));
       return;
     }
     try {
       const backend = await this.link.ensure(this.replayable());
       if (!this.fromClient.has(req.id)) return; // cancelled while connecting
       ex.forwarded = true;
-      await backend.send(outgoing);
+      await backend.send(outgoing).catch((err: Error) => this.onSendFailed(backend, ex, err));
     } catch (err) {
       this.failClientExchange(ex, RpcCode.BackendUnavailable, (err as Error).message);
     }
+  }
+
+  /**
+   * An HTTP backend that refuses a request (down, restarted and forgot our session) has no process to
+   * watch: the link is dropped so that the next request reconnects, and this one gets the error.
+   */
+  private onSendFailed(backend: Backend, ex: Exchange, err: Error): void {
+    const reason = `backend "${backend.entry.name}" (${backend.describe()}) failed: ${err.message}`;
+    this.link.drop(backend, reason);
+    this.failClientExchange(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
   }
 
   private onClientNotification(note: JsonRpcNotification): void {
