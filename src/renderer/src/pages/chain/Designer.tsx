@@ -25,9 +25,21 @@ export function Designer({ id }: { id: string }) {
   useEffect(() => {
     if (loaded.data && !ready) {
       doc.load(loaded.data.text);
+      // An unsaved draft survives leaving the screen (same tab), as long as the file did not change meanwhile.
+      const draft = readDraft(id);
+      if (draft && draft.base === loaded.data.text && draft.text !== draft.base) doc.setText(draft.text);
       setReady(true);
     }
-  }, [loaded.data, ready, doc]);
+  }, [loaded.data, ready, doc, id]);
+  useEffect(() => {
+    if (ready) writeDraft(id, doc.dirty ? { base: doc.saved, text: doc.text } : undefined);
+  }, [ready, doc.dirty, doc.text, doc.saved, id]);
+  useEffect(() => {
+    if (!doc.dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [doc.dirty]);
 
   const [event, setEvent] = useState('tools/call');
   const [phase, setPhase] = useState<Phase>('request');
@@ -225,4 +237,24 @@ export function Designer({ id }: { id: string }) {
       )}
     </div>
   );
+}
+
+const draftKey = (id: string) => `chain-draft:${id}`;
+
+function readDraft(id: string): { base: string; text: string } | undefined {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(draftKey(id)) ?? 'null') as { base?: unknown; text?: unknown } | null;
+    return v && typeof v.base === 'string' && typeof v.text === 'string' ? { base: v.base, text: v.text } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeDraft(id: string, draft: { base: string; text: string } | undefined): void {
+  try {
+    if (draft) sessionStorage.setItem(draftKey(id), JSON.stringify(draft));
+    else sessionStorage.removeItem(draftKey(id));
+  } catch {
+    // Storage full or disabled: the draft just does not survive navigation.
+  }
 }

@@ -89,8 +89,8 @@ export function SidePanel(p: Props) {
             onChange={(e) => p.onPatch({ mode: (e.target.value || undefined) as OverridePatch['mode'] })}
           >
             <option value="">as declared ({d?.mode ?? 'active'})</option>
-            <option value="active">active: enforce</option>
-            <option value="audit">audit: shadow, never blocks or changes</option>
+            <option value="active">active (enforced)</option>
+            <option value="audit">audit (shadow)</option>
           </select>
         </label>
         <label className="field">
@@ -157,6 +157,7 @@ export function SidePanel(p: Props) {
       )}
       <div className="panel-section">
         <h3>Config</h3>
+        {d && !d.configSchema && <span className="hint">No configSchema declared: any object is forwarded as is.</span>}
         <SchemaForm
           key={p.id}
           label={`Config of ${p.id}`}

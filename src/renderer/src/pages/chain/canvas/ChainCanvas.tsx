@@ -50,7 +50,7 @@ function Canvas(props: Props) {
   }, []);
   useEffect(() => {
     // Refit when the set of nodes or the room changes (an interceptor enabled, the side panel opened), not on selection.
-    const t = setTimeout(() => void flow.fitView({ padding: 0.08, duration: 150 }), 40);
+    const t = setTimeout(() => void flow.fitView({ padding: 0.08, maxZoom: 1, duration: 150 }), 40);
     return () => clearTimeout(t);
   }, [shape, size, flow]);
   const [dragOver, setDragOver] = useState(false);
@@ -87,7 +87,7 @@ function Canvas(props: Props) {
           elementsSelectable
           fitView
           minZoom={0.3}
-          maxZoom={1.5}
+          maxZoom={1.25}
           proOptions={{ hideAttribution: true }}
           onNodeClick={(_, node: Node) => {
             if (node.type === 'interceptor') props.onSelect((node.data as InterceptorNodeData).entry.id);

@@ -4,13 +4,15 @@
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
 import { lanes, type OrderedEntry, type Phase } from '../useChainData';
 
-export const NODE_W = 208;
-export const NODE_H = 92;
-const GAP_X = 56;
-const STEP = NODE_W + GAP_X;
-const ROW_GAP = 110;
-const GROUP_PAD = 10;
-const GROUP_HEAD = 26;
+export const NODE_W = 196;
+export const NODE_H = 96;
+const GROUP_PAD = 8;
+const GROUP_HEAD = 24;
+const GAP_X = 34;
+/** One column slot: wide enough for a parallel group (a node plus its padding). */
+const STEP = NODE_W + 2 * GROUP_PAD + GAP_X;
+const CLIENT_W = 120;
+const ROW_GAP = 90;
 
 export interface InterceptorNodeData extends Record<string, unknown> {
   entry: OrderedEntry;
@@ -60,7 +62,8 @@ export function layoutChain(options: {
   const width = Math.max(req.length, res.length);
   const reqHeight = Math.max(NODE_H, ...req.map((c) => (c.kind === 'group' ? groupHeight(c.entries.length) : NODE_H)));
   const resTop = reqHeight + ROW_GAP;
-  const backendX = (width + 1) * STEP;
+  const slotX = (slot: number) => CLIENT_W + GAP_X + slot * STEP;
+  const backendX = slotX(width);
 
   nodes.push(endpoint('client-out', 'Client', 'sends the request', 0, 0));
   nodes.push(endpoint('backend', options.backendLabel, options.backendDetail, backendX, 0));
@@ -74,7 +77,7 @@ export function layoutChain(options: {
       let nodeId: string;
       if (col.kind === 'single') {
         nodeId = `${phase}:${col.entry.id}`;
-        nodes.push(interceptorNode(nodeId, col.entry, phase, col.step, dimmed, options.selectedId, x, y));
+        nodes.push(interceptorNode(nodeId, col.entry, phase, col.step, dimmed, options.selectedId, x + GROUP_PAD, y));
       } else {
         nodeId = `${phase}:group:${col.pass}`;
         nodes.push({
@@ -96,8 +99,9 @@ export function layoutChain(options: {
     });
     edges.push(edge(prev, to, phase, dimmed));
   };
-  place('request', req, 0, (i) => (i + 1) * STEP, 'client-out', 'backend');
-  place('response', res, resTop, (i) => backendX - (i + 1) * STEP, 'backend', 'client-in');
+  // Both lanes share one grid of slots; the response lane fills it from the backend back to the client.
+  place('request', req, 0, (i) => slotX(i), 'client-out', 'backend');
+  place('response', res, resTop, (i) => slotX(width - 1 - i), 'backend', 'client-in');
   return { nodes, edges };
 }
 

@@ -66,8 +66,12 @@ export function InterceptorNode({ data, parentId }: NodeProps<Node<InterceptorNo
       <div className="node-server">{e.server}</div>
       <div className="badges">
         <span className={`badge type ${e.type}`}>{e.type}</span>
-        <span className={`badge mode ${audit ? 'audit' : 'active'}`}>{audit ? 'audit · shadow' : 'active'}</span>
-        <span className={`badge ${e.failOpen ? 'open' : 'closed'}`}>{e.failOpen ? 'fail-open' : 'fail-closed'}</span>
+        <span className={`badge mode ${audit ? 'audit' : 'active'}`} title={audit ? 'audit mode' : 'active mode'}>
+          {audit ? 'audit · shadow' : 'active'}
+        </span>
+        <span className={`badge ${e.failOpen ? 'open' : 'closed'}`} title={e.failOpen ? 'an error or timeout is skipped' : 'an error or timeout blocks'}>
+          {e.failOpen ? 'fail-open' : 'fail-closed'}
+        </span>
         {e.pass === 'mutation' && <span className="badge prio">prio {e.priority}</span>}
         {e.timeoutMs !== undefined && <span className="badge timeout">{e.timeoutMs} ms</span>}
       </div>

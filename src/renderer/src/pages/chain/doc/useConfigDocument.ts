@@ -57,6 +57,8 @@ function reduce(s: State, a: Action): State {
 
 export interface ConfigDocument {
   text: string;
+  /** The text as last loaded from or saved to disk. */
+  saved: string;
   dirty: boolean;
   /** The parsed JSON value, when the text is syntactically valid JSON. */
   raw: Record<string, unknown> | undefined;
@@ -99,6 +101,7 @@ export function useConfigDocument(initial: string): ConfigDocument {
 
   return {
     text: state.text,
+    saved: state.saved,
     dirty: state.text !== state.saved,
     raw: parsed.raw,
     config: parsed.config,

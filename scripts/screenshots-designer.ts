@@ -1,0 +1,82 @@
+// Takes the README screenshots of the Chain designer with Chromium against web mode (the demo gateway:
+// server-everything + the sample interceptors), each after doing what it shows for real.
+// Run after `npm run build`: node --import tsx scripts/screenshots-designer.ts
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchChromium, root, startWebMode } from '../test/e2e/harness';
+
+const out = (name: string) => join(root, 'docs', 'screenshots', `designer-${name}.png`);
+const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+const web = await startWebMode();
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 960 }, deviceScaleFactor: 1 });
+  const shot = async (p: Page, name: string) => {
+    await p.mouse.move(2, 950);
+    await p.waitForTimeout(600);
+    await p.screenshot({ path: out(name) });
+    console.log(`wrote ${out(name)}`);
+  };
+  await page.goto(`${web.openUrl}#/chain/demo`);
+  await page.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 60_000 });
+
+  // The demo chain for tools/call as the engine orders it, tool-allowlist in audit (shadow).
+  await shot(page, 'canvas');
+
+  // The side panel of tool-allowlist: audit mode and its config edited with the generated form.
+  await page.getByTestId('chain-node-request-samples/tool-allowlist').click();
+  await page.getByTestId('chain-panel').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await shot(page, 'panel');
+
+  // A priority override: email-redactor moves ahead of secretless-redactor (not saved).
+  await page.getByTestId('chain-node-request-samples/email-redactor').click();
+  await page.getByRole('spinbutton', { name: 'Priority' }).fill('-2000000');
+  await page.getByRole('spinbutton', { name: 'Priority' }).press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid="chain-node-request-samples/email-redactor"]')?.getAttribute('data-step') === '1');
+  await page.getByRole('radio', { name: 'Response' }).click();
+  await shot(page, 'reordered-response-phase');
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.getByRole('radio', { name: 'Request' }).click();
+
+  // The JSON tab with a config error pointing at its path.
+  await page.getByRole('tab', { name: 'JSON', exact: true }).click();
+  const editor = page.getByRole('textbox', { name: 'Gateway config (JSON)' });
+  await editor.click();
+  const text = await page.evaluate(async () => {
+    const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')!.content;
+    const res = await fetch('/api/call/designer.load', { method: 'POST', headers: { 'x-ic-token': token }, body: JSON.stringify({ id: 'demo' }) });
+    return ((await res.json()) as { value: { text: string } }).value.text;
+  });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text.replace('"mode": "audit"', '"mode": "shadow"'));
+  await page.getByTestId('json-problems').getByRole('button').first().click();
+  await shot(page, 'json-error');
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.getByRole('tab', { name: 'Canvas', exact: true }).click();
+
+  // The wizard, interceptor servers step, after testing the bundled samples.
+  await page.getByRole('button', { name: 'New gateway…' }).click();
+  const wizard = page.getByRole('dialog', { name: 'New gateway' });
+  await wizard.getByLabel('Backend name').fill('everything');
+  await wizard.getByLabel('Backend command').fill(process.execPath);
+  await wizard.getByLabel('Backend arguments').fill(`${everythingBin}\nstdio`);
+  await wizard.getByRole('button', { name: 'Test connection' }).click();
+  await wizard.getByTestId('backend-test').filter({ hasText: 'Connected' }).waitFor({ timeout: 30_000 });
+  await shot(page, 'wizard-backend');
+  await wizard.getByRole('button', { name: 'Next' }).click();
+  await wizard.getByRole('button', { name: 'Add the bundled samples' }).click();
+  await wizard.getByTestId('server-test-samples').filter({ hasText: 'Connected' }).waitFor({ timeout: 30_000 });
+  await shot(page, 'wizard-servers');
+  await wizard.getByRole('button', { name: 'Cancel' }).or(wizard.getByRole('button', { name: 'Close' })).first().click();
+
+  // Dark theme (the default 'system' theme follows the browser's colour scheme).
+  const dark = await browser.newPage({ viewport: { width: 1600, height: 960 }, colorScheme: 'dark' });
+  await dark.goto(`${web.openUrl}#/chain/demo`);
+  await dark.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 30_000 });
+  await dark.getByTestId('chain-node-request-samples/pii-validator').click();
+  await shot(dark, 'dark');
+} finally {
+  await browser.close();
+  await web.stop();
+}
