@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { useApiQuery } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
+import { CodeBlock } from '../../../components/CodeBlock';
 import { JsonDiff } from '../../../components/diff/JsonDiff';
 import { compareExecutions, type StepSummary } from '../../../../../shared/traffic/compare';
 import { BlockSentence, type ExecutionDetailData } from '../detail/sections';
@@ -74,10 +75,10 @@ export function CompareView({ a, b, onBack }: { a: string; b: string; onBack(): 
                       <td>{s.phase}</td>
                       <td>{s.id}</td>
                       <td>
-                        <StepCell s={s.a} />
+                        <StepCell s={s.a} ran={phaseRan(ea, s.phase)} />
                       </td>
                       <td>
-                        <StepCell s={s.b} />
+                        <StepCell s={s.b} ran={phaseRan(eb, s.phase)} />
                       </td>
                     </tr>
                   ))}
@@ -116,8 +117,12 @@ function Side({ e, title }: { e: ExecutionDetailData; title: string }) {
   );
 }
 
-function StepCell({ s }: { s: StepSummary | undefined }) {
-  if (!s) return <span className="muted">(not in this chain)</span>;
+function phaseRan(e: ExecutionDetailData, phase: 'request' | 'response'): boolean {
+  return Boolean(phase === 'request' ? e.requestTrace : e.responseTrace);
+}
+
+function StepCell({ s, ran }: { s: StepSummary | undefined; ran: boolean }) {
+  if (!s) return <span className="muted">{ran ? '(not in this chain)' : '(phase did not run)'}</span>;
   return (
     <span>
       <span className={`badge outcome ${s.outcome}`}>{s.skipped ? `skipped: ${s.skipped}` : s.outcome}</span>
@@ -131,7 +136,21 @@ function DiffBlock({ title, a, b }: { title: string; a: unknown; b: unknown }) {
   return (
     <div className="diff-block" aria-label={title}>
       <div className="pair-caption">{title}</div>
-      {a === undefined && b === undefined ? <div className="muted small-note">(neither has one)</div> : <JsonDiff before={a ?? null} after={b ?? null} label={`${title} differences`} />}
+      {a === undefined && b === undefined ? (
+        <div className="muted small-note">(neither has one)</div>
+      ) : a === undefined || b === undefined ? (
+        <div className="pair-grid">
+          <OneSide value={a} side="A" />
+          <OneSide value={b} side="B" />
+        </div>
+      ) : (
+        <JsonDiff before={a} after={b} label={`${title} differences`} />
+      )}
     </div>
   );
+}
+
+function OneSide({ value, side }: { value: unknown; side: string }) {
+  if (value === undefined) return <div className="muted small-note">{side}: none (not reached)</div>;
+  return <CodeBlock text={JSON.stringify(value, null, 2)} label={`${side} value`} />;
 }

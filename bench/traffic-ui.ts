@@ -1,0 +1,248 @@
+// Traffic screen over 1,000,000 recorded executions, in Chromium against web mode, measured with the
+// page's own performance timings: first rows on screen after navigation, the time from a filter change
+// to the matching rows on screen, and long tasks (PerformanceObserver 'longtask', > 50 ms) while
+// scrolling through thousands of rows. The same run on a 1,000-execution database gives the ratios that
+// show the screen does not slow down with the size of the history.
+//
+//   node --import tsx bench/traffic-ui.ts [--rows N] [--db FILE]     (npm run bench traffic-ui)
+// The big database is generated once with scripts/generate-executions.ts and cached in the temp folder
+// (the store bench's cache is reused when present). Targets: first rows < 1 s, filter < 150 ms, no long task.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Page } from 'playwright-core';
+import { generateExecutions } from '../scripts/generate-executions';
+import { LATEST_VERSION } from '../src/main/store';
+import { percentile, printTable } from './stats';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+interface Figures {
+  rows: number;
+  firstRowsMs: number;
+  filters: { name: string; ms: number }[];
+  scroll: { rowsScrolled: number; longTasks: number; maxLongTaskMs: number; frameP95Ms: number };
+}
+
+/** The 1M database: --db, else the store bench's cache, else our own cache (generated once). */
+function bigDatabase(rows: number, explicit?: string): string {
+  if (explicit) return explicit;
+  const storeCache = join(tmpdir(), `ic-bench-store-${rows}-s${LATEST_VERSION}-g1.db`);
+  if (existsSync(storeCache)) return storeCache;
+  const path = join(tmpdir(), `ic-bench-traffic-${rows}-s${LATEST_VERSION}.db`);
+  if (!existsSync(path)) generate(path, rows);
+  return path;
+}
+
+function generate(path: string, rows: number): void {
+  const partial = `${path}.partial`;
+  rmSync(partial, { force: true });
+  process.stdout.write(`generating ${rows.toLocaleString('en-US')} executions into ${path} (cached for later runs)...\n`);
+  const t0 = Date.now();
+  generateExecutions(partial, { count: rows, onProgress: (done) => process.stdout.write(`\r  ${done.toLocaleString('en-US')}`) });
+  renameSync(partial, path);
+  process.stdout.write(`\n  done in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+}
+
+async function startWeb(db: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ic-bench-web-'));
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'out/cli/index.js'), 'web', '--port', '0', '--data-dir', dataDir, '--db', db, '--no-demo'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '' },
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`web mode printed no URL:\n${out}`)), 30_000);
+    child.stdout!.on('data', () => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`web mode exited with ${code}:\n${out}`)));
+  });
+  return {
+    url,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Installed before the app loads: the first-rows mark, the long-task observer, and a frame recorder. */
+const PROBES = () => {
+  const w = window as unknown as Record<string, unknown>;
+  const longTasks: { start: number; duration: number }[] = [];
+  w.__longTasks = longTasks;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const mark = () => {
+    if (w.__firstRows === undefined && document.querySelector('.trow[data-id]')) {
+      w.__firstRows = performance.now();
+      performance.mark('first-rows');
+    }
+  };
+  new MutationObserver(mark).observe(document, { childList: true, subtree: true });
+};
+
+/** Selects a filter value and returns ms from the change to every visible row matching `expect`. */
+async function timeFilter(page: Page, label: string, value: string, cell: string, expected: string): Promise<number> {
+  await page.evaluate(
+    ({ label, cell, expected }) => {
+      const w = window as unknown as Record<string, unknown>;
+      const select = document.querySelector<HTMLSelectElement>(`select[aria-label="${label}"]`)!;
+      w.__filterMs = undefined;
+      select.addEventListener(
+        'change',
+        () => {
+          const t0 = performance.now();
+          const check = () => {
+            const rows = [...document.querySelectorAll('.trow[data-id]')];
+            const stale = document.querySelector('.ttable.stale');
+            if (!stale && rows.length > 0 && rows.every((r) => r.querySelector(cell)?.textContent === expected)) w.__filterMs = performance.now() - t0;
+            else requestAnimationFrame(check);
+          };
+          check();
+        },
+        { once: true, capture: true },
+      );
+    },
+    { label, cell, expected },
+  );
+  await page.getByLabel(label, { exact: true }).selectOption(value);
+  await page.waitForFunction(() => (window as unknown as Record<string, unknown>).__filterMs !== undefined, undefined, { timeout: 30_000 });
+  return page.evaluate(() => (window as unknown as Record<string, number>).__filterMs!);
+}
+
+async function measure(db: string, rows: number): Promise<Figures> {
+  const web = await startWeb(db);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  try {
+    // A first visit warms the OS file cache and the renderer bundle cache, like any second launch.
+    const warm = await browser.newPage();
+    await warm.goto(`${web.url}#/traffic`);
+    await warm.locator('.trow[data-id]').first().waitFor({ timeout: 30_000 });
+    await warm.close();
+
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.addInitScript(PROBES);
+    await page.goto(`${web.url}#/traffic`);
+    await page.waitForFunction(() => (window as unknown as Record<string, unknown>).__firstRows !== undefined, undefined, { timeout: 30_000 });
+    const firstRowsMs = await page.evaluate(() => (window as unknown as Record<string, number>).__firstRows);
+
+    const filters: Figures['filters'] = [];
+    const runs: [string, string, string, string, string][] = [
+      ['outcome = blocked', 'Outcome', 'blocked', '.c-outcome', 'blocked'],
+      ['outcome = error', 'Outcome', 'error', '.c-outcome', 'error'],
+      ['outcome = mutated', 'Outcome', 'mutated', '.c-outcome', 'mutated'],
+      ['outcome = allowed', 'Outcome', 'allow', '.c-outcome', 'allowed'],
+      ['method = resources/read', 'Method', 'resources/read', '.c-method', 'resources/read'],
+      ['method = prompts/get', 'Method', 'prompts/get', '.c-method', 'prompts/get'],
+    ];
+    for (const [name, label, value, cell, expected] of runs) {
+      // Each filter starts from the unfiltered list, like a user changing their mind.
+      filters.push({ name, ms: await timeFilter(page, label, value, cell, expected) });
+      await page.getByLabel(label, { exact: true }).selectOption('');
+      await page.waitForFunction(() => !document.querySelector('.ttable.stale'));
+    }
+
+    // Scroll through the table with the wheel (pages load as the end comes near) and record long tasks.
+    await page.locator('.vlist.tbody').hover();
+    const before = await page.evaluate(() => {
+      const w = window as unknown as Record<string, unknown>;
+      const frames: number[] = [];
+      w.__frames = frames;
+      let last = performance.now();
+      const tick = (t: number) => {
+        frames.push(t - last);
+        last = t;
+        if (w.__frames === frames) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      return { at: performance.now(), tasks: (w.__longTasks as unknown[]).length };
+    });
+    for (let i = 0; i < 240; i++) {
+      await page.mouse.wheel(0, 900);
+      await page.waitForTimeout(16);
+    }
+    await page.waitForTimeout(300);
+    const scroll = await page.evaluate((before) => {
+      const w = window as unknown as Record<string, unknown>;
+      const tasks = (w.__longTasks as { start: number; duration: number }[]).filter((t) => t.start >= before.at);
+      const frames = (w.__frames as number[]).slice(1);
+      w.__frames = undefined;
+      const el = document.querySelector('.vlist.tbody') as HTMLElement;
+      frames.sort((a, b) => a - b);
+      return {
+        rowsScrolled: Math.round(el.scrollTop / 30),
+        longTasks: tasks.length,
+        maxLongTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+        frameP95Ms: frames[Math.floor(frames.length * 0.95)] ?? 0,
+      };
+    }, before);
+    return { rows, firstRowsMs, filters, scroll };
+  } finally {
+    await browser.close();
+    await web.stop();
+  }
+}
+
+export async function run(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { rows: { type: 'string', default: '1000000' }, db: { type: 'string' } }, strict: true });
+  if (!existsSync(join(root, 'out/cli/index.js')) || !existsSync(join(root, 'out/renderer/index.html'))) {
+    throw new Error('build first: npm run build (the bench runs the built CLI and renderer)');
+  }
+  const rows = Number(values.rows);
+  const big = bigDatabase(rows, values.db);
+  const smallDir = mkdtempSync(join(tmpdir(), 'ic-bench-traffic-small-'));
+  const small = join(smallDir, 'history.db');
+  generateExecutions(small, { count: 1000 });
+  try {
+    const s = await measure(small, 1000);
+    const b = await measure(big, rows);
+    const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+    const ratio = (x: number, y: number) => (y > 0 ? `${(x / y).toFixed(2)}×` : '—');
+    const label = (n: number) => `${n.toLocaleString('en-US')} rows`;
+    printTable(
+      'Traffic screen in Chromium (web mode), page performance timings',
+      ['measure', label(s.rows), label(b.rows), 'ratio big/small', 'target (big)'],
+      [
+        ['first rows on screen after navigation', fmt(s.firstRowsMs), fmt(b.firstRowsMs), ratio(b.firstRowsMs, s.firstRowsMs), '< 1000 ms'],
+        ...b.filters.map((f, i) => [`filter change: ${f.name}`, fmt(s.filters[i]!.ms), fmt(f.ms), ratio(f.ms, s.filters[i]!.ms), '< 150 ms']),
+        [
+          'filter change p50 / max',
+          `${fmt(percentile(s.filters.map((f) => f.ms), 50))} / ${fmt(Math.max(...s.filters.map((f) => f.ms)))}`,
+          `${fmt(percentile(b.filters.map((f) => f.ms), 50))} / ${fmt(Math.max(...b.filters.map((f) => f.ms)))}`,
+          '',
+          '< 150 ms',
+        ],
+        ['rows scrolled (wheel, pages loaded on the way)', String(s.scroll.rowsScrolled), String(b.scroll.rowsScrolled), '', ''],
+        ['long tasks (> 50 ms) while scrolling', String(s.scroll.longTasks), String(b.scroll.longTasks), '', '0'],
+        ['longest long task', fmt(s.scroll.maxLongTaskMs), fmt(b.scroll.maxLongTaskMs), '', '—'],
+        ['frame interval p95 while scrolling', fmt(s.scroll.frameP95Ms), fmt(b.scroll.frameP95Ms), '', ''],
+      ],
+    );
+    const ok = b.firstRowsMs < 1000 && b.filters.every((f) => f.ms < 150) && b.scroll.longTasks === 0;
+    console.log(`\n${ok ? 'all targets met' : 'TARGET MISSED'} (database: ${big})`);
+  } finally {
+    rmSync(smallDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  run(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

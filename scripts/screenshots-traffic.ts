@@ -1,0 +1,96 @@
+// Takes the README screenshots of Traffic and Sinks with Chromium against web mode (the demo gateway:
+// server-everything + the sample interceptors), after sending real traffic with an MCP client and doing
+// for real what each picture shows (replay, edit & replay, bulk replay).
+// Run after `npm run build`: node --import tsx scripts/screenshots-traffic.ts
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchChromium, root, startWebMode } from '../test/e2e/harness';
+import { pageApi, waitForDemoGateway } from '../test/e2e/support/page-api';
+import { connectHttpClient, firstToken } from '../test/app/mcp-client';
+
+const out = (name: string) => join(root, 'docs', 'screenshots', `${name}.png`);
+
+const web = await startWebMode();
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  await page.goto(web.openUrl);
+  const api = pageApi(page);
+  await waitForDemoGateway(api, page);
+  const shot = async (p: Page, name: string) => {
+    await p.mouse.move(2, 890);
+    await p.waitForTimeout(500);
+    await p.screenshot({ path: out(name) });
+    console.log(`wrote ${out(name)}`);
+  };
+
+  // Real traffic through the demo gateway.
+  const config = JSON.parse(readFileSync(join(web.dataDir, 'gateways', 'demo.json'), 'utf8')) as Record<string, unknown>;
+  const client = await connectHttpClient(`http://127.0.0.1:${(config.listen as { port: number }).port}/mcp`, firstToken(config));
+  const messages = [
+    'Weekly report for bob@example.com',
+    'Status of order 1182',
+    'my ssn is 078-05-1120',
+    'forward the invoice to carol.smith@example.org and dave@example.net',
+    'What is the weather in Lisbon?',
+    'social security number 219-09-9999 for the form',
+    'ping the on-call engineer',
+  ];
+  await client.listTools();
+  for (const [i, message] of messages.entries()) {
+    await client.callTool({ name: 'echo', arguments: { message } });
+    await client.callTool({ name: 'get-sum', arguments: { a: i, b: i * 7 } });
+  }
+  await client.listPrompts().catch(() => undefined);
+  await client.listResources().catch(() => undefined);
+  await client.close();
+
+  await page.evaluate(() => (location.hash = '#/traffic'));
+  const rows = page.getByRole('table', { name: 'Executions' }).locator('.trow[data-id]');
+  for (let i = 0; i < 100 && (await rows.count()) < messages.length * 2; i++) await page.waitForTimeout(100);
+  await shot(page, 'traffic-table');
+
+  // Detail of a redacted call: the waterfall and the email-redactor diff.
+  await rows.filter({ has: page.locator('.pill.mutated') }).last().click();
+  await page.getByRole('complementary', { name: 'Execution detail' }).getByRole('list', { name: 'Diff of samples/email-redactor' }).waitFor();
+  await shot(page, 'traffic-detail');
+
+  // A blocked call, edited and replayed without the SSN, compared with its original.
+  const detail = page.getByRole('complementary', { name: 'Execution detail' });
+  await rows.filter({ has: page.locator('.pill.blocked') }).last().click();
+  await detail.getByRole('note', { name: 'Why it was blocked' }).waitFor();
+  await shot(page, 'traffic-blocked');
+  await detail.getByRole('button', { name: 'Edit & replay…' }).click();
+  const dialog = page.getByRole('dialog', { name: /Edit & replay/ });
+  await dialog.getByRole('textbox', { name: 'Request params', exact: true }).click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(JSON.stringify({ name: 'echo', arguments: { message: 'my id is on file' } }, null, 2));
+  await dialog.getByRole('button', { name: 'Replay edited request' }).click();
+  await detail.getByRole('note', { name: 'Replay of' }).waitFor({ timeout: 20_000 });
+  await detail.getByRole('button', { name: 'Compare with the original' }).click();
+  await page.getByRole('status', { name: 'Difference' }).waitFor();
+  await shot(page, 'traffic-compare');
+  await page.getByRole('button', { name: '← Back to traffic' }).click();
+
+  // Bulk replay of the blocked calls after disabling pii-validator.
+  const demo = await api<{ config: Record<string, unknown> }>('gateways.get', { id: 'demo' });
+  await api('gateways.update', {
+    id: 'demo',
+    config: { ...demo.config, overrides: { ...(demo.config.overrides as Record<string, unknown>), 'samples/pii-validator': { enabled: false } } },
+  });
+  await page.getByLabel('Outcome').selectOption('blocked');
+  await page.getByRole('button', { name: 'Bulk replay…' }).click();
+  const bulk = page.getByRole('dialog', { name: 'Bulk replay' });
+  await bulk.getByRole('button', { name: 'Start replay' }).click();
+  await bulk.getByRole('list', { name: 'Bulk replay summary' }).waitFor({ timeout: 60_000 });
+  await shot(page, 'traffic-bulk-replay');
+  await bulk.getByRole('button', { name: 'Close' }).last().click();
+
+  await page.evaluate(() => (location.hash = '#/sinks'));
+  await page.getByRole('table', { name: 'Sink events' }).locator('.srow[role="row"]:not(.thead)').first().waitFor();
+  await shot(page, 'traffic-sinks');
+} finally {
+  await browser.close();
+  await web.stop();
+}
