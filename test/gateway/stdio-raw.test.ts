@@ -2,7 +2,7 @@
 // and paging, mirrored initialize, malformed and oversized input answered without dropping the connection,
 // a backend crash mid-request (error, not hang) and the reconnect on the next request, start failures.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LineClient, alive, gatewayArgs, rawBackend, waitFor, writeConfig } from './helpers';
+import { LineClient, alive, cliPath, descendants, gatewayArgs, rawBackend, waitFor, writeConfig } from './helpers';
 
 describe('gateway over stdio, raw bytes', () => {
   let gw: LineClient;
@@ -129,16 +129,19 @@ describe('gateway start failures and signals', () => {
   });
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`stops cleanly on ${signal}: the backend child is gone`, async () => {
-      const gw = new LineClient(gatewayArgs(writeConfig({ backend: rawBackend() })));
+    it(`stops cleanly on ${signal}: the backend and interceptor-server children are gone`, async () => {
+      const samples = { transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] };
+      const gw = new LineClient(gatewayArgs(writeConfig({ backend: rawBackend(), staticInterceptors: [samples], overrides: { 'samples/tool-allowlist': { config: { allow: ['*'] } } } })));
       await gw.initialize();
-      const echo = (await gw.request(1, 'tools/call', { name: 'echo', arguments: {} })) as { result: { pid: number } };
-      const backendPid = echo.result.pid;
-      expect(alive(backendPid)).toBe(true);
+      const echo = (await gw.request(1, 'tools/call', { name: 'echo', arguments: { mail: 'a@b.io' } })) as { result: { pid: number; content: { text: string }[] } };
+      expect(echo.result.content[0]!.text).toBe('{"mail":"[EMAIL_REDACTED]"}');
+      const children = descendants(gw.child.pid!);
+      expect(children).toContain(echo.result.pid);
+      expect(children.length).toBeGreaterThanOrEqual(2); // the backend and the interceptor server
       gw.child.kill(signal);
       await waitFor(() => gw.exit !== undefined, 10_000, 'gateway exit');
       expect(gw.exit!.code).toBe(0);
-      await waitFor(() => !alive(backendPid), 5000, 'backend gone');
+      await waitFor(() => children.every((pid) => !alive(pid)), 5000, `children ${children.join(', ')} gone`);
     });
   }
 });
