@@ -7,6 +7,8 @@ import { EditorView, Decoration, type DecorationSet } from '@codemirror/view';
 import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags as t } from '@lezer/highlight';
 import { locateJsonPath, parseJsonPath } from './json-path';
 
 export interface JsonEditorProps {
@@ -47,6 +49,16 @@ const theme = EditorView.theme({
   '.cm-scroller': { overflow: 'auto' },
 });
 
+/** Token colours from the app's theme variables, so the editor reads well in light and dark. */
+const jsonHighlight = HighlightStyle.define([
+  { tag: t.propertyName, color: 'var(--accent)' },
+  { tag: t.string, color: 'var(--ok)' },
+  { tag: t.number, color: 'var(--warn)' },
+  { tag: [t.bool, t.null], color: 'var(--err)' },
+  { tag: [t.brace, t.squareBracket, t.separator, t.punctuation], color: 'var(--text-2)' },
+  { tag: t.invalid, color: 'var(--err)', textDecoration: 'underline wavy' },
+]);
+
 export function JsonEditor(props: JsonEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -57,6 +69,7 @@ export function JsonEditor(props: JsonEditorProps) {
     const extensions: Extension[] = [
       basicSetup,
       json(),
+      syntaxHighlighting(jsonHighlight),
       linter(jsonParseLinter(), { delay: 250 }),
       lintGutter(),
       highlightField,

@@ -10,7 +10,7 @@ import { useApi } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { JsonEditor, parseJsonText } from '../../../components/json-editor/JsonEditor';
 import { SchemaForm } from '../../../components/schema-form/SchemaForm';
-import type { JsonSchema } from '../../../components/schema-form/schema';
+import { initialValue, type JsonSchema } from '../../../components/schema-form/schema';
 import { ContextFields, contextFromFields, type ContextFieldValues } from './ContextFields';
 import { HistoryPicker } from './HistoryPicker';
 import { InvokeResult } from './InvokeResult';
@@ -242,11 +242,12 @@ function pretty(v: unknown): string {
   return JSON.stringify(v, null, 2);
 }
 
+/** Every default the configSchema declares, plus an empty value for each required key. */
 function initialConfig(d: DiscoveredDescriptor): unknown {
   const schema = d.configSchema as JsonSchema | undefined;
   if (!schema?.properties) return {};
-  const out: Record<string, unknown> = {};
-  for (const [k, p] of Object.entries(schema.properties)) if (p.default !== undefined) out[k] = p.default;
+  const out = (initialValue(schema, schema) ?? {}) as Record<string, unknown>;
+  for (const [k, p] of Object.entries(schema.properties)) if (p.default !== undefined && out[k] === undefined) out[k] = p.default;
   return out;
 }
 
