@@ -144,6 +144,16 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     expect(await node('request', 'samples/pii-validator').textContent()).toContain('audit · shadow');
   });
 
+  it('edits an interceptor config with the form generated from its configSchema (bounds checked)', async () => {
+    await page.getByTestId('palette-item-samples/prompt-injection-heuristic').click();
+    const form = page.getByRole('group', { name: 'Config of samples/prompt-injection-heuristic' });
+    const threshold = form.getByLabel('threshold', { exact: true });
+    await threshold.fill('2');
+    await expect.poll(() => form.getByRole('list', { name: 'Schema problems' }).textContent()).toMatch(/threshold/);
+    await threshold.fill('0.8');
+    await expect.poll(() => form.getByRole('list', { name: 'Schema problems' }).count()).toBe(0);
+  });
+
   it('saves exactly what the JSON tab shows; the running gateway hot-reloads it under a live session', async () => {
     const saved = JSON.parse(readFileSync(configFile(), 'utf8')) as Record<string, unknown>;
     const url = `http://127.0.0.1:${(saved.listen as { port: number }).port}/mcp`;
@@ -162,6 +172,7 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     expect(config.overrides['samples/email-redactor']).toEqual({ priorityHint: -2000000 });
     expect(config.overrides['samples/pii-validator']).toEqual({ mode: 'audit' });
     expect(config.overrides['samples/tool-allowlist']).toEqual({ enabled: false });
+    expect(config.overrides['samples/prompt-injection-heuristic']).toEqual({ enabled: false, config: { threshold: 0.8 } });
 
     // The same client session, now on the saved chain: e-mail redacted, the SSN only audited (not blocked).
     const after = await client.callTool({ name: 'echo', arguments: { message } });
