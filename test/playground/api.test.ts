@@ -54,7 +54,7 @@ describe('servers.discover / servers.invoke', () => {
     const view = await call<{ interceptors: { name: string; type: string }[] }>('servers.discover', { id: 'demo', server: 'samples' });
     const names = view.interceptors.map((i) => i.name);
     expect(names).toEqual(expect.arrayContaining(['pii-validator', 'email-redactor', 'request-logger']));
-  });
+  }, 60_000);
 
   it('invokes email-redactor and returns the mutation with the raw JSON-RPC exchange', async () => {
     const out = await call<{ result: Record<string, unknown>; rpc: { request: Record<string, unknown>; response: Record<string, unknown> }; durationMs: number }>(

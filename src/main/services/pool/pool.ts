@@ -149,6 +149,8 @@ export class InterceptorServerPool implements ServerPoolPort {
     const client = new InterceptorServerClient({
       name: entry.name,
       failOpen: entry.failOpen === true,
+      // Interactive use on a possibly busy machine: a slow first start (node + tsx, a cold npx) is not a failure.
+      initializeTimeoutMs: 30_000,
       // A custom connection builds the same real transports as the invoker would, with the tap on them.
       connection: {
         transport: 'custom',
