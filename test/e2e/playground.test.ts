@@ -63,7 +63,7 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', () => {
   it('invokes email-redactor from its template and shows the mutation diff and raw JSON-RPC', async () => {
     await openTab('Invoke');
     const interceptor = page.getByLabel('Interceptor', { exact: true });
-    await interceptor.locator('option', { hasText: 'email-redactor' }).waitFor({ state: 'attached', timeout: 30_000 });
+    await interceptor.locator('option', { hasText: 'email-redactor' }).waitFor({ state: 'attached', timeout: 60_000 });
     await interceptor.selectOption({ label: 'email-redactor · mutation' });
     // The tools/call request template carries an e-mail address.
     await expect.poll(() => page.getByRole('textbox', { name: 'Payload', exact: true }).textContent()).toContain('alice@example.com');
