@@ -139,7 +139,7 @@ async function measure(db: string, rows: number): Promise<Figures> {
     await page.addInitScript(PROBES);
     await page.goto(`${web.url}#/traffic`);
     await page.waitForFunction(() => (window as unknown as Record<string, unknown>).__firstRows !== undefined, undefined, { timeout: 30_000 });
-    const firstRowsMs = await page.evaluate(() => (window as unknown as Record<string, number>).__firstRows);
+    const firstRowsMs = await page.evaluate(() => (window as unknown as Record<string, number>).__firstRows ?? Number.NaN);
 
     const filters: Figures['filters'] = [];
     const runs: [string, string, string, string, string][] = [
