@@ -12,7 +12,7 @@ import { Gateway } from '../../src/main/gateway';
 import { cliPath, everythingBackend, waitFor } from './helpers';
 
 const samples = (name: string, extra: Record<string, unknown> = {}) => ({
-  transport: 'stdio',
+  transport: 'stdio' as const,
   name,
   command: process.execPath,
   arguments: [cliPath, 'serve-samples'],
