@@ -10,8 +10,9 @@ import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
 import { openGatewayRecorder } from '../../gateway/recorder';
 import { CliFailure, UsageError, type CliCommand } from '../command';
+import { watchGatewayConfig } from '../config-watch';
 
-const usage = `Usage: interceptor-console gateway --config FILE [--db FILE] [--no-record] [--quiet]
+const usage = `Usage: interceptor-console gateway --config FILE [--db FILE] [--no-record] [--no-watch] [--quiet]
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
 resources/examples/). With a stdio listener the gateway speaks MCP on stdin/stdout,
@@ -22,6 +23,7 @@ Options:
   --db FILE       history database for recorded executions
                   (default: $INTERCEPTOR_CONSOLE_DB or the data folder's history.db)
   --no-record     record nothing (same as "recording": false in the config)
+  --no-watch      do not hot-reload the config file when it changes
   --quiet         log only errors`;
 
 export const gatewayCommand: CliCommand = {
@@ -29,11 +31,11 @@ export const gatewayCommand: CliCommand = {
   summary: 'Run one gateway from a config file, without the UI',
   usage,
   async run(argv) {
-    let values: { config?: string; db?: string; 'no-record'?: boolean; quiet?: boolean };
+    let values: { config?: string; db?: string; 'no-record'?: boolean; 'no-watch'?: boolean; quiet?: boolean };
     try {
       ({ values } = parseArgs({
         args: argv,
-        options: { config: { type: 'string' }, db: { type: 'string' }, 'no-record': { type: 'boolean' }, quiet: { type: 'boolean' } },
+        options: { config: { type: 'string' }, db: { type: 'string' }, 'no-record': { type: 'boolean' }, 'no-watch': { type: 'boolean' }, quiet: { type: 'boolean' } },
         strict: true,
         allowPositionals: false,
       }));
@@ -78,6 +80,8 @@ export const gatewayCommand: CliCommand = {
     }
     if (config.listen.transport === 'http') process.stderr.write(`gateway "${gateway.gatewayName}" listening on ${gateway.url}\n`);
     else log(`gateway "${gateway.gatewayName}" running on stdio (backend pid ${gateway.stdioSession?.backendPid ?? '?'})`);
+    // Saving the file (e.g. from the Chain screen) hot-reloads this gateway.
+    const unwatch = values['no-watch'] ? () => undefined : watchGatewayConfig(path, gateway, text, log);
 
     return new Promise<number>((done) => {
       let stopping = false;
@@ -85,6 +89,7 @@ export const gatewayCommand: CliCommand = {
         if (stopping) return;
         stopping = true;
         log(`stopping (${why})`);
+        unwatch();
         void (async () => {
           await gateway.stop().catch((err: unknown) => log(`error while stopping: ${(err as Error).message}`));
           await recorder?.close().catch((err: unknown) => log(`error while closing the history database: ${(err as Error).message}`));
