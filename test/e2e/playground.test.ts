@@ -10,7 +10,8 @@ import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, t
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED playground browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
-describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', () => {
+// Generous per-test timeouts: each test waits on real processes on a 2-core machine shared with other suites.
+describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 90_000 }, () => {
   let web: WebModeRun;
   let browser: Browser;
   let page: Page;
