@@ -173,9 +173,13 @@ describe('HTTP backends and chained gateways', () => {
     const client = await connect(gateway.url!);
     try {
       expect((await client.callTool({ name: 'echo', arguments: { message: 'one' } })).content).toEqual([{ type: 'text', text: 'Echo: one' }]);
+      // A call in flight when the backend dies gets an error, not a hang.
+      const inFlight = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 5, steps: 5 } });
+      await new Promise((r) => setTimeout(r, 300));
       const backend = children.pop()!;
       backend.kill('SIGKILL');
       await waitFor(() => backend.exitCode !== null || backend.signalCode !== null, 5000, 'backend gone');
+      await expect(inFlight).rejects.toThrow(/ended without an answer|failed/);
       await expect(client.callTool({ name: 'echo', arguments: { message: 'two' } })).rejects.toThrow(/backend "flaky".*failed/);
       await everythingOver('streamableHttp', port);
       expect((await client.callTool({ name: 'echo', arguments: { message: 'three' } })).content).toEqual([{ type: 'text', text: 'Echo: three' }]);

@@ -88,14 +88,21 @@ export class Backend {
     return this.exitPromise ?? Promise.resolve();
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  /**
+   * `onStreamEnd` (Streamable HTTP only): called when the response stream of this request ends, answered
+   * or not. A stream that ended without the answer (backend died mid-request, reconnection failed) would
+   * otherwise leave the request waiting forever.
+   */
+  async send(message: JsonRpcMessage, onStreamEnd?: () => void): Promise<void> {
     if (this.state !== 'ready') throw new Error(`backend "${this.entry.name}" is not connected`);
     if (this.channel) {
       this.channel.send(message);
       return;
     }
     // The SDK transport types messages with its own (structurally equal) JSON-RPC types.
-    await this.http!.send(message as unknown as JSONRPCMessage);
+    const wire = message as unknown as JSONRPCMessage;
+    if (this.http instanceof StreamableHTTPClientTransport) await this.http.send(wire, onStreamEnd ? { onRequestStreamEnd: onStreamEnd } : undefined);
+    else await this.http!.send(wire);
   }
 
   /** HTTP transports need the negotiated version for the MCP-Protocol-Version header. */

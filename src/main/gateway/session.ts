@@ -144,17 +144,25 @@ export class GatewaySession {
     if (ready) {
       // Hot path: no await between reading the client's line and writing the backend's.
       ex.forwarded = true;
-      ready.send(outgoing).catch((err: Error) => this.onSendFailed(ready, ex, err));
+      ready.send(outgoing, this.streamEndGuard(ex)).catch((err: Error) => this.onSendFailed(ready, ex, err));
       return;
     }
     try {
       const backend = await this.link.ensure(this.replayable());
       if (!this.fromClient.has(req.id)) return; // cancelled while connecting
       ex.forwarded = true;
-      await backend.send(outgoing).catch((err: Error) => this.onSendFailed(backend, ex, err));
+      await backend.send(outgoing, this.streamEndGuard(ex)).catch((err: Error) => this.onSendFailed(backend, ex, err));
     } catch (err) {
       this.failClientExchange(ex, RpcCode.BackendUnavailable, (err as Error).message);
     }
+  }
+
+  /** For HTTP backends: the request's response stream ended and the exchange is still waiting → error. */
+  private streamEndGuard(ex: Exchange): () => void {
+    return () => {
+      if (this.fromClient.get(ex.id) !== ex) return; // answered (or cancelled) already
+      this.failClientExchange(ex, RpcCode.BackendUnavailable, `the backend's response stream for ${ex.method} ended without an answer (backend gone?); retry the request`);
+    };
   }
 
   /**
