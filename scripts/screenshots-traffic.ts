@@ -48,12 +48,17 @@ try {
 
   await page.evaluate(() => (location.hash = '#/traffic'));
   const rows = page.getByRole('table', { name: 'Executions' }).locator('.trow[data-id]');
-  for (let i = 0; i < 100 && (await rows.count()) < messages.length * 2; i++) await page.waitForTimeout(100);
+  // 7 × (echo, get-sum) + tools/list, prompts/list, resources/list: wait until all are in, then settle.
+  for (let i = 0; i < 150 && (await rows.count()) < messages.length * 2 + 3; i++) await page.waitForTimeout(100);
+  await page.waitForTimeout(500);
   await shot(page, 'traffic-table');
 
   // Detail of a redacted call: the waterfall and the email-redactor diff.
   await rows.filter({ has: page.locator('.pill.mutated') }).last().click();
-  await page.getByRole('complementary', { name: 'Execution detail' }).getByRole('list', { name: 'Diff of samples/email-redactor' }).waitFor();
+  await page.getByRole('complementary', { name: 'Execution detail' }).getByRole('list', { name: 'Diff of samples/email-redactor' }).waitFor().catch(async (err: unknown) => {
+    await page.screenshot({ path: '/tmp/traffic/fail.png' });
+    throw err;
+  });
   await shot(page, 'traffic-detail');
 
   // A blocked call, edited and replayed without the SSN, compared with its original.

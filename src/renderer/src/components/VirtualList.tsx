@@ -8,6 +8,8 @@ export interface VirtualListProps {
   rowHeight: number;
   /** Renders row `index`; must return an element with a stable key-free root (the list sets the key). */
   renderRow(index: number): ReactNode;
+  /** A stable key per row (e.g. its id): rows inserted above keep their elements. Default: the index. */
+  rowKey?(index: number): string | number;
   /** Told which rows are in view whenever that changes (to load the next page near the end). */
   onRange?(first: number, last: number): void;
   /** Extra rows rendered above and below the view. */
@@ -86,7 +88,7 @@ export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(funct
   }, [onRange, firstVisible, visibleLast, count]);
 
   const rows: ReactNode[] = [];
-  for (let i = first; i <= last; i++) rows.push(<Row key={i} index={i} render={props.renderRow} />);
+  for (let i = first; i <= last; i++) rows.push(<Row key={props.rowKey ? props.rowKey(i) : i} index={i} render={props.renderRow} />);
 
   return (
     <div

@@ -60,6 +60,7 @@ export function TrafficPage() {
   }, [selected, items]);
 
   const open = useCallback((i: number) => items[i] && navigate({ view: 'list', selected: items[i]!.id }), [items]);
+  const openId = useCallback((id: string) => navigate({ view: 'list', selected: id }), []);
   const onRange = useCallback(
     (_first: number, last: number) => {
       if (last >= items.length - 40 && list.hasMore) list.loadMore();
@@ -207,7 +208,7 @@ export function TrafficPage() {
           checked={checked}
           loading={list.loading}
           onCursor={setCursor}
-          onOpen={open}
+          onOpen={openId}
           onToggle={toggle}
           onRange={onRange}
           empty={<EmptyTable loading={list.loading} filtered={Object.keys(filter).length > 0} />}

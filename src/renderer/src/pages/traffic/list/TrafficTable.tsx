@@ -14,7 +14,8 @@ export interface TrafficTableProps {
   checked: ReadonlySet<string>;
   loading: boolean;
   onCursor(index: number): void;
-  onOpen(index: number): void;
+  /** Opens an execution by id (not by index: rows may be inserted above while the pointer is on one). */
+  onOpen(id: string): void;
   onToggle(id: string): void;
   onRange(first: number, last: number): void;
   empty: React.ReactNode;
@@ -34,7 +35,7 @@ export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(fun
           data-id={r.id}
           onClick={() => {
             onCursor(i);
-            onOpen(i);
+            onOpen(r.id);
           }}
         >
           <span role="cell" className="c-check" onClick={(e) => e.stopPropagation()}>
@@ -73,6 +74,8 @@ export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(fun
     [items, cursor, openId, checked, onCursor, onOpen, onToggle],
   );
 
+  const rowKey = useCallback((i: number) => items[i]?.id ?? i, [items]);
+
   return (
     <div className={`ttable${p.loading ? ' stale' : ''}`} role="table" aria-label="Executions" aria-busy={p.loading}>
       <div className="trow thead" role="row">
@@ -93,6 +96,7 @@ export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(fun
         count={items.length}
         rowHeight={ROW_HEIGHT}
         renderRow={renderRow}
+        rowKey={rowKey}
         onRange={p.onRange}
         empty={p.empty}
         activeIndex={cursor}
