@@ -15,6 +15,8 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
   let web: WebModeRun;
   let browser: Browser;
   let page: Page;
+  /** A word only the Client tab's echo call carries (found again in history by the next tests). */
+  let marker = '';
 
   /** Calls the app API from the page, with the page's own token (as the UI does). */
   async function api<T = Record<string, unknown>>(procedure: string, input: unknown = {}): Promise<T> {
@@ -125,7 +127,7 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('status', { name: 'Client session' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Tools: echo' }).click();
-    const marker = `playground-e2e-${Date.now()}`;
+    marker = `playground-e2e-${Date.now()}`;
     await page.getByRole('group', { name: 'Arguments of echo' }).getByLabel('message').fill(`${marker} to erin@example.com`);
     await page.getByRole('button', { name: 'Call tool' }).click();
     const text = page.getByRole('region', { name: 'Call' }).getByLabel('Text content');
@@ -145,6 +147,19 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     expect(await page.getByRole('group', { name: 'Arguments of get-structured-content' }).getByLabel('location').inputValue()).toBe('0');
     await page.getByRole('button', { name: 'Call tool' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Call' }).getByLabel('Structured content', { exact: true }).textContent()).toContain('"temperature"');
+  });
+
+  it('opens a recorded execution in Invoke by link, with its payload', async () => {
+    const found = await api<{ items: { id: string }[] }>('history.query', { filter: { gateway: 'demo', search: marker, event: 'tools/call' } });
+    const id = found.items[0]!.id;
+    await page.evaluate((h) => (location.hash = h), `#/playground/invoke/${encodeURIComponent(id)}/request`);
+    const invocation = page.getByRole('region', { name: 'Invocation' });
+    await invocation.getByText(`from recorded execution ${id}`).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Payload', exact: true }).textContent()).toContain(`${marker} to erin@example.com`);
+    expect(page.url()).toMatch(/#\/playground$/);
+    await page.getByLabel('Interceptor', { exact: true }).selectOption({ label: 'email-redactor · mutation' });
+    await page.getByRole('button', { name: 'Invoke', exact: true }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Mutation diff' }).textContent()).toContain('erin@example.com');
   });
 
   it('arms a crash on the fail-closed pii-validator: the next call is blocked and recorded as simulated', async () => {

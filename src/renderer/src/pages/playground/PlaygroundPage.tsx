@@ -2,13 +2,14 @@
 // MCP client, and arm failure simulations. The gateway picked here is shared by every tab; an armed
 // simulation on it is announced above the tabs, whatever tab is open.
 import { useEffect, useState } from 'react';
-import { useApiQuery } from '../../api/context';
+import { useApi, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { InvokeTab } from './invoke/InvokeTab';
 import { DryRunTab } from './dry-run/DryRunTab';
 import { ClientTab } from './client/ClientTab';
 import { SimulationTab } from './simulation/SimulationTab';
 import { SimulationBanner } from './simulation/SimulationBanner';
+import { useExecutionLink } from './execution-link';
 import './playground.css';
 
 const TABS = [
@@ -24,6 +25,14 @@ export function PlaygroundPage() {
   const [gatewayId, setGatewayId] = useState<string>();
   const [tab, setTab] = useState<Tab>('invoke');
   const list = gateways.data ?? [];
+  const { link, error: linkError } = useExecutionLink(useApi());
+
+  // A followed link switches to its execution's gateway and tab; the tab takes the payload from the seed.
+  useEffect(() => {
+    if (!link) return;
+    setGatewayId(link.seed.gateway);
+    setTab(link.tab);
+  }, [link]);
 
   useEffect(() => {
     if (gatewayId && list.some((g) => g.id === gatewayId)) return;
@@ -52,7 +61,7 @@ export function PlaygroundPage() {
           </label>
         </div>
       </div>
-      <ErrorBanner error={gateways.error} />
+      <ErrorBanner error={gateways.error ?? linkError} />
       {gatewayId && <SimulationBanner gatewayId={gatewayId} onOpen={() => setTab('simulation')} />}
       {gateways.isSuccess && list.length === 0 && <div className="empty">Create a gateway first (Gateways page): the Playground works on its interceptor servers.</div>}
       <div className="tabs" role="tablist" aria-label="Playground">
@@ -66,10 +75,10 @@ export function PlaygroundPage() {
         <div className="tab-panel" role="tabpanel" aria-label={TABS.find((t) => t.id === tab)!.label}>
           {/* Tabs stay mounted so switching keeps each one's work (payloads, runs, client session). */}
           <div hidden={tab !== 'invoke'}>
-            <InvokeTab gateway={gateway} />
+            <InvokeTab gateway={gateway} seed={link?.tab === 'invoke' ? link.seed : undefined} />
           </div>
           <div hidden={tab !== 'dry-run'}>
-            <DryRunTab gateway={gateway} />
+            <DryRunTab gateway={gateway} seed={link?.tab === 'dry-run' ? link.seed : undefined} />
           </div>
           <div hidden={tab !== 'client'}>
             <ClientTab gateways={list} current={gateway} />

@@ -1,7 +1,7 @@
 // Dry-run chain: the gateway's whole chain on a payload, with no backend. The engine runs it on the
 // app's own interceptor connections and the trace is drawn by the shared TraceView (the same one
 // Traffic uses): every step in pass order, parallel validations, shadow mutations and skip reasons.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { GatewayInfo } from '../../../../../shared/api/models';
 import type { ChainTrace } from '../../../../../shared/trace/types';
 import { KNOWN_EVENTS } from '../../../../../shared/protocol/constants';
@@ -13,10 +13,11 @@ import { JsonDiff } from '../../../components/diff/JsonDiff';
 import { TraceView } from '../../../components/trace/TraceView';
 import { HistoryPicker } from '../invoke/HistoryPicker';
 import { PayloadShapeNote } from '../invoke/PayloadShapeNote';
+import type { PayloadSeed } from '../execution-link';
 
 type Phase = 'request' | 'response';
 
-export function DryRunTab({ gateway }: { gateway: GatewayInfo }) {
+export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: PayloadSeed }) {
   const api = useApi();
   const [event, setEvent] = useState('tools/call');
   const [phase, setPhase] = useState<Phase>('request');
@@ -27,6 +28,14 @@ export function DryRunTab({ gateway }: { gateway: GatewayInfo }) {
   const [pending, setPending] = useState(false);
   const [picking, setPicking] = useState(false);
   const parsed = parseJsonText(text);
+
+  useEffect(() => {
+    if (!seed) return;
+    setEvent(seed.event);
+    setPhase(seed.phase);
+    setText(JSON.stringify(seed.payload, null, 2));
+    setTrace(undefined);
+  }, [seed?.nonce]);
 
   const load = (e: string, p: Phase) => {
     setEvent(e);
@@ -62,7 +71,7 @@ export function DryRunTab({ gateway }: { gateway: GatewayInfo }) {
           <label className="field">
             Event
             <select aria-label="Dry-run event" value={event} onChange={(e) => load(e.target.value, phase)}>
-              {KNOWN_EVENTS.map((e) => (
+              {[...new Set([event, ...KNOWN_EVENTS])].map((e) => (
                 <option key={e}>{e}</option>
               ))}
             </select>

@@ -17,10 +17,11 @@ import { InvokeResult } from './InvokeResult';
 import { PayloadShapeNote } from './PayloadShapeNote';
 import { RunHistory, type InvokeRun } from './RunHistory';
 import { useInterceptors, type DiscoveredDescriptor } from './useInterceptors';
+import type { PayloadSeed } from '../execution-link';
 
 type Phase = 'request' | 'response';
 
-export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
+export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: PayloadSeed }) {
   const api = useApi();
   const servers = gateway.interceptorServers.map((s) => s.name);
   const [server, setServer] = useState(servers[0]);
@@ -45,16 +46,34 @@ export function InvokeTab({ gateway }: { gateway: GatewayInfo }) {
   const [from, setFrom] = useState<string>();
   const [edited, setEdited] = useState(false);
 
-  // A new interceptor: its first hooked event and phase, its template, its config defaults.
+  // A new interceptor: its first hooked event and phase, its template, its config defaults. A payload
+  // the user edited or took from history stays when the new interceptor hooks its event and phase.
   useEffect(() => {
     if (!descriptor) return;
-    const hook = descriptor.hooks?.find((h) => h.events.some((e) => !e.includes('*'))) ?? descriptor.hooks?.[0];
-    const firstEvent = hook?.events.find((e) => !e.includes('*')) ?? 'tools/call';
-    loadTemplate(firstEvent, hook?.phase ?? 'request');
+    if (!((from || edited) && hooksCover(descriptor, event, phase))) {
+      const hook = descriptor.hooks?.find((h) => h.events.some((e) => !e.includes('*'))) ?? descriptor.hooks?.[0];
+      const firstEvent = hook?.events.find((e) => !e.includes('*')) ?? 'tools/call';
+      loadTemplate(firstEvent, hook?.phase ?? 'request');
+    }
     setConfig(initialConfig(descriptor));
     setSendConfig(Boolean(descriptor.configSchema && (descriptor.configSchema as JsonSchema).required?.length));
     // Only when the interceptor itself changes.
   }, [descriptor?.name, effectiveServer]);
+
+  // A recorded execution handed over by a link: its payload, and an interceptor that hooks its event.
+  useEffect(() => {
+    if (!seed) return;
+    setEvent(seed.event);
+    setPhase(seed.phase);
+    setPayloadText(pretty(seed.payload));
+    setFrom(seed.executionId);
+    setEdited(false);
+    setHighlight(undefined);
+    if (descriptor && !hooksCover(descriptor, seed.event, seed.phase)) {
+      const match = interceptors.find((i) => hooksCover(i, seed.event, seed.phase));
+      if (match) setName(match.name);
+    }
+  }, [seed?.nonce]);
 
   const events = useMemo(() => {
     const hooked = (descriptor?.hooks ?? []).flatMap((h) => h.events).filter((e) => !e.includes('*'));
