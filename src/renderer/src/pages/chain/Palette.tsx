@@ -107,6 +107,7 @@ export function Palette(props: Props) {
                     <span className={`badge type ${d.type}`}>{d.type}</span>
                   </div>
                   <div className="palette-hooks mono">{hooksSummary(d.hooks)}</div>
+                  <DeclaredPolicy d={d} />
                   {d.description && <div className="palette-desc">{d.description}</div>}
                   {reason && <div className="palette-reason">{SKIP_LABELS[reason] ?? reason}</div>}
                 </li>
@@ -116,5 +117,18 @@ export function Palette(props: Props) {
         </section>
       ))}
     </aside>
+  );
+}
+
+/** What the interceptor declares beyond the defaults (mode, failOpen, priority), before any override. */
+function DeclaredPolicy({ d }: { d: Descriptor }) {
+  const prio = d.priorityHint === undefined ? undefined : typeof d.priorityHint === 'number' ? String(d.priorityHint) : `req ${d.priorityHint.request ?? 0} / res ${d.priorityHint.response ?? 0}`;
+  if (d.mode !== 'audit' && !d.failOpen && (prio === undefined || d.type !== 'mutation')) return null;
+  return (
+    <div className="badges palette-policy">
+      {d.mode === 'audit' && <span className="badge mode audit">audit</span>}
+      {d.failOpen && <span className="badge open">fail-open</span>}
+      {prio !== undefined && d.type === 'mutation' && <span className="badge prio">priority {prio}</span>}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 // What the Chain screen reads from the core for the current draft: every server's discovery (refetched
 // only when the servers change, not on every override edit) and the engine's order for both phases of
 // the selected event (refetched on every valid edit, debounced). The UI never orders anything itself.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
 import type { ProcedureOutput } from '../../../../shared/api/procedures';
@@ -55,10 +55,16 @@ export function useChainData(id: string, raw: Record<string, unknown> | undefine
   const config = useDebounced(draft, 200);
   const serversKey = JSON.stringify([config?.staticInterceptors ?? null, config?.dynamicInterceptors ?? null]);
   const [refresh, setRefresh] = useState(0);
+  // "Refresh" forces one new interceptors/list per server; later discoveries use the cache again (A15).
+  const forceNext = useRef(false);
 
   const discovery = useQuery({
     queryKey: ['designer.discover', id, serversKey, refresh],
-    queryFn: () => api.call('designer.discover', { id, config: config!, refresh: refresh > 0 }),
+    queryFn: () => {
+      const force = forceNext.current;
+      forceNext.current = false;
+      return api.call('designer.discover', { id, config: config!, refresh: force });
+    },
     enabled: Boolean(config),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
@@ -80,7 +86,10 @@ export function useChainData(id: string, raw: Record<string, unknown> | undefine
     discovery: discovery.data,
     discoveryError: discovery.error,
     discovering: discovery.isFetching,
-    refreshDiscovery: () => setRefresh((n) => n + 1),
+    refreshDiscovery: () => {
+      forceNext.current = true;
+      setRefresh((n) => n + 1);
+    },
     order: {
       request: request.data?.interceptors as OrderedEntry[] | undefined,
       response: response.data?.interceptors as OrderedEntry[] | undefined,
