@@ -127,7 +127,7 @@ describe.skipIf(!haveChromium)('Traffic in Chromium (web mode)', () => {
     await detail().getByRole('button', { name: 'Edit & replay…' }).click();
     const dialog = page.getByRole('dialog', { name: /Edit & replay/ });
     const editor = dialog.getByRole('textbox', { name: 'Request params', exact: true });
-    expect(await editor.textContent()).toContain('123-45-6789');
+    await expect.poll(() => editor.textContent()).toContain('123-45-6789');
     await editor.click();
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(JSON.stringify({ name: 'echo', arguments: { message: 'my id is withheld' } }));

@@ -13,7 +13,7 @@ export function EditReplayDialog(props: {
   onClose(): void;
 }) {
   const e = props.execution;
-  const [text, setText] = useState('');
+  const [text, setText] = useState(() => (e ? JSON.stringify(e.requestReceived ?? {}, null, 2) : ''));
   const [mode, setMode] = useState<ReplayMode>('backend');
   useEffect(() => {
     if (e) setText(JSON.stringify(e.requestReceived ?? {}, null, 2));
