@@ -10,7 +10,8 @@ import { InterceptorServerClient } from '../../interceptors/client';
 import type { AppEnvironment } from '../environment';
 import { localizeConfig } from '../examples';
 
-const PROBE_TIMEOUT_MS = 15_000;
+// Generous: a first `npx`/`uvx` launch or a loaded machine can take a while; the user sees it is connecting.
+const PROBE_TIMEOUT_MS = 30_000;
 
 function parseEntry<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, raw: unknown, what: string): T {
   const parsed = schema.safeParse(raw);
@@ -39,6 +40,7 @@ export async function probeInterceptorServer(raw: unknown, env: AppEnvironment):
   const client = new InterceptorServerClient({
     name: entry.name,
     autoReconnect: false,
+    initializeTimeoutMs: PROBE_TIMEOUT_MS - 5_000,
     connection:
       entry.transport === 'stdio'
         ? { transport: 'stdio', command: entry.command, args: entry.arguments, ...(entry.env ? { env: entry.env } : {}), ...(entry.cwd ? { cwd: entry.cwd } : {}) }
