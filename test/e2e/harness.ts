@@ -82,7 +82,7 @@ export async function startWebMode(options: { demo?: boolean; dataDir?: string }
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const openUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web mode printed no URL within 15 s:\n${out}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`web mode printed no URL within 60 s:\n${out}`)), 60_000);
     const check = () => {
       const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
       if (m) {

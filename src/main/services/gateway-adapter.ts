@@ -8,7 +8,11 @@ import type { GatewayConfig } from '../../shared/config';
 import type { ConnectionState } from '../interceptors/client/status';
 import type { GatewayRuntime, GatewayRuntimeFactory, GatewayRuntimeOptions } from './gateway-runtime';
 import type { ReplayHost } from '../gateway/replay';
+import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import { configuredServers, endpointTarget } from './gateway-summary';
+
+/** Discovery attempts after the first one fails (about two minutes in all). */
+const WARM_UP_RETRIES = 10;
 
 const STATE_TO_STATUS: Record<ConnectionState, InterceptorServerState['status']> = {
   idle: 'pending',
@@ -93,21 +97,36 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
 
   /** Connects every static interceptor server now and reports each status change to the UI. */
   private warmUp(): void {
-    for (const handle of this.gateway.interception.servers) {
+    const interception = this.gateway.interception;
+    for (const handle of interception.servers) {
       if (handle instanceof InterceptorServerClient) {
         this.unsubscribers.push(handle.onStatus(() => this.o.onChange?.()));
       }
-      handle.discover().then(
-        (r) => {
-          this.counts.set(handle.name, r.interceptors.length);
-          this.discoveryErrors.delete(handle.name);
-          this.o.onChange?.();
-        },
-        (err: unknown) => {
-          this.discoveryErrors.set(handle.name, err instanceof Error ? err.message : String(err));
-          this.o.onChange?.();
-        },
-      );
+      this.discoverWithRetry(handle, interception, 0);
     }
+  }
+
+  /**
+   * A server that is slow to start (a loaded machine, a cold npx) or briefly down is retried with
+   * backoff while the gateway runs, so its card turns "connected" without waiting for traffic.
+   */
+  private discoverWithRetry(handle: InterceptorServerHandle, interception: unknown, attempt: number): void {
+    handle.discover().then(
+      (r) => {
+        this.counts.set(handle.name, r.interceptors.length);
+        this.discoveryErrors.delete(handle.name);
+        this.o.onChange?.();
+      },
+      (err: unknown) => {
+        this.discoveryErrors.set(handle.name, err instanceof Error ? err.message : String(err));
+        this.o.onChange?.();
+        if (attempt >= WARM_UP_RETRIES) return;
+        const timer = setTimeout(() => {
+          // Only while this very interception is live (not after a stop or a reload).
+          if (this.started && this.gateway.interception === interception) this.discoverWithRetry(handle, interception, attempt + 1);
+        }, Math.min(1000 * 2 ** attempt, 15_000));
+        timer.unref?.();
+      },
+    );
   }
 }
