@@ -147,8 +147,21 @@ describe('built-in client and failure simulation', () => {
     // The store writes in batches, off the gateway's hot path.
     const items = await history<{ id: string; event: string; outcome: string }>({ gateway: 'demo', target: 'echo', search: 'dave' });
     expect(items.some((e) => e.event === 'tools/call' && e.outcome === 'mutated')).toBe(true);
+    // Prompts and resources through the gateway too (prompts/get and resources/read are intercepted events).
+    const prompts = catalog.prompts as { name: string; arguments?: { required?: boolean }[] }[];
+    const simple = prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));
+    const prompt = await call<{ result: { messages: unknown[] } }>('client.getPrompt', { sessionId: session.sessionId, name: simple!.name });
+    expect(prompt.result.messages.length).toBeGreaterThan(0);
+    const { resources } = await call<{ resources: { uri: string }[] }>('client.list', { sessionId: session.sessionId });
+    const read = await call<{ result: { contents: { uri: string }[] } }>('client.readResource', { sessionId: session.sessionId, uri: resources[0]!.uri });
+    expect(read.result.contents[0]?.uri).toBe(resources[0]!.uri);
+    // An unknown tool is the server's answer to render (isError), not an API failure.
+    const unknown = await call<{ result: { isError?: boolean; content: { text: string }[] } }>('client.callTool', { sessionId: session.sessionId, name: 'no-such-tool' });
+    expect(unknown.result.isError).toBe(true);
+    expect(unknown.result.content[0]?.text).toContain('no-such-tool');
     await call('client.disconnect', { sessionId: session.sessionId });
     expect(await call<unknown[]>('client.sessions')).toEqual([]);
+    expect((await fails('client.list', { sessionId: session.sessionId })).code).toBe('not_found');
   });
 
   it('a crash armed on the fail-closed pii-validator blocks the next call, recorded as simulated', async () => {
