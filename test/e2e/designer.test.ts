@@ -71,11 +71,11 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     await wizard.getByLabel('Backend command').fill(process.execPath);
     await wizard.getByLabel('Backend arguments').fill(`${everythingBin}\nstdio`);
     await wizard.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => wizard.getByTestId('backend-test').textContent(), { timeout: 30_000 }).toMatch(/Connected to .*\d+ tools/);
+    await expect.poll(() => wizard.getByTestId('backend-test').textContent(), { timeout: 45_000 }).toMatch(/Connected to .*\d+ tools/);
     await wizard.getByRole('button', { name: 'Next' }).click();
 
     await wizard.getByRole('button', { name: 'Add the bundled samples' }).click();
-    await expect.poll(() => wizard.getByTestId('server-test-samples').textContent(), { timeout: 30_000 }).toMatch(/Connected: 7 interceptors .*email-redactor/);
+    await expect.poll(() => wizard.getByTestId('server-test-samples').textContent(), { timeout: 45_000 }).toMatch(/Connected: 7 interceptors .*email-redactor/);
     await wizard.getByRole('button', { name: 'Next' }).click();
 
     await wizard.getByLabel('Gateway name').fill('Designer e2e');
@@ -111,11 +111,11 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     expect(await page.getByTestId('palette-item-samples/email-redactor').getAttribute('data-applies')).toBe('true');
     // Not applying here, with the reason: email-redactor hooks tools/call in the request phase only.
     await page.getByRole('radio', { name: 'Response' }).click();
-    await expect.poll(() => page.getByTestId('palette-item-samples/email-redactor').getAttribute('data-reason')).toBe('other-phase');
+    await expect.poll(() => page.getByTestId('palette-item-samples/email-redactor').getAttribute('data-reason'), { timeout: 15_000 }).toBe('other-phase');
     expect(await page.getByTestId('palette-item-samples/email-redactor').getAttribute('title')).toMatch(/only in the request phase/);
     await page.getByRole('radio', { name: 'Request' }).click();
     await page.getByLabel('Event', { exact: true }).selectOption('resources/read');
-    await expect.poll(() => page.getByTestId('palette-item-samples/email-redactor').getAttribute('data-reason')).toBe('event-not-hooked');
+    await expect.poll(() => page.getByTestId('palette-item-samples/email-redactor').getAttribute('data-reason'), { timeout: 15_000 }).toBe('event-not-hooked');
     await page.getByLabel('Event', { exact: true }).selectOption('tools/call');
     await node('request', 'samples/email-redactor').waitFor();
   }, 60_000);
@@ -140,19 +140,19 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
   it('switches an interceptor to audit: drawn as a shadow node', async () => {
     await node('request', 'samples/pii-validator').click();
     await page.getByTestId('chain-panel').getByLabel('Mode').selectOption('audit');
-    await expect.poll(() => node('request', 'samples/pii-validator').getAttribute('data-mode')).toBe('audit');
+    await expect.poll(() => node('request', 'samples/pii-validator').getAttribute('data-mode'), { timeout: 15_000 }).toBe('audit');
     expect(await node('request', 'samples/pii-validator').textContent()).toContain('audit · shadow');
-  });
+  }, 60_000);
 
   it('edits an interceptor config with the form generated from its configSchema (bounds checked)', async () => {
     await page.getByTestId('palette-item-samples/prompt-injection-heuristic').click();
     const form = page.getByRole('group', { name: 'Config of samples/prompt-injection-heuristic' });
     const threshold = form.getByLabel('threshold', { exact: true });
     await threshold.fill('2');
-    await expect.poll(() => form.getByRole('list', { name: 'Schema problems' }).textContent()).toMatch(/threshold/);
+    await expect.poll(() => form.getByRole('list', { name: 'Schema problems' }).textContent(), { timeout: 15_000 }).toMatch(/threshold/);
     await threshold.fill('0.8');
-    await expect.poll(() => form.getByRole('list', { name: 'Schema problems' }).count()).toBe(0);
-  });
+    await expect.poll(() => form.getByRole('list', { name: 'Schema problems' }).count(), { timeout: 15_000 }).toBe(0);
+  }, 60_000);
 
   it('saves exactly what the JSON tab shows; the running gateway hot-reloads it under a live session', async () => {
     const saved = JSON.parse(readFileSync(configFile(), 'utf8')) as Record<string, unknown>;
@@ -188,14 +188,14 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     const before = readFileSync(configFile(), 'utf8');
     await replaceJsonTabText(before.replace('"mode": "audit"', '"mode": "shadow"'));
     const problems = page.getByTestId('json-problems');
-    await expect.poll(() => problems.textContent()).toContain('overrides["samples/pii-validator"].mode');
+    await expect.poll(() => problems.textContent(), { timeout: 15_000 }).toContain('overrides["samples/pii-validator"].mode');
     expect(await problems.textContent()).toContain('expected "active" or "audit"');
     expect(await page.getByTestId('json-state').textContent()).toBe('1 error');
     expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
     await page.keyboard.press('ControlOrMeta+S');
 
     await replaceJsonTabText(`${before.slice(0, 40)} oops`);
-    await expect.poll(() => problems.textContent()).toMatch(/\(root\).*not valid JSON/);
+    await expect.poll(() => problems.textContent(), { timeout: 15_000 }).toMatch(/\(root\).*not valid JSON/);
     expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
     await page.getByRole('tab', { name: 'Canvas', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'fix it in the JSON tab' }).waitFor();
@@ -205,7 +205,7 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     for (let i = 0; i < 2 && !/Saved/.test((await page.getByTestId('save-status').textContent()) ?? ''); i++) {
       await page.getByRole('button', { name: 'Undo' }).click();
     }
-    await expect.poll(() => page.getByTestId('save-status').textContent()).toMatch(/Saved/);
+    await expect.poll(() => page.getByTestId('save-status').textContent(), { timeout: 15_000 }).toMatch(/Saved/);
     expect(await jsonTabText()).toBe(before);
   }, 60_000);
 });
