@@ -9,7 +9,7 @@
 // (the store bench's cache is reused when present). Targets: first rows < 1 s, filter < 150 ms, no long task.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -136,6 +136,9 @@ async function measure(db: string, rows: number): Promise<Figures> {
     await warm.close();
 
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    // tsx keeps function names with a `__name` helper that the page lacks: give it a no-op one.
+    await page.addInitScript({ content: 'window.__name = (f) => f;' });
     await page.addInitScript(PROBES);
     await page.goto(`${web.url}#/traffic`);
     await page.waitForFunction(() => (window as unknown as Record<string, unknown>).__firstRows !== undefined, undefined, { timeout: 30_000 });
@@ -233,6 +236,8 @@ export async function run(argv: string[] = []): Promise<void> {
         ['frame interval p95 while scrolling', fmt(s.scroll.frameP95Ms), fmt(b.scroll.frameP95Ms), '', ''],
       ],
     );
+    // Absolute times depend on the machine; the load says how much of it the browser had.
+    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)`);
     const ok = b.firstRowsMs < 1000 && b.filters.every((f) => f.ms < 150) && b.scroll.longTasks === 0;
     console.log(`\n${ok ? 'all targets met' : 'TARGET MISSED'} (database: ${big})`);
   } finally {

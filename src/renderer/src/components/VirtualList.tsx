@@ -34,7 +34,8 @@ export interface VirtualListHandle {
 export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(function VirtualList(props, ref) {
   const { count, rowHeight, overscan = 8 } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
+  // The first row in view, not the pixel offset: scrolling within a row re-renders nothing.
+  const [top, setTop] = useState(0);
   const [height, setHeight] = useState(600);
   const frame = useRef(0);
 
@@ -51,9 +52,9 @@ export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(funct
     if (frame.current) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
-      if (scroller.current) setScrollTop(scroller.current.scrollTop);
+      if (scroller.current) setTop(Math.floor(scroller.current.scrollTop / rowHeight));
     });
-  }, []);
+  }, [rowHeight]);
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
   useImperativeHandle(
@@ -77,12 +78,12 @@ export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(funct
     [rowHeight],
   );
 
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
-  const visibleLast = Math.min(count - 1, Math.floor((scrollTop + height) / rowHeight));
+  const first = Math.max(0, top - overscan);
+  const visibleLast = Math.min(count - 1, top + Math.ceil(height / rowHeight));
   const last = Math.min(count - 1, visibleLast + overscan);
 
   const { onRange } = props;
-  const firstVisible = Math.floor(scrollTop / rowHeight);
+  const firstVisible = top;
   useEffect(() => {
     onRange?.(Math.min(firstVisible, Math.max(0, count - 1)), Math.max(visibleLast, 0));
   }, [onRange, firstVisible, visibleLast, count]);

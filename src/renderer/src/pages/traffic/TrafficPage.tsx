@@ -61,11 +61,12 @@ export function TrafficPage() {
 
   const open = useCallback((i: number) => items[i] && navigate({ view: 'list', selected: items[i]!.id }), [items]);
   const openId = useCallback((id: string) => navigate({ view: 'list', selected: id }), []);
+  const { hasMore, loadMore } = list;
   const onRange = useCallback(
     (_first: number, last: number) => {
-      if (last >= items.length - 40 && list.hasMore) list.loadMore();
+      if (last >= items.length - 40 && hasMore) loadMore();
     },
-    [items.length, list],
+    [items.length, hasMore, loadMore],
   );
   const toggle = useCallback((id: string) => {
     setChecked((prev) => {
