@@ -50,13 +50,19 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(web.openUrl);
-    for (const end = Date.now() + 30_000; (await api<{ status: string }>('gateways.get', { id: 'demo' })).status !== 'running'; ) {
-      if (Date.now() > end) throw new Error('the demo gateway did not start within 30 s');
+    // Running, with its interceptor server connected (on a loaded machine a first connect can miss its
+    // deadline; the gateway reconnects by itself).
+    const ready = async () => {
+      const g = await api<{ status: string; interceptorServers: { status: string }[] }>('gateways.get', { id: 'demo' });
+      return g.status === 'running' && g.interceptorServers.length > 0 && g.interceptorServers.every((s) => s.status === 'connected');
+    };
+    for (const end = Date.now() + 90_000; !(await ready()); ) {
+      if (Date.now() > end) throw new Error('the demo gateway did not start with its interceptor servers connected within 90 s');
       await page.waitForTimeout(250);
     }
     await page.evaluate(() => (location.hash = '#/playground'));
     await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor({ timeout: 60_000 });
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
