@@ -1,18 +1,6 @@
 // Window hardening and the trust check for IPC: only our own page, in the top frame, may call the API.
-import { shell, type BrowserWindow, type WebFrameMain, type Session } from 'electron';
-
-/** The URL prefix of our renderer: the dev server in development, the bundled file otherwise. */
-export function trustedPrefix(rendererFile: string): string {
-  const dev = process.env.ELECTRON_RENDERER_URL;
-  return dev ? new URL(dev).origin + '/' : `file://${rendererFile.replace(/\\/g, '/').replace(/^(?!\/)/, '/')}`;
-}
-
-export function isTrustedFrame(frame: WebFrameMain | null | undefined, prefix: string): boolean {
-  if (!frame) return false;
-  // Top frame only: an iframe (there should be none) never gets the API.
-  if (frame.parent) return false;
-  return frame.url.startsWith(prefix);
-}
+import { shell, type BrowserWindow, type Session } from 'electron';
+export { isTrustedFrame, trustedPrefix } from './trust';
 
 export function hardenWindow(win: BrowserWindow, prefix: string): void {
   const contents = win.webContents;
