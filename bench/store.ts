@@ -83,19 +83,18 @@ export async function insertBench(): Promise<void> {
     const raw = rawRate(recs, dir);
     const worker = await recorderRate('worker', recs, dir);
     const inThread = await recorderRate('in-thread', recs, dir);
-    const row = (name: string, rate: number, enqueue?: number, spilled?: number) => [
+    const row = (name: string, rate: number, enqueue?: number) => [
       name,
       Math.round(rate).toLocaleString('en-US'),
       `${(rate / TARGET_PER_SECOND).toFixed(2)}×`,
       enqueue === undefined ? '' : `${enqueue.toFixed(1)} µs`,
-      spilled === undefined ? '' : String(spilled),
     ];
     printTable(
       `Insert rate: ${INSERTS.toLocaleString('en-US')} executions, 3 steps each (target ≥ ${TARGET_PER_SECOND.toLocaleString('en-US')}/s)`,
-      ['path', 'executions/s', 'vs target', 'caller cost/record', 'max spilled'],
+      ['path', 'executions/s', 'vs target', 'recordExecution() cost'],
       [
-        row('recorder, writer thread', worker.perSecond, worker.enqueueUsPerRecord, worker.stats.spilled),
-        row('recorder, in-thread writer', inThread.perSecond, inThread.enqueueUsPerRecord, inThread.stats.spilled),
+        row('recorder, writer thread', worker.perSecond, worker.enqueueUsPerRecord),
+        row('recorder, in-thread writer', inThread.perSecond, inThread.enqueueUsPerRecord),
         row('raw inserter (no queue)', raw),
       ],
     );

@@ -43,7 +43,7 @@ export function makeExecution(o: ExecutionOptions = {}): ExecutionRecord {
   const tool = o.tool ?? 'send_email';
   const text = o.text ?? 'write to alice@example.com about the quarterly report';
   const received = { name: tool, arguments: { to: 'alice@example.com', body: text } };
-  const forwarded = { name: tool, arguments: { to: '[EMAIL_REDACTED]', body: text.replace(/\S+@\S+/g, '[EMAIL_REDACTED]') } };
+  const forwarded = { name: tool, arguments: { to: '[EMAIL_REDACTED]', body: text.split(' ').map((w) => (w.includes('@') ? '[EMAIL_REDACTED]' : w)).join(' ') } };
   const blocked = outcome === 'blocked';
   const response = { content: [{ type: 'text', text: `sent: ${text}` }], isError: false };
   const startedAt = o.startedAt ?? new Date().toISOString();

@@ -22,8 +22,18 @@ export class SpillFile {
   /** Items appended (or found at adoption) and not yet committed to the database. */
   count = 0;
 
-  constructor(readonly path: string) {
-    if (existsSync(path)) this.count = countLines(path);
+  /**
+   * `sealed`: a file no one appends to any more (left by a process that died). Its last line may
+   * have been torn by the crash; it is then counted, and reported, as unreadable.
+   */
+  constructor(
+    readonly path: string,
+    private readonly sealed = false,
+  ) {
+    if (existsSync(path)) {
+      const { lines, partial } = countLines(path);
+      this.count = lines + (sealed && partial ? 1 : 0);
+    }
   }
 
   append(item: EncodedItem): void {
@@ -82,6 +92,10 @@ export class SpillFile {
         }
         carry = Buffer.from(buf.subarray(start));
       }
+      if (this.sealed && carry.length > 0 && items.length + unreadable < max) {
+        unreadable++; // the torn last line of a crashed writer
+        offset += carry.length;
+      }
       return { items, endOffset: offset, unreadable };
     } finally {
       closeSync(fd);
@@ -104,19 +118,21 @@ export class SpillFile {
   }
 }
 
-function countLines(path: string): number {
+function countLines(path: string): { lines: number; partial: boolean } {
   const fd = openSync(path, 'r');
   try {
     const chunk = Buffer.alloc(READ_CHUNK_BYTES);
     let lines = 0;
     let offset = 0;
+    let last = 10;
     for (;;) {
       const n = readSync(fd, chunk, 0, chunk.length, offset);
       if (n === 0) break;
       for (let i = 0; i < n; i++) if (chunk[i] === 10) lines++;
+      last = chunk[n - 1]!;
       offset += n;
     }
-    return lines;
+    return { lines, partial: last !== 10 };
   } finally {
     closeSync(fd);
   }

@@ -24,6 +24,11 @@ export interface SqliteRecorderOptions {
   maxQueueBytes?: number;
   maxQueueItems?: number;
   backoff?: Partial<BackoffOptions>;
+  /**
+   * How long flush() and close() keep retrying a busy, locked or full database before they make
+   * the rest durable in the spill file instead. Default 5000 ms.
+   */
+  flushTimeoutMs?: number;
   /** Write on a worker thread (default) or on this thread. */
   writerThread?: boolean;
   /** How long the writing connection waits for another process's lock before a retry. */
@@ -83,6 +88,8 @@ export class SqliteRecorder implements Recorder {
   private enqueued = 0;
   private settled = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** The armed timer fires at once (a full batch is waiting), not after the interval. */
+  private timerImmediate = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private inFlight: Promise<'progress' | 'idle' | 'failed'> | undefined;
   private consecutiveFailures = 0;
@@ -114,7 +121,7 @@ export class SqliteRecorder implements Recorder {
         )
       : new InThreadBatchWriter(store);
     // Spill files left by a process that died are drained too: nothing it accepted is lost.
-    this.adopted = adoptOrphanSpills(store.path).map((p) => new SpillFile(p));
+    this.adopted = adoptOrphanSpills(store.path).map((p) => new SpillFile(p, true));
     if (this.adopted.length > 0) this.schedule();
   }
 
@@ -156,25 +163,35 @@ export class SqliteRecorder implements Recorder {
   }
 
   /**
-   * Resolves when everything queued before the call is in the database. While the database
-   * refuses writes, it instead makes the remaining records durable in the spill file and resolves
-   * (stats().spilled says how many wait there; they are written once the database accepts them).
+   * Resolves when everything queued before the call is in the database. If the database keeps
+   * refusing writes (retried with backoff for up to flushTimeoutMs), it instead makes the rest
+   * durable in the spill file and resolves: stats().spilled says how many wait there; they are
+   * written once the database accepts them, by this recorder or the next one on this file.
    */
   async flush(): Promise<void> {
     const target = this.enqueued;
+    const deadline = Date.now() + (this.options.flushTimeoutMs ?? 5000);
+    let failures = 0;
     while (this.settled < target) {
       if (this.retryTimer) {
-        // Paused after a failure: try once more now rather than wait for the backoff.
+        // Paused after a failure: try now rather than wait for the timer.
         clearTimeout(this.retryTimer);
         this.retryTimer = undefined;
       }
       const result = await this.pump();
-      if (result === 'failed') {
+      if (result === 'idle') break;
+      if (result === 'progress') {
+        failures = 0;
+        continue;
+      }
+      const wait = backoffDelay(++failures, this.backoff);
+      if (Date.now() + wait >= deadline) {
+        if (this.inFlight) await this.inFlight; // a timer's attempt: let it end, then spill its batch too
         this.spillMemory();
         this.scheduleRetry();
         return;
       }
-      if (result === 'idle') break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 
@@ -261,14 +278,19 @@ export class SqliteRecorder implements Recorder {
   }
 
   private schedule(): void {
-    if (this.closed || this.timer || this.retryTimer || this.inFlight) return;
+    if (this.closed || this.retryTimer || this.inFlight) return;
     const pending = this.memory.length + this.spilledCount();
     if (pending === 0) return;
-    const delay = pending >= this.opts.batchSize ? 0 : this.opts.flushIntervalMs;
+    const immediate = pending >= this.opts.batchSize;
+    if (this.timer) {
+      if (this.timerImmediate || !immediate) return;
+      clearTimeout(this.timer); // a batch filled up before the interval ended: write it now
+    }
+    this.timerImmediate = immediate;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
-    }, delay);
+    }, immediate ? 0 : this.opts.flushIntervalMs);
     // The recorder never keeps a process alive by itself; owners flush or close before exiting.
     this.timer.unref();
   }
