@@ -67,9 +67,19 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     await page.getByRole('button', { name: 'New gateway…' }).first().click();
     const wizard = page.getByRole('dialog', { name: 'New gateway' });
 
+    // Typed by hand…
     await wizard.getByLabel('Backend name').fill('everything');
     await wizard.getByLabel('Backend command').fill(process.execPath);
     await wizard.getByLabel('Backend arguments').fill(`${everythingBin}\nstdio`);
+    // …or, the same server, imported from a Claude Desktop config.
+    await wizard.getByRole('radio', { name: 'From a client config' }).click();
+    const claude = { mcpServers: { everything: { command: process.execPath, args: [everythingBin, 'stdio'] }, broken: { url: 42 } } };
+    await wizard.getByLabel('Client config').fill(JSON.stringify(claude, null, 2));
+    await wizard.getByRole('button', { name: 'Read servers' }).click();
+    await wizard.getByText(/Skipped broken/).waitFor();
+    await wizard.getByRole('option', { name: /everything/ }).click();
+    expect(await wizard.getByLabel('Backend command').inputValue()).toBe(process.execPath);
+    expect(await wizard.getByLabel('Backend arguments').inputValue()).toBe(`${everythingBin}\nstdio`);
     await wizard.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => wizard.getByTestId('backend-test').textContent(), { timeout: 45_000 }).toMatch(/Connected to .*\d+ tools/);
     await wizard.getByRole('button', { name: 'Next' }).click();
