@@ -6,7 +6,8 @@ import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../sha
 import type { BlockInfo, ChainTrace } from '../../shared/trace/types';
 import type { ChainRuntime } from '../interceptors/chain';
 import type { Interception } from './intercept';
-import type { JsonRpcErrorObject, JsonRpcId } from './jsonrpc';
+import { randomUUID } from 'node:crypto';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from './jsonrpc';
 
 export interface Exchange {
   /** Also the traceId sent in the invoke context. */
@@ -33,6 +34,39 @@ export interface Exchange {
   forwarded?: boolean;
   /** The chain this exchange runs on, pinned at its first phase so a hot reload does not switch it mid-way. */
   chain?: { interception: Interception; runtime: ChainRuntime | null; release: () => void };
+}
+
+export function newExchange(req: JsonRpcRequest, direction: Exchange['direction']): Exchange {
+  const ex: Exchange = {
+    traceId: randomUUID(),
+    id: req.id,
+    method: req.method,
+    direction,
+    t0: performance.now(),
+    startedAt: new Date().toISOString(),
+    requestReceived: req.params,
+  };
+  const token = progressTokenOf(req.params);
+  if (token !== undefined) ex.progressToken = token;
+  return ex;
+}
+
+/** The newest client request still waiting: server→client traffic during a call belongs to its stream. */
+export function newestForwarded(pending: ReadonlyMap<JsonRpcId, Exchange>): JsonRpcId | undefined {
+  let last: JsonRpcId | undefined;
+  for (const ex of pending.values()) if (ex.forwarded) last = ex.id;
+  return last;
+}
+
+/** The request a progress notification belongs to (by token); notes when it was relayed. */
+export function markProgress(pending: ReadonlyMap<JsonRpcId, Exchange>, token: unknown): JsonRpcId | undefined {
+  let related: JsonRpcId | undefined;
+  for (const ex of pending.values()) {
+    if (ex.progressToken !== token) continue;
+    related = ex.id;
+    ex.lastProgressAt = performance.now();
+  }
+  return related;
 }
 
 /** Tool name, resource uri or prompt name, when the method has one. */

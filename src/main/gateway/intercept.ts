@@ -5,7 +5,8 @@
 import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/schema';
 import { dynamicServersFor } from '../../shared/config/parse';
 import type { Phase } from '../../shared/protocol/constants';
-import { ErrorCode, NEVER_INTERCEPTED } from '../../shared/protocol/constants';
+import { ErrorCode, METHOD_LIST, NEVER_INTERCEPTED } from '../../shared/protocol/constants';
+import { errorResponse, resultResponse, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
 import { InvokeParamsSchema, type InvocationContext } from '../../shared/protocol/schemas';
 import { descriptorToWire, resultToWire } from '../../shared/protocol/wire';
 import { hooksCoverEvent } from '../../shared/protocol/events';
@@ -156,6 +157,20 @@ export class Interception {
       if (this.leases === 0) done();
     }
     return this.retirement.promise;
+  }
+
+  /** The gateway's own answer to interceptors/list or interceptor/invoke (exposeInterceptorProtocol). */
+  async answer(runtime: ChainRuntime | null, req: JsonRpcRequest): Promise<JsonRpcResponse> {
+    try {
+      const result = req.method === METHOD_LIST ? await this.list(runtime, req.params) : await this.invoke(runtime, req.params);
+      if ('code' in result && typeof result.code === 'number' && 'message' in result) {
+        const failure = result as RpcFailure;
+        return errorResponse(req.id, failure.code, failure.message, failure.data);
+      }
+      return resultResponse(req.id, result);
+    } catch (err) {
+      return errorResponse(req.id, ErrorCode.InternalError, (err as Error).message);
+    }
   }
 
   async close(): Promise<void> {

@@ -6,13 +6,22 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayConfig } from '../../shared/config/schema';
 import { METHOD_INVOKE, METHOD_LIST, type Phase } from '../../shared/protocol/constants';
-import type { InvocationContext } from '../../shared/protocol/schemas';
 import type { ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
-import { ChainCancelledError, type ChainRuntime } from '../interceptors/chain';
 import type { Backend } from './backend';
 import { BackendLink } from './session-backend';
+import { SessionChain } from './session-chain';
+import { Handshake } from './session-handshake';
 import { blockedResponse } from './blocked';
-import { coerceToolSchemas, mirrorInitializeResult, progressTokenOf, restampServerInfo, sessionRecord, toExecutionRecord, type Exchange } from './exchange';
+import {
+  coerceToolSchemas,
+  markProgress,
+  mirrorInitializeResult,
+  newestForwarded,
+  newExchange,
+  restampServerInfo,
+  toExecutionRecord,
+  type Exchange,
+} from './exchange';
 import type { Interception } from './intercept';
 import {
   errorResponse,
@@ -30,8 +39,6 @@ import { invalidLineResponse, type InvalidLine } from './line-channel';
 
 /** How long a response waits after a progress notification of its own request (see onBackendResponse). */
 const PROGRESS_SETTLE_MS = 10;
-const ENVELOPE_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const ENVELOPE_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 
 /** Where the session writes to its client; `relatedRequestId` routes HTTP messages onto a request's stream. */
 export interface ClientSink {
@@ -60,15 +67,9 @@ export interface SessionOptions {
 export class GatewaySession {
   readonly id = randomUUID();
   readonly principal: string | undefined;
-  protocolVersion?: string;
   private readonly link: BackendLink;
-  private initRequest?: JsonRpcRequest;
-  private initialized = false;
-  /** 2026-07-28 requests carry the client's identity in a per-request `_meta` envelope instead of initialize. */
-  private envelope?: { clientInfo?: unknown };
-  private runtime: ChainRuntime | null | undefined;
-  /** The Interception the runtime was built from: a config hot swap replaces it and the runtime follows. */
-  private runtimeSource?: Interception;
+  private readonly handshake: Handshake;
+  private readonly chain: SessionChain;
   private readonly fromClient = new Map<JsonRpcId, Exchange>();
   private readonly fromBackend = new Map<JsonRpcId, Exchange>();
   private closed = false;
@@ -79,12 +80,24 @@ export class GatewaySession {
     private readonly options: SessionOptions,
   ) {
     this.principal = options.principal;
+    this.handshake = new Handshake(host, { id: this.id, principal: this.principal, transport: options.transport });
+    this.chain = new SessionChain({
+      id: this.id,
+      principal: this.principal,
+      currentInterception: () => this.host.interception,
+      protocolVersion: () => this.handshake.protocolVersion,
+    });
     this.link = new BackendLink(host, this.id, {
       onmessage: (m) => this.onBackendMessage(m),
       onclose: (reason) => this.onBackendClosed(reason),
       oninvalid: (problem) => this.onBackendInvalid(problem),
     });
     if (options.backend) this.link.attach(options.backend, true);
+  }
+
+  /** The negotiated protocol version (initialize result, or the 2026-07-28 envelope). */
+  get protocolVersion(): string | undefined {
+    return this.handshake.protocolVersion;
   }
 
   /** Pending exchanges, for status and tests. */
@@ -130,11 +143,11 @@ export class GatewaySession {
     if (this.host.config.exposeInterceptorProtocol && (req.method === METHOD_LIST || req.method === METHOD_INVOKE)) {
       return this.answerInterceptorMethod(req);
     }
-    if (!this.initialized && req.params?._meta) this.readEnvelope(req.params._meta as Record<string, unknown>);
-    const ex = this.newExchange(req, 'client');
+    this.handshake.noteRequest(req);
+    const ex = newExchange(req, 'client');
     this.fromClient.set(req.id, ex);
     let outgoing = req;
-    if (this.needsChain(ex)) {
+    if (this.chain.needed(ex)) {
       const params = await this.runChain(ex, 'request', req.params ?? {});
       if (params === undefined) return; // blocked, cancelled or failed: already answered
       if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
@@ -148,7 +161,7 @@ export class GatewaySession {
       return;
     }
     try {
-      const backend = await this.link.ensure(this.replayable());
+      const backend = await this.link.ensure(this.handshake.replayable());
       if (!this.fromClient.has(req.id)) return; // cancelled while connecting
       ex.forwarded = true;
       await backend.send(outgoing, this.streamEndGuard(ex)).catch((err: Error) => this.onSendFailed(backend, ex, err));
@@ -199,7 +212,7 @@ export class GatewaySession {
       ex.errorReturned = res.error;
     } else {
       ex.responseReceived = res.result;
-      if (this.needsChain(ex)) {
+      if (this.chain.needed(ex)) {
         const result = await this.runChain(ex, 'response', res.result);
         if (result === undefined) return;
         if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
@@ -211,8 +224,8 @@ export class GatewaySession {
   }
 
   private async onInitialize(req: JsonRpcRequest): Promise<void> {
-    this.initRequest = req;
-    this.fromClient.set(req.id, this.newExchange(req, 'client'));
+    this.handshake.initRequest = req;
+    this.fromClient.set(req.id, newExchange(req, 'client'));
     try {
       const backend = await this.link.ensure();
       await backend.send(req);
@@ -223,30 +236,12 @@ export class GatewaySession {
   }
 
   private async answerInterceptorMethod(req: JsonRpcRequest): Promise<void> {
-    const runtime = this.chainRuntime();
-    const ex = this.newExchange(req, 'client');
-    try {
-      const result = req.method === METHOD_LIST ? await this.host.interception.list(runtime, req.params) : await this.host.interception.invoke(runtime, req.params);
-      if ('code' in result && typeof result.code === 'number' && 'message' in result) {
-        const failure = result as { code: number; message: string; data?: unknown };
-        ex.errorReturned = failure;
-        this.client.send(errorResponse(req.id, failure.code, failure.message, failure.data));
-      } else {
-        ex.responseReturned = result;
-        this.client.send({ jsonrpc: '2.0', id: req.id, result }, req.id);
-      }
-    } catch (err) {
-      ex.errorReturned = { code: RpcCode.InternalError, message: (err as Error).message };
-      this.client.send(errorResponse(req.id, RpcCode.InternalError, (err as Error).message));
-    }
+    const ex = newExchange(req, 'client');
+    const response = await this.host.interception.answer(this.chain.current(), req);
+    if (isErrorResponse(response)) ex.errorReturned = response.error;
+    else ex.responseReturned = response.result;
+    this.client.send(response, req.id);
     this.record(ex);
-  }
-
-  private readEnvelope(meta: Record<string, unknown>): void {
-    const version = meta[ENVELOPE_PROTOCOL_VERSION];
-    if (typeof version !== 'string') return;
-    this.protocolVersion = version;
-    this.envelope = { clientInfo: meta[ENVELOPE_CLIENT_INFO] };
   }
 
   // ---- backend → client ----
@@ -270,9 +265,12 @@ export class GatewaySession {
     } else {
       ex.responseReceived = res.result;
       let result: unknown = ex.method === 'tools/list' ? coerceToolSchemas(res.result) : res.result;
-      if (ex.method === 'server/discover') result = await this.completeDiscover(res.result);
+      if (ex.method === 'server/discover') {
+        this.handshake.completeDiscover();
+        result = await this.mirror(res.result);
+      }
       else if (this.host.config.serverInfo) result = restampServerInfo(result as Record<string, unknown>, this.host.config.serverInfo);
-      if (this.needsChain(ex)) {
+      if (this.chain.needed(ex)) {
         result = await this.runChain(ex, 'response', result);
         if (result === undefined) return;
       }
@@ -293,69 +291,36 @@ export class GatewaySession {
       this.client.send(res);
       return;
     }
-    const version = res.result.protocolVersion;
-    if (typeof version === 'string') {
-      this.protocolVersion = version;
-      this.link.setProtocolVersion(version);
-    }
-    this.initialized = true;
-    this.runtime = undefined; // rebuilt with the negotiated version (compat, A17)
-    const expose = this.host.config.exposeInterceptorProtocol;
-    const events = expose ? await this.host.interception.supportedEvents(this.chainRuntime()) : null;
-    this.client.send({ ...res, result: mirrorInitializeResult(res.result, this.host.config, events) });
-    this.recordSession(this.initRequest?.params?.clientInfo);
+    this.handshake.completeInitialize(res.result.protocolVersion);
+    if (this.protocolVersion) this.link.setProtocolVersion(this.protocolVersion);
+    this.chain.reset(); // rebuilt with the negotiated version (compat, A17)
+    this.client.send({ ...res, result: await this.mirror(res.result) });
   }
 
-  /**
-   * server/discover (2026-07-28 era, no initialize): mirrored like an initialize result, and the session is
-   * recorded from the request envelope (clientInfo, protocol version).
-   */
-  private async completeDiscover(result: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const expose = this.host.config.exposeInterceptorProtocol;
-    const events = expose ? await this.host.interception.supportedEvents(this.chainRuntime()) : null;
-    if (!this.initialized) {
-      this.initialized = true;
-      this.recordSession(this.envelope?.clientInfo);
-    }
+  /** The backend's initialize or server/discover result as the client sees it (serverInfo, capabilities). */
+  private async mirror(result: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const events = this.host.config.exposeInterceptorProtocol ? await this.host.interception.supportedEvents(this.chain.current()) : null;
     return mirrorInitializeResult(result, this.host.config, events);
   }
 
-  private recordSession(clientInfo: unknown): void {
-    this.host.onSession(
-      sessionRecord({
-        id: this.id,
-        gateway: this.host.gatewayName,
-        transport: this.options.transport,
-        principal: this.principal,
-        protocolVersion: this.protocolVersion,
-        clientInfo,
-      }),
-    );
-  }
-
   private async onBackendRequest(req: JsonRpcRequest): Promise<void> {
-    const ex = this.newExchange(req, 'backend');
+    const ex = newExchange(req, 'backend');
     this.fromBackend.set(req.id, ex);
     let outgoing = req;
-    if (this.needsChain(ex)) {
+    if (this.chain.needed(ex)) {
       const params = await this.runChain(ex, 'request', req.params ?? {});
       if (params === undefined) return;
       if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
       ex.requestForwarded = params;
     }
     ex.forwarded = true;
-    this.client.send(outgoing, this.relatedClientRequest());
+    this.client.send(outgoing, newestForwarded(this.fromClient));
   }
 
   private onBackendNotification(note: JsonRpcNotification): void {
     let related: JsonRpcId | undefined;
     if (note.method === 'notifications/progress') {
-      const token = note.params?.progressToken;
-      for (const ex of this.fromClient.values()) {
-        if (ex.progressToken !== token) continue;
-        related = ex.id;
-        ex.lastProgressAt = performance.now();
-      }
+      related = markProgress(this.fromClient, note.params?.progressToken);
     } else if (note.method === 'notifications/cancelled') {
       const requestId = note.params?.requestId as JsonRpcId | undefined;
       if (requestId !== undefined) {
@@ -363,74 +328,25 @@ export class GatewaySession {
         this.fromBackend.delete(requestId);
       }
     } else {
-      related = this.relatedClientRequest();
+      related = newestForwarded(this.fromClient);
     }
     this.client.send(note, related);
   }
 
-  /** The newest client request still waiting: server→client traffic during a call belongs to its stream. */
-  private relatedClientRequest(): JsonRpcId | undefined {
-    let last: JsonRpcId | undefined;
-    for (const ex of this.fromClient.values()) if (ex.forwarded) last = ex.id;
-    return last;
-  }
 
   // ---- chain ----
-
-  /** The interception an exchange runs on: the one it pinned at its first phase, else the current one. */
-  private interceptionOf(ex: Exchange): Interception {
-    return ex.chain?.interception ?? this.host.interception;
-  }
-
-  /**
-   * Whether a phase of this exchange has anything to run: decided synchronously so that the hot path of a
-   * gateway without interceptors (or an event outside interceptedEvents) never awaits or leases.
-   */
-  private needsChain(ex: Exchange): boolean {
-    if (!this.interceptionOf(ex).intercepts(ex.method)) return false;
-    return ex.chain ? ex.chain.runtime !== null : this.chainRuntime() !== null;
-  }
-
-  private chainRuntime(): ChainRuntime | null {
-    const source = this.host.interception;
-    if (this.runtime === undefined || this.runtimeSource !== source) {
-      this.runtime = source.runtimeFor(this.principal, this.protocolVersion);
-      this.runtimeSource = source;
-    }
-    return this.runtime;
-  }
 
   /**
    * Runs one phase. Returns the payload to forward, or undefined when the exchange is already answered
    * (blocked, cancelled, or the chain failed).
    */
   private async runChain(ex: Exchange, phase: Phase, payload: unknown): Promise<unknown> {
-    // Pinned at the first phase, with a lease: after a hot reload this exchange finishes on the chain it started on.
-    ex.chain ??= { interception: this.host.interception, runtime: this.chainRuntime(), release: this.host.interception.lease() };
-    const { interception, runtime } = ex.chain;
-    if (!runtime) return payload;
-    const context: InvocationContext = {
-      principal: this.principal ? { type: 'user', id: this.principal } : { type: 'anonymous' },
-      traceId: ex.traceId,
-      sessionId: this.id,
-      timestamp: new Date().toISOString(),
-    };
-    if (phase === 'request') ex.abort = new AbortController();
-    try {
-      const { decision, finalPayload, trace } = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal);
-      if (phase === 'request') ex.requestTrace = trace;
-      else ex.responseTrace = trace;
-      if (decision === 'allow') return trace.modified ? finalPayload : payload;
-      ex.blockedBy = trace.blockedBy;
-      this.answerBlocked(ex);
-      return undefined;
-    } catch (err) {
-      if (err instanceof ChainCancelledError) return undefined; // the cancellation already recorded the exchange
-      this.failExchange(ex, RpcCode.InternalError, `Interceptor chain failed for ${ex.method} (${phase}): ${(err as Error).message}`);
-      return undefined;
-    } finally {
-      ex.abort = undefined;
-    }
+    const outcome = await this.chain.run(ex, phase, payload);
+    if (outcome.kind === 'forward') return outcome.payload;
+    if (outcome.kind === 'blocked') this.answerBlocked(ex);
+    else if (outcome.kind === 'failed') this.failExchange(ex, RpcCode.InternalError, outcome.message);
+    // 'cancelled': the cancellation already recorded the exchange.
+    return undefined;
   }
 
   private answerBlocked(ex: Exchange): void {
@@ -468,15 +384,10 @@ export class GatewaySession {
 
   // ---- backend lifecycle ----
 
-  /** The initialize to replay on a fresh backend after a crash (2025 era; the 2026 era has none). */
-  private replayable(): JsonRpcRequest | undefined {
-    return this.initialized ? this.initRequest : undefined;
-  }
-
   private onBackendClosed(reason: string): void {
     if (this.closed) return;
     this.host.log(`${reason}\nThe gateway reconnects on the next request.`);
-    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason, beforeClient: !this.initRequest && !this.initialized && this.fromClient.size === 0 });
+    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason, beforeClient: !this.handshake.initRequest && !this.handshake.initialized && this.fromClient.size === 0 });
     for (const ex of [...this.fromClient.values()]) {
       if (ex.forwarded || ex.method === 'initialize') this.failClientExchange(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
     }
@@ -496,20 +407,6 @@ export class GatewaySession {
 
   // ---- records ----
 
-  private newExchange(req: JsonRpcRequest, direction: Exchange['direction']): Exchange {
-    const ex: Exchange = {
-      traceId: randomUUID(),
-      id: req.id,
-      method: req.method,
-      direction,
-      t0: performance.now(),
-      startedAt: new Date().toISOString(),
-      requestReceived: req.params,
-    };
-    const token = progressTokenOf(req.params);
-    if (token !== undefined) ex.progressToken = token;
-    return ex;
-  }
 
   private record(ex: Exchange): void {
     ex.chain?.release();
