@@ -75,11 +75,14 @@ export function listExecutions(db: Database.Database, filter: ExecutionFilter = 
     where.push(`${compiled.key} < ?`);
     params.push(cursor);
   }
+  // CROSS JOIN pins the join order: executions (or the search index) drive the walk in key order. With
+  // a plain JOIN and table statistics, SQLite drives from the 3-row gateways table and sorts a million
+  // rows in a temp B-tree (4 s instead of 1 ms for an unfiltered page of 1M executions).
   const sql = `SELECT ${compiled.key} AS key, e.uuid, g.name AS gateway, e.session_key, e.event, e.target, e.started_ms, e.started_at,
       e.duration_ms, e.outcome, bi.server AS blocked_server, bi.name AS blocked_name, e.blocked_phase, e.error_code, e.simulated,
       r.original_uuid AS replay_of
     FROM ${compiled.from}
-      JOIN gateways g ON g.id = e.gateway_id
+      CROSS JOIN gateways g ON g.id = e.gateway_id
       LEFT JOIN interceptors bi ON bi.id = e.blocked_interceptor_id
       LEFT JOIN replays r ON r.execution_id = e.id
     ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}

@@ -101,10 +101,11 @@ export function listSinkEvents(db: Database.Database, filter: SinkEventFilter = 
     where.push('(se.execution_id, se.seq) < (?, ?)');
     params.push(Number(m[1]), Number(m[2]));
   }
+  // CROSS JOIN: sink_events drive the walk newest first (see list-executions.ts for why it must be pinned).
   const sql = `SELECT se.execution_id, se.seq, e.uuid, g.name AS gateway, i.server, i.name, se.event, se.phase, se.recorded,
       se.metrics_json, se.error_json, se.at_ms
-    FROM sink_events se JOIN executions e ON e.id = se.execution_id JOIN gateways g ON g.id = se.gateway_id
-      JOIN interceptors i ON i.id = se.interceptor_id
+    FROM sink_events se CROSS JOIN executions e ON e.id = se.execution_id CROSS JOIN gateways g ON g.id = se.gateway_id
+      CROSS JOIN interceptors i ON i.id = se.interceptor_id
     ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
     ORDER BY se.execution_id DESC, se.seq DESC LIMIT ?`;
   const rows = cachedStatement(db, sql).all(...params, limit + 1) as Row[];
