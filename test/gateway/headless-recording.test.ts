@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { countExecutions, getExecutionRecord, listExecutions, openStore } from '../../src/main/store';
 import { LineClient, cliPath, everythingBackend, waitFor, writeConfig } from './helpers';
 
-describe('headless gateway with --db', () => {
+describe('headless gateway with --db', { timeout: 90_000 }, () => {
   it('records every exchange into the SQLite file and flushes on SIGTERM', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'ic-gw-db-')), 'history.db');
     const config = writeConfig({

@@ -111,7 +111,7 @@ describe('HTTP listener guards', () => {
   });
 });
 
-describe('HTTP backends and chained gateways', () => {
+describe('HTTP backends and chained gateways', { timeout: 90_000 }, () => {
   const children: ChildProcess[] = [];
   const gateways: Gateway[] = [];
   afterAll(async () => {

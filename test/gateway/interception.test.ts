@@ -42,7 +42,7 @@ async function connect(gateway: Gateway, token: string): Promise<Client> {
 
 const text = (r: unknown) => ((r as { content: { text?: string }[] }).content[0]?.text ?? '') as string;
 
-describe('interception through the gateway', () => {
+describe('interception through the gateway', { timeout: 90_000 }, () => {
   let gateway: Gateway;
   let recorder: MemoryRecorder;
   let bob: Client;
@@ -144,7 +144,7 @@ describe('interception through the gateway', () => {
   });
 });
 
-describe('a crashed interceptor server (A8)', () => {
+describe('a crashed interceptor server (A8)', { timeout: 90_000 }, () => {
   /** `serve-samples --http <port>` as a child we can kill and bring back on the same port. */
   async function serveSamplesHttp(port: number): Promise<{ child: ChildProcess; url: string }> {
     const child = spawn(process.execPath, [cliPath, 'serve-samples', '--http', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -194,7 +194,7 @@ describe('a crashed interceptor server (A8)', () => {
   }
 });
 
-describe('server→client requests are intercepted as their own events', () => {
+describe('server→client requests are intercepted as their own events', { timeout: 90_000 }, () => {
   it('redacts a secret in the backend\'s sampling/createMessage before the client sees it', async () => {
     const recorder = new MemoryRecorder();
     const base = configFor({ staticInterceptors: [samples('samples')], dynamicInterceptors: {} });

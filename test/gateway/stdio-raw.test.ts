@@ -103,7 +103,7 @@ describe('gateway over stdio, raw bytes', () => {
   });
 });
 
-describe('gateway start failures and signals', () => {
+describe('gateway start failures and signals', { timeout: 90_000 }, () => {
   it('exits 2 with the JSON path on an invalid config', async () => {
     const gw = new LineClient(gatewayArgs(writeConfig({ backend: { transport: 'stdio', name: 'b', command: 42 } })));
     await waitFor(() => gw.exit !== undefined);
