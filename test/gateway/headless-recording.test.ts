@@ -24,7 +24,7 @@ describe('headless gateway with --db', { timeout: 90_000 }, () => {
     expect(blocked.result.isError).toBe(true);
     await gw.request(3, 'tools/list');
     gw.child.kill('SIGTERM');
-    await waitFor(() => gw.exit !== undefined, 10_000, 'gateway exit');
+    await waitFor(() => gw.exit !== undefined, 20_000, 'gateway exit');
     expect(gw.exit!.code).toBe(0);
     expect(gw.stderr).toContain(`recording to ${db}`);
 

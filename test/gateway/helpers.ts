@@ -35,7 +35,7 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitFor(predicate: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function waitFor(predicate: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -81,7 +81,7 @@ export class LineClient {
     this.writeLine(JSON.stringify({ jsonrpc: '2.0', ...message }));
   }
 
-  async response(id: unknown, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+  async response(id: unknown, timeoutMs = 20_000): Promise<Record<string, unknown>> {
     await waitFor(() => this.messages.some((m) => m.id === id && ('result' in m || 'error' in m)), timeoutMs, `response ${String(id)}; stderr:\n${this.stderr}`);
     return this.messages.find((m) => m.id === id && ('result' in m || 'error' in m))!;
   }

@@ -139,7 +139,7 @@ describe('gateway start failures and signals', { timeout: 90_000 }, () => {
       expect(children).toContain(echo.result.pid);
       expect(children.length).toBeGreaterThanOrEqual(2); // the backend and the interceptor server
       gw.child.kill(signal);
-      await waitFor(() => gw.exit !== undefined, 10_000, 'gateway exit');
+      await waitFor(() => gw.exit !== undefined, 20_000, 'gateway exit');
       expect(gw.exit!.code).toBe(0);
       await waitFor(() => children.every((pid) => !alive(pid)), 5000, `children ${children.join(', ')} gone`);
     });
