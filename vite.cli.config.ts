@@ -22,7 +22,8 @@ export default defineConfig({
       external: (id) =>
         id.startsWith('node:') || builtinModules.includes(id) || deps.some((d) => id === d || id.startsWith(`${d}/`)),
       // store-writer.js: the history store's writer thread, loaded by the recorder from beside the bundle.
-      input: { index: 'src/main/cli/index.ts', 'store-writer': 'src/main/store/writer/writer-thread.ts' },
+      // web.js: web mode alone (npm start), which prints its URL before loading the rest of the core.
+      input: { index: 'src/main/cli/index.ts', 'store-writer': 'src/main/store/writer/writer-thread.ts', web: 'src/main/web/main.ts' },
       output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: '#!/usr/bin/env node' },
     },
   },

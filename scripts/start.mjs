@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'out', 'cli', 'index.js');
+// Web mode alone: prints its URL before loading the rest of the core (the full CLI as a fallback).
+const webEntry = join(root, 'out', 'cli', 'web.js');
 const renderer = join(root, 'out', 'renderer', 'index.html');
 
 if (!existsSync(cli) || !existsSync(renderer)) {
@@ -36,7 +38,7 @@ function why() {
 const reason = why();
 const child = reason
   ? (console.log(`Starting web mode (${reason}). Open the URL below in a browser.`),
-    spawn(process.execPath, [cli, 'web', ...process.argv.slice(2)], { stdio: 'inherit' }))
+    spawn(process.execPath, existsSync(webEntry) ? [webEntry, ...process.argv.slice(2)] : [cli, 'web', ...process.argv.slice(2)], { stdio: 'inherit' }))
   : spawn(electronBinary(), [root], { stdio: 'inherit' });
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
