@@ -1,8 +1,8 @@
 // The pipeline for the selected event: Client → request lane → Backend → response lane → Client, as
 // `chain.order` returns it. The selected phase is in focus, the other lane dimmed. Interceptors dragged
 // from the palette are dropped here to enable them.
-import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow, type Node } from '@xyflow/react';
+import { useEffect, useMemo, useState, type DragEvent } from 'react';
+import { Background, Controls, ReactFlow, ReactFlowProvider, useNodesInitialized, useReactFlow, useStore, type Node } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { layoutChain, type InterceptorNodeData } from './layout';
 import { nodeTypes } from './nodes';
@@ -39,20 +39,14 @@ function Canvas(props: Props) {
   );
   const flow = useReactFlow();
   const shape = nodes.map((n) => n.id).join('|');
-  const box = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState('');
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const ro = new ResizeObserver(([entry]) => entry && setSize(`${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  // React Flow's own measurement of its pane: refit once it has taken the new size, not before.
+  const size = useStore((st) => `${st.width}x${st.height}`);
+  const measured = useNodesInitialized();
   useEffect(() => {
     // Refit when the set of nodes or the room changes (an interceptor enabled, the side panel opened), not on selection.
-    const t = setTimeout(() => void flow.fitView({ padding: 0.08, maxZoom: 1, duration: 150 }), 40);
+    const t = setTimeout(() => void flow.fitView({ padding: 0.08, maxZoom: 1, duration: 150 }), 30);
     return () => clearTimeout(t);
-  }, [shape, size, flow]);
+  }, [shape, size, measured, flow]);
   const [dragOver, setDragOver] = useState(false);
   const skipped = lanes(order[phase]).skipped;
 
@@ -66,7 +60,6 @@ function Canvas(props: Props) {
   return (
     <div className="chain-canvas-wrap">
       <div
-        ref={box}
         className={`chain-canvas${dragOver ? ' drag-over' : ''}`}
         data-testid="chain-canvas"
         onDragOver={(e) => {
