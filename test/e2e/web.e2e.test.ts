@@ -52,7 +52,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
   it('counts a tool call sent through the demo gateway by a real MCP client', { timeout: 120_000 }, async () => {
     const card = page.getByRole('article', { name: 'Demo gateway' });
     const calls = card.getByLabel('Counters').getByLabel('Calls');
-    await expect.poll(() => calls.textContent()).toBe('0');
+    await expect.poll(() => calls.textContent(), { timeout: 30_000 }).toBe('0');
 
     const config = JSON.parse(readFileSync(join(web.dataDir, 'gateways', 'demo.json'), 'utf8')) as Record<string, unknown>;
     const url = `http://127.0.0.1:${(config.listen as { port: number }).port}/mcp`;
@@ -67,9 +67,9 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
     }
     // Pushed "executions.new" / "tables changed" events refresh the card: no reload.
     await expect.poll(async () => Number(await calls.textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
-    await expect.poll(async () => Number(await card.getByLabel('Counters').getByLabel('Blocked').textContent())).toBeGreaterThanOrEqual(1);
-    await expect.poll(async () => Number(await card.getByLabel('Counters').getByLabel('Mutated').textContent())).toBeGreaterThanOrEqual(1);
-    await expect.poll(async () => card.getByRole('img', { name: 'p50 latency over time' }).locator('rect').count()).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await card.getByLabel('Counters').getByLabel('Blocked').textContent()), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => Number(await card.getByLabel('Counters').getByLabel('Mutated').textContent()), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => card.getByRole('img', { name: 'p50 latency over time' }).locator('rect').count(), { timeout: 10_000 }).toBeGreaterThan(0);
   });
 
   it('shows "Connect a client" snippets for Claude Desktop, Cursor and VS Code', async () => {
@@ -117,12 +117,12 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
   it('switches to the dark theme in Settings and keeps it after a reload', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('radio', { name: 'Dark' }).check();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), { timeout: 10_000 }).toBe('dark');
     await page.reload();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme), { timeout: 10_000 }).toBe('dark');
     await page.getByRole('radio', { name: 'Light' }).check();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), { timeout: 10_000 }).toBe('light');
   });
 
   it('leaves placeholder pages for the screens of later releases', async () => {
