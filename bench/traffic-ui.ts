@@ -4,10 +4,12 @@
 // scrolling through thousands of rows. The same run on a 1,000-execution database gives the ratios that
 // show the screen does not slow down with the size of the history.
 //
-//   node --import tsx bench/traffic-ui.ts [--rows N] [--db FILE]     (npm run bench traffic-ui)
+//   node --import tsx bench/traffic-ui.ts [--rows N] [--db FILE] [--priority]     (npm run bench traffic-ui)
+// --priority renices the measured processes (web mode, Chromium) to -10, for a machine shared with other
+// work: the figures then describe the screen, not the contention (say so when reporting them).
 // The big database is generated once with scripts/generate-executions.ts and cached in the temp folder
-// (the store bench's cache is reused when present). Targets: first rows < 1 s, filter < 150 ms, no long task.
-import { spawn, type ChildProcess } from 'node:child_process';
+// (or the store bench's cache is reused). Targets: first rows < 1 s, filter < 150 ms, no long task.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,10 +33,11 @@ interface Figures {
 /** The 1M database: --db, else the store bench's cache, else our own cache (generated once). */
 function bigDatabase(rows: number, explicit?: string): string {
   if (explicit) return explicit;
+  const path = join(tmpdir(), `ic-bench-traffic-${rows}-s${LATEST_VERSION}.db`);
+  if (existsSync(path)) return path;
   const storeCache = join(tmpdir(), `ic-bench-store-${rows}-s${LATEST_VERSION}-g1.db`);
   if (existsSync(storeCache)) return storeCache;
-  const path = join(tmpdir(), `ic-bench-traffic-${rows}-s${LATEST_VERSION}.db`);
-  if (!existsSync(path)) generate(path, rows);
+  generate(path, rows);
   return path;
 }
 
@@ -48,6 +51,39 @@ function generate(path: string, rows: number): void {
   process.stdout.write(`\n  done in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
+/** Raises a process tree's priority (root only; a no-op with a warning otherwise). */
+function prioritize(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    const tree = execFileSync('ps', ['-e', '-o', 'pid=,ppid=']).toString();
+    const children = new Map<number, number[]>();
+    for (const line of tree.trim().split('\n')) {
+      const [p, pp] = line.trim().split(/\s+/).map(Number) as [number, number];
+      children.set(pp, [...(children.get(pp) ?? []), p]);
+    }
+    const all: number[] = [];
+    const walk = (p: number) => {
+      all.push(p);
+      for (const c of children.get(p) ?? []) walk(c);
+    };
+    walk(pid);
+    let done = 0;
+    for (const p of all) {
+      try {
+        execFileSync('renice', ['-n', '-10', '-p', String(p)], { stdio: 'ignore' });
+        done++;
+      } catch {
+        // gone already (ps itself, a helper that exited)
+      }
+    }
+    if (done === 0) throw new Error('no process could be reniced (not root?)');
+  } catch (err) {
+    console.warn(`--priority: could not renice (${(err as Error).message})`);
+  }
+}
+
+let raisePriority = false;
+
 async function startWeb(db: string): Promise<{ url: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ic-bench-web-'));
   const child: ChildProcess = spawn(process.execPath, [join(root, 'out/cli/index.js'), 'web', '--port', '0', '--data-dir', dataDir, '--db', db, '--no-demo'], {
@@ -57,6 +93,7 @@ async function startWeb(db: string): Promise<{ url: string; stop(): Promise<void
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  if (raisePriority) prioritize(child.pid);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`web mode printed no URL:\n${out}`)), 30_000);
     child.stdout!.on('data', () => {
@@ -136,6 +173,8 @@ async function measure(db: string, rows: number): Promise<Figures> {
     await warm.close();
 
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // Chromium starts its renderer processes lazily: renice this process tree (driver, web mode, browser) now.
+    if (raisePriority) prioritize(process.pid);
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
     // tsx keeps function names with a `__name` helper that the page lacks: give it a no-op one.
     await page.addInitScript({ content: 'window.__name = (f) => f;' });
@@ -202,7 +241,12 @@ async function measure(db: string, rows: number): Promise<Figures> {
 }
 
 export async function run(argv: string[] = []): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { rows: { type: 'string', default: '1000000' }, db: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { rows: { type: 'string', default: '1000000' }, db: { type: 'string' }, priority: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  raisePriority = values.priority;
   if (!existsSync(join(root, 'out/cli/index.js')) || !existsSync(join(root, 'out/renderer/index.html'))) {
     throw new Error('build first: npm run build (the bench runs the built CLI and renderer)');
   }
@@ -237,7 +281,9 @@ export async function run(argv: string[] = []): Promise<void> {
       ],
     );
     // Absolute times depend on the machine; the load says how much of it the browser had.
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)${raisePriority ? '; measured processes at nice -10' : ''}`,
+    );
     const ok = b.firstRowsMs < 1000 && b.filters.every((f) => f.ms < 150) && b.scroll.longTasks === 0;
     console.log(`\n${ok ? 'all targets met' : 'TARGET MISSED'} (database: ${big})`);
   } finally {
