@@ -3,11 +3,14 @@
 import { runEngineBench } from './engine';
 import { run as runGatewayBench } from './gateway';
 import { run as runStoreBench } from './store';
+import { run as runTrafficUiBench } from './traffic-ui';
 
 const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'engine', run: runEngineBench },
   { name: 'gateway', run: runGatewayBench },
   { name: 'store', run: runStoreBench },
+  // Needs `npm run build` (renderer) and Chromium; generates a 1M-execution database once (minutes).
+  { name: 'traffic-ui', run: () => runTrafficUiBench() },
 ];
 
 const only = process.argv.slice(2);
