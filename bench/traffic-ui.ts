@@ -248,7 +248,12 @@ export async function run(argv: string[] = []): Promise<void> {
   });
   raisePriority = values.priority;
   if (!existsSync(join(root, 'out/cli/index.js')) || !existsSync(join(root, 'out/renderer/index.html'))) {
-    throw new Error('build first: npm run build (the bench runs the built CLI and renderer)');
+    console.log('SKIPPED traffic-ui: it runs the built CLI and renderer; run `npm run build` first.');
+    return;
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.log(`SKIPPED traffic-ui: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
+    return;
   }
   const rows = Number(values.rows);
   const big = bigDatabase(rows, values.db);
