@@ -121,3 +121,14 @@ describe('interception rules', () => {
     expect(recorder.executions.findLast((e) => e.event === 'tools/call')?.requestTrace?.status).toBe('timeout');
   });
 });
+
+describe('recording switch', () => {
+  it('hands nothing to the recorder when the config says recording: false', () => {
+    const parsed = parseGatewayConfig({ backend: rawBackend(), recording: { enabled: false } });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    expect(new Gateway(parsed.config, { recorder: new MemoryRecorder() }).recorder).toBeNull();
+    const on = parseGatewayConfig({ backend: rawBackend() });
+    if (!on.ok) throw new Error(JSON.stringify(on.errors));
+    expect(new Gateway(on.config, { recorder: new MemoryRecorder() }).recorder).not.toBeNull();
+  });
+});

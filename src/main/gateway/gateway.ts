@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/schema';
+import { recordingEnabled } from '../../shared/config/parse';
 import type { ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { FailureSimulator } from '../interceptors/chain';
@@ -89,8 +90,9 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     this.interception = this.buildInterception(config);
   }
 
+  /** The recorder, unless the config turns recording off (`recording: false`); events are emitted either way. */
   get recorder(): Recorder | null {
-    return this.options.recorder ?? null;
+    return recordingEnabled(this.config) ? (this.options.recorder ?? null) : null;
   }
 
   async start(): Promise<void> {
