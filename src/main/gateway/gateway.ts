@@ -110,6 +110,11 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
         this.log(`gateway "${this.gatewayName}" listening on ${url}`);
       }
       this.setState('running');
+      // Connect the static interceptor servers now (in the background): the first request should not pay
+      // for spawning them, and a broken one shows up in the log at once.
+      for (const handle of this.interception.servers) {
+        handle.discover().catch((err: unknown) => this.log(`interceptor server "${handle.name}": ${(err as Error).message}`));
+      }
     } catch (err) {
       this.error = (err as Error).message;
       await this.closeListeners();
