@@ -120,7 +120,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), { timeout: 10_000 }).toBe('dark');
     await page.reload();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme), { timeout: 10_000 }).toBe('dark');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.getByRole('radio', { name: 'Light' }).check();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), { timeout: 10_000 }).toBe('light');
   });
