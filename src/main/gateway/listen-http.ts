@@ -8,6 +8,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { HttpListenConfig } from '../../shared/config/schema';
 import type { JsonRpcMessage } from './jsonrpc';
 import { GatewaySession, type SessionHost } from './session';
+import { isModernVersion, ModernHttp } from './listen-http-modern';
 
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
@@ -31,6 +32,7 @@ export class HttpListener {
   private readonly sessions = new Map<string, HttpSession>();
   private readonly allowedHostnames: Set<string>;
   private readonly tokens: Map<string, string> | null;
+  private readonly modern: ModernHttp;
 
   constructor(
     private readonly host: SessionHost,
@@ -41,6 +43,7 @@ export class HttpListener {
     if (listen.host !== '0.0.0.0' && listen.host !== '::') hosts.add(listen.host.toLowerCase());
     this.allowedHostnames = hosts;
     this.tokens = listen.tokens ? new Map(Object.entries(listen.tokens)) : null;
+    this.modern = new ModernHttp(host, maxMessageBytes);
   }
 
   get sessionCount(): number {
@@ -73,6 +76,7 @@ export class HttpListener {
   }
 
   async close(): Promise<void> {
+    await this.modern.close();
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(sessions.map(async (s) => {
@@ -106,6 +110,7 @@ export class HttpListener {
       return existing.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; start a session with an initialize POST'));
+    if (isModernVersion(req.headers['mcp-protocol-version'])) return this.modern.handle(req, res, auth.principal);
     await this.openSession(req, res, auth.principal);
   }
 
