@@ -97,6 +97,7 @@ describe('listExecutions', () => {
     expect(ids(page.items)).toEqual(want);
     expect(page.total).toBe(want.length);
     expect(countExecutions(store.db, filter)).toBe(want.length);
+    expect(countExecutions(store.db, filter, { cap: 3 })).toBe(Math.min(3, want.length));
   });
 
   it('pages with a keyset cursor: no gaps, no repeats, null at the end', () => {

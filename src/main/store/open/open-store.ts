@@ -19,7 +19,12 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** Apply migrations up to this version only (tests of individual migrations). */
   migrateTo?: number;
+  /** Page size of a new file (ignored for existing ones). */
+  pageSize?: number;
 }
+
+/** Page size of new files. */
+export const DEFAULT_PAGE_SIZE = 4096;
 
 export interface Store {
   readonly db: Database.Database;
@@ -56,14 +61,24 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       const fresh = (db.pragma('user_version', { simple: true }) as number) === 0;
       // auto_vacuum can only be chosen before the first table exists; INCREMENTAL lets retention
       // hand freed pages back to the file system without rewriting the whole file.
-      if (fresh) db.pragma('auto_vacuum = INCREMENTAL');
+      if (fresh) {
+        db.pragma(`page_size = ${options.pageSize ?? DEFAULT_PAGE_SIZE}`);
+        db.pragma('auto_vacuum = INCREMENTAL');
+      }
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (mode !== 'wal') throw new StoreOpenError('io', file, `${file}: WAL mode is unavailable (got "${String(mode)}"); use a local disk.`);
     }
     db.pragma('foreign_keys = ON');
-    // NORMAL in WAL: a commit survives a crash of this process; only a power loss can lose the
-    // last transactions. Recording favours throughput here.
-    if (!readonly) db.pragma('synchronous = NORMAL');
+    if (!readonly) {
+      // NORMAL in WAL: a commit survives a crash of this process; only a power loss can lose the
+      // last transactions. Recording favours throughput here.
+      db.pragma('synchronous = NORMAL');
+      // Checkpoint every ~32 MB of WAL instead of 4 MB: the pages every batch rewrites (index and
+      // search-index tails) are copied into the file once per checkpoint, not once per 4 MB;
+      // after a checkpoint the WAL file is cut back to 64 MB at most.
+      db.pragma('wal_autocheckpoint = 8000');
+      db.pragma('journal_size_limit = 67108864');
+    }
     if (readonly) {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version < LATEST_VERSION) {

@@ -96,11 +96,23 @@ export function listExecutions(db: Database.Database, filter: ExecutionFilter = 
   return result;
 }
 
-export function countExecutions(db: Database.Database, filter: ExecutionFilter = {}): number {
+/**
+ * Executions matching the filter. `cap` stops counting there (the UI shows "10,000+"): a count walks
+ * every match, which for a broad search over a million rows takes a second.
+ */
+export function countExecutions(db: Database.Database, filter: ExecutionFilter = {}, options: { cap?: number } = {}): number {
   const compiled = compileFilter(db, filter);
   if (compiled.empty) return 0;
-  const sql = `SELECT count(*) FROM ${compiled.from} ${compiled.where.length > 0 ? `WHERE ${compiled.where.join(' AND ')}` : ''}`;
-  return cachedStatement(db, sql).pluck().get(...compiled.params) as number;
+  // A search alone is counted in the index itself, without visiting the executions.
+  const searchOnly = compiled.where.length === 1 && compiled.key === 'f.rowid';
+  const from = searchOnly ? 'executions_fts' : compiled.from;
+  const where = compiled.where.length > 0 ? `WHERE ${compiled.where.join(' AND ')}` : '';
+  const inner = `SELECT 1 FROM ${from} ${where}`;
+  if (options.cap !== undefined) {
+    const cap = Math.max(0, Math.floor(options.cap));
+    return cachedStatement(db, `SELECT count(*) FROM (${inner} LIMIT ?)`).pluck().get(...compiled.params, cap) as number;
+  }
+  return cachedStatement(db, `SELECT count(*) FROM ${from} ${where}`).pluck().get(...compiled.params) as number;
 }
 
 /** Execution counts per outcome for a filter (the filter bar's chips). */

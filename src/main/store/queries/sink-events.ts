@@ -92,8 +92,11 @@ export function listSinkEvents(db: Database.Database, filter: SinkEventFilter = 
     params.push(upperKeyFor(ms), ms);
   }
   if (filter.executionId) {
-    where.push('e.uuid = ?');
-    params.push(filter.executionId);
+    // By key, so the walk is that execution's few rows (a uuid test would scan every event).
+    const key = cachedStatement(db, 'SELECT id FROM executions WHERE uuid = ?').pluck().get(filter.executionId) as number | undefined;
+    if (key === undefined) return { items: [], nextCursor: null };
+    where.push('se.execution_id = ?');
+    params.push(key);
   }
   if (page.cursor) {
     const m = /^(-?\d+):(\d+)$/.exec(page.cursor);
