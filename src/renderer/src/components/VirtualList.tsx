@@ -104,7 +104,7 @@ export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(funct
     >
       {count === 0 && props.empty}
       <div style={{ height: count * rowHeight, position: 'relative' }}>
-        <div style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${first * rowHeight}px)` }}>{rows}</div>
+        <div style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${first * rowHeight}px)`, willChange: 'transform' }}>{rows}</div>
       </div>
     </div>
   );

@@ -61,6 +61,10 @@ export function TrafficPage() {
 
   const open = useCallback((i: number) => items[i] && navigate({ view: 'list', selected: items[i]!.id }), [items]);
   const openId = useCallback((id: string) => navigate({ view: 'list', selected: id }), []);
+  const changeFilter = useCallback((f: HistoryFilter) => {
+    setFilter(f);
+    setCursor(0);
+  }, []);
   const { hasMore, loadMore } = list;
   const onRange = useCallback(
     (_first: number, last: number) => {
@@ -186,10 +190,7 @@ export function TrafficPage() {
         ref={search}
         filter={filter}
         facets={facets.data}
-        onChange={(f) => {
-          setFilter(f);
-          setCursor(0);
-        }}
+        onChange={changeFilter}
       />
       {notice && (
         <div className="banner info notice" role="status">

@@ -1,6 +1,6 @@
 // The filter bar: structured chips (gateway, method, target, outcome, interceptor, blocked by, time range)
 // and a free-text search over payloads. It only edits the filter; the store runs it.
-import { forwardRef, useEffect, useState } from 'react';
+import { forwardRef, memo, useEffect, useState } from 'react';
 import type { HistoryFilter } from '../../../../../shared/api/models';
 import type { Facets } from '../../../../../shared/api/models-traffic';
 
@@ -18,7 +18,7 @@ export interface FilterBarProps {
   onChange(filter: HistoryFilter): void;
 }
 
-export const FilterBar = forwardRef<HTMLInputElement, FilterBarProps>(function FilterBar({ filter, facets, onChange }, searchRef) {
+const FilterBarView = forwardRef<HTMLInputElement, FilterBarProps>(function FilterBar({ filter, facets, onChange }, searchRef) {
   const [text, setText] = useState(filter.search ?? '');
   const [range, setRange] = useState(0);
   useEffect(() => setText(filter.search ?? ''), [filter.search]);
@@ -111,6 +111,9 @@ export const FilterBar = forwardRef<HTMLInputElement, FilterBarProps>(function F
     </div>
   );
 });
+
+/** Memoized: pages loading below do not re-render the chips and their suggestion lists. */
+export const FilterBar = memo(FilterBarView);
 
 function Chip({ label, value, onClear, children }: { label: string; value: string | undefined; onClear(): void; children: React.ReactNode }) {
   return (
