@@ -56,3 +56,9 @@ describe('diffJson', () => {
     ]);
   });
 });
+
+describe('diffText on rewritten text', () => {
+  it('gives up on interleaving when almost nothing is kept', () => {
+    expect(diffText('Blocked by samples/pii-validator (request): Payload may contain SSN data', 'Echo: my id is on file')).toBeUndefined();
+  });
+});

@@ -163,6 +163,10 @@ export function diffText(a: string, b: string): TextPart[] | undefined {
     i = pa + 1;
     j = pb + 1;
   }
+  // Mostly rewritten text reads better as before → after than as interleaved fragments.
+  const kept = parts.filter((p) => p.kind === 'same').reduce((n, p) => n + p.text.trim().length, 0);
+  const longest = Math.max(a.length, b.length);
+  if (longest > 30 && kept < 0.2 * longest) return undefined;
   return parts;
 }
 
