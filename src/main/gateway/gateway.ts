@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/schema';
 import { recordingEnabled } from '../../shared/config/parse';
-import type { ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
+import type { ExecutionOutcome, ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { FailureSimulator } from '../interceptors/chain';
 import { Backend } from './backend';
@@ -208,14 +208,23 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   }
 
   onExecution(record: ExecutionRecord): void {
-    this.counts.calls++;
-    if (record.outcome === 'blocked') this.counts.blocked++;
-    else if (record.outcome === 'mutated') this.counts.mutated++;
-    else if (record.outcome === 'error') this.counts.errors++;
-    if (this.latencies.length < LATENCY_WINDOW) this.latencies.push(record.durationMs);
-    else this.latencies[this.latencyCursor++ % LATENCY_WINDOW] = record.durationMs;
+    this.count(record.outcome, record.durationMs);
     this.recorder?.recordExecution(record);
     if (this.listenerCount('execution') > 0) this.emit('execution', record);
+  }
+
+  /** Whether anyone takes execution records: when not, sessions only count (no record is built). */
+  wantsRecords(): boolean {
+    return this.recorder !== null || this.listenerCount('execution') > 0;
+  }
+
+  count(outcome: ExecutionOutcome, durationMs: number): void {
+    this.counts.calls++;
+    if (outcome === 'blocked') this.counts.blocked++;
+    else if (outcome === 'mutated') this.counts.mutated++;
+    else if (outcome === 'error') this.counts.errors++;
+    if (this.latencies.length < LATENCY_WINDOW) this.latencies.push(durationMs);
+    else this.latencies[this.latencyCursor++ % LATENCY_WINDOW] = durationMs;
   }
 
   onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void {

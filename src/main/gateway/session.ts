@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayConfig } from '../../shared/config/schema';
 import { METHOD_INVOKE, METHOD_LIST, type Phase } from '../../shared/protocol/constants';
-import type { ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
+import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
 import type { Backend } from './backend';
 import { BackendLink } from './session-backend';
 import { SessionChain } from './session-chain';
@@ -18,6 +18,7 @@ import {
   mirrorInitializeResult,
   newestForwarded,
   newExchange,
+  outcomeOf,
   restampServerInfo,
   toExecutionRecord,
   type Exchange,
@@ -53,6 +54,9 @@ export interface SessionHost {
   log(line: string): void;
   onSession(record: SessionRecord): void;
   onExecution(record: ExecutionRecord): void;
+  /** Optional fast path: when nobody takes records, the session only reports the outcome and duration. */
+  wantsRecords?(): boolean;
+  count?(outcome: ExecutionOutcome, durationMs: number): void;
   /** `beforeClient`: the backend died before the client sent anything (a start failure in disguise). */
   onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void;
 }
@@ -411,6 +415,7 @@ export class GatewaySession {
   private record(ex: Exchange): void {
     ex.chain?.release();
     if (ex.method === 'initialize') return;
+    if (this.host.wantsRecords?.() === false) return this.host.count?.(outcomeOf(ex), performance.now() - ex.t0);
     this.host.onExecution(toExecutionRecord(ex, this.host.gatewayName, this.id));
   }
 }
