@@ -26,7 +26,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 interface Figures {
   rows: number;
   firstRowsMs: number;
-  filters: { name: string; ms: number }[];
+  /** ms: a filter used before; coldMs: its first use in this run. */
+  filters: { name: string; ms: number; coldMs: number }[];
   scroll: { rowsScrolled: number; longTasks: number; maxLongTaskMs: number; frameP95Ms: number };
 }
 
@@ -192,11 +193,18 @@ async function measure(db: string, rows: number): Promise<Figures> {
       ['method = resources/read', 'Method', 'resources/read', '.c-method', 'resources/read'],
       ['method = prompts/get', 'Method', 'prompts/get', '.c-method', 'prompts/get'],
     ];
-    for (const [name, label, value, cell, expected] of runs) {
-      // Each filter starts from the unfiltered list, like a user changing their mind.
-      filters.push({ name, ms: await timeFilter(page, label, value, cell, expected) });
-      await page.getByLabel(label, { exact: true }).selectOption('');
-      await page.waitForFunction(() => !document.querySelector('.ttable.stale'));
+    // Two passes: the first also pays for index pages not yet in the OS file cache (first use of a
+    // filter since the machine started); the second is every later use. Both are reported.
+    const cold: number[] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, [name, label, value, cell, expected]] of runs.entries()) {
+        // Each filter starts from the unfiltered list, like a user changing their mind.
+        const ms = await timeFilter(page, label, value, cell, expected);
+        if (pass === 0) cold[i] = ms;
+        else filters.push({ name, ms, coldMs: cold[i]! });
+        await page.getByLabel(label, { exact: true }).selectOption('');
+        await page.waitForFunction(() => !document.querySelector('.ttable.stale'));
+      }
     }
 
     // Scroll through the table with the wheel (pages load as the end comes near) and record long tasks.
@@ -266,17 +274,19 @@ export async function run(argv: string[] = []): Promise<void> {
     const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
     const ratio = (x: number, y: number) => (y > 0 ? `${(x / y).toFixed(2)}×` : '—');
     const label = (n: number) => `${n.toLocaleString('en-US')} rows`;
+    const all = (x: Figures) => x.filters.flatMap((f) => [f.coldMs, f.ms]);
     printTable(
       'Traffic screen in Chromium (web mode), page performance timings',
       ['measure', label(s.rows), label(b.rows), 'ratio big/small', 'target (big)'],
       [
         ['first rows on screen after navigation', fmt(s.firstRowsMs), fmt(b.firstRowsMs), ratio(b.firstRowsMs, s.firstRowsMs), '< 1000 ms'],
-        ...b.filters.map((f, i) => [`filter change: ${f.name}`, fmt(s.filters[i]!.ms), fmt(f.ms), ratio(f.ms, s.filters[i]!.ms), '< 150 ms']),
+        ...b.filters.map((f, i) => [`filter change: ${f.name} (first use)`, fmt(s.filters[i]!.coldMs), fmt(f.coldMs), ratio(f.coldMs, s.filters[i]!.coldMs), '< 150 ms']),
+        ...b.filters.map((f, i) => [`filter change: ${f.name} (again)`, fmt(s.filters[i]!.ms), fmt(f.ms), ratio(f.ms, s.filters[i]!.ms), '< 150 ms']),
         [
-          'filter change p50 / max',
-          `${fmt(percentile(s.filters.map((f) => f.ms), 50))} / ${fmt(Math.max(...s.filters.map((f) => f.ms)))}`,
-          `${fmt(percentile(b.filters.map((f) => f.ms), 50))} / ${fmt(Math.max(...b.filters.map((f) => f.ms)))}`,
-          '',
+          'filter change p50 / max (all)',
+          `${fmt(percentile(all(s), 50))} / ${fmt(Math.max(...all(s)))}`,
+          `${fmt(percentile(all(b), 50))} / ${fmt(Math.max(...all(b)))}`,
+          ratio(percentile(all(b), 50), percentile(all(s), 50)),
           '< 150 ms',
         ],
         ['rows scrolled (wheel, pages loaded on the way)', String(s.scroll.rowsScrolled), String(b.scroll.rowsScrolled), '', ''],
@@ -289,7 +299,7 @@ export async function run(argv: string[] = []): Promise<void> {
     console.log(
       `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)${raisePriority ? '; measured processes at nice -10' : ''}`,
     );
-    const ok = b.firstRowsMs < 1000 && b.filters.every((f) => f.ms < 150) && b.scroll.longTasks === 0;
+    const ok = b.firstRowsMs < 1000 && all(b).every((ms) => ms < 150) && b.scroll.longTasks === 0;
     console.log(`\n${ok ? 'all targets met' : 'TARGET MISSED'} (database: ${big})`);
   } finally {
     rmSync(smallDir, { recursive: true, force: true });
