@@ -67,8 +67,13 @@ export const EXECUTION_COLUMNS = `e.id, e.uuid, g.name AS gateway, e.session_key
   d.error_json, d.blocked_json, d.request_trace_json, d.request_trace_input, d.request_trace_final,
   d.response_trace_json, d.response_trace_input, d.response_trace_final, e.simulated,
   r.original_uuid AS replay_of, r.mode AS replay_mode, d.extra_json`;
-export const EXECUTION_FROM = `executions e JOIN execution_details d ON d.execution_id = e.id JOIN gateways g ON g.id = e.gateway_id
+// CROSS JOIN pins executions as the outer loop (SQLite never reorders it): given a tiny gateways
+// table, the planner would otherwise loop over gateways and sort every execution for each page.
+const JOINED = `CROSS JOIN execution_details d ON d.execution_id = e.id CROSS JOIN gateways g ON g.id = e.gateway_id
   LEFT JOIN replays r ON r.execution_id = e.id`;
+export const EXECUTION_FROM = `executions e ${JOINED}`;
+/** For walks in key order (export): NOT INDEXED keeps the planner on the primary key, never an index scan plus a sort. */
+export const EXECUTION_FROM_BY_KEY = `executions e NOT INDEXED ${JOINED}`;
 
 export function startedAtOf(row: { started_ms: number; started_at: string | null }): string {
   return row.started_at ?? new Date(row.started_ms).toISOString();

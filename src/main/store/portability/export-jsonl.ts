@@ -1,7 +1,7 @@
 // Export to JSONL (format in line-schema.ts). Deterministic: the same data gives the same bytes,
 // so export → import into a fresh file → export reproduces the file exactly.
 import type Database from 'better-sqlite3';
-import { EXECUTION_COLUMNS, EXECUTION_FROM, SESSION_SELECT, sessionFromRow, type ExecutionRow } from '../codec/reader';
+import { EXECUTION_COLUMNS, EXECUTION_FROM_BY_KEY, SESSION_SELECT, sessionFromRow, type ExecutionRow } from '../codec/reader';
 import { readerFor } from '../queries/execution-detail';
 import { compileFilter, type ExecutionFilter } from '../queries/filters';
 import { cachedStatement } from '../queries/statement-cache';
@@ -52,8 +52,8 @@ export function* exportLines(db: Database.Database, filter?: ExecutionFilter): G
   }
 
   const reader = readerFor(db);
-  const page = cachedStatement(db, `SELECT ${EXECUTION_COLUMNS} FROM ${EXECUTION_FROM} WHERE e.id > ? ORDER BY e.id LIMIT ${PAGE}`);
-  const one = cachedStatement(db, `SELECT ${EXECUTION_COLUMNS} FROM ${EXECUTION_FROM} WHERE e.id = ?`);
+  const page = cachedStatement(db, `SELECT ${EXECUTION_COLUMNS} FROM ${EXECUTION_FROM_BY_KEY} WHERE e.id > ? ORDER BY e.id LIMIT ${PAGE}`);
+  const one = cachedStatement(db, `SELECT ${EXECUTION_COLUMNS} FROM ${EXECUTION_FROM_BY_KEY} WHERE e.id = ?`);
   if (keys) {
     for (const k of keys) {
       const row = one.get(k) as ExecutionRow | undefined;
