@@ -1,18 +1,15 @@
 // The shell: a left rail of routes and the main pane.
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useApiQuery } from '../api/context';
 import { applyTheme } from '../theme/theme';
 import { Logo, routeIcons } from './icons';
 import { ROUTES, useRoute, type Route } from './router';
 import { GatewaysPage } from '../pages/gateways/GatewaysPage';
+import { ChainPage } from '../pages/chain/ChainPage';
+import { PlaygroundPage } from '../pages/playground/PlaygroundPage';
 import { TrafficPage } from '../pages/traffic/TrafficPage';
 import { SinksPage } from '../pages/sinks/SinksPage';
 import { SettingsPage } from '../pages/settings/SettingsPage';
-
-// The heavy screens (React Flow canvas, CodeMirror editors) load on first visit, so every other screen
-// (Traffic's first rows in particular) parses a smaller bundle at start.
-const ChainPage = lazy(() => import('../pages/chain/ChainPage').then((m) => ({ default: m.ChainPage })));
-const PlaygroundPage = lazy(() => import('../pages/playground/PlaygroundPage').then((m) => ({ default: m.PlaygroundPage })));
 
 const LABELS: Record<Route, string> = {
   gateways: 'Gateways',
@@ -64,9 +61,7 @@ export function App() {
         )}
       </nav>
       <main className="main">
-        <Suspense fallback={<div className="page muted">Loading…</div>}>
-          <Page />
-        </Suspense>
+        <Page />
       </main>
     </div>
   );
