@@ -52,6 +52,13 @@ describe('Traffic API over a real gateway and store', () => {
     core.onEvent((e) => events.push(e));
     await core.start({ demo: false });
     const info = await call<{ id: string; listen: { url: string } }>('gateways.create', { id: 'tt', config: baseConfig(), start: true });
+    // Traffic only once the interceptor server is up: a cold start on a loaded machine must not turn the
+    // first calls into fail-closed blocks.
+    for (let i = 0; i < 300; i++) {
+      const servers = await call<{ status: string }[]>('servers.list', { id: 'tt' });
+      if (servers.every((x) => x.status === 'connected')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     client = await connectHttpClient(info.listen.url, 'tok-1');
     await client.callTool({ name: 'echo', arguments: { message: 'hello' } });
     await client.callTool({ name: 'echo', arguments: { message: 'write to alice@example.com' } });
@@ -69,7 +76,7 @@ describe('Traffic API over a real gateway and store', () => {
 
   it('pages newest first with badges, filters by outcome in the store, counts lazily and lists facets', async () => {
     const all = await rows();
-    expect(all.map((r) => r.outcome)).toEqual(['allow', 'blocked', 'blocked', 'mutated', 'allow']);
+    expect(all.map((r) => r.outcome), JSON.stringify(all.map((r) => r.blockedBy))).toEqual(['allow', 'blocked', 'blocked', 'mutated', 'allow']);
     expect(all.every((r) => r.gateway === 'tt' && r.event === 'tools/call')).toBe(true);
     // tool-allowlist runs in audit mode: every call carries the shadow badge.
     expect(all.every((r) => r.shadow === true)).toBe(true);
