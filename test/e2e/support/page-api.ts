@@ -19,10 +19,15 @@ export function pageApi(page: Page): PageApi {
   };
 }
 
-/** Waits until the demo gateway runs (first start creates it and spawns its servers). */
-export async function waitForDemoGateway(api: PageApi, page: Page, timeoutMs = 30_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; (await api<{ status: string }>('gateways.get', { id: 'demo' })).status !== 'running'; ) {
-    if (Date.now() > end) throw new Error(`the demo gateway did not start within ${timeoutMs / 1000} s`);
+/**
+ * Waits until the demo gateway runs and its interceptor servers are connected (first start creates it
+ * and spawns them; traffic sent before that could meet a fail-closed server still starting).
+ */
+export async function waitForDemoGateway(api: PageApi, page: Page, timeoutMs = 60_000): Promise<void> {
+  type Info = { status: string; interceptorServers: { status: string }[] };
+  const ready = (g: Info) => g.status === 'running' && g.interceptorServers.every((s) => s.status === 'connected');
+  for (const end = Date.now() + timeoutMs; !ready(await api<Info>('gateways.get', { id: 'demo' })); ) {
+    if (Date.now() > end) throw new Error(`the demo gateway and its interceptor servers were not up within ${timeoutMs / 1000} s`);
     await page.waitForTimeout(250);
   }
 }
