@@ -27,10 +27,12 @@ describe('replay through a gateway', () => {
   let gateway: Gateway;
   const recorder = new MemoryRecorder();
 
-  beforeAll(() => {
-    // Never started: a replay needs the gateway's chain and backend, not its listener.
+  beforeAll(async () => {
+    // Never started: a replay needs the gateway's chain and backend, not its listener. Its interceptor
+    // server is started first, so that a slow start on a busy machine is not a fail-closed block.
     gateway = new Gateway(config(), { name: 'replay-test', recorder });
-  });
+    await Promise.all(gateway.interception.servers.map((h) => h.discover()));
+  }, 60_000);
   afterAll(async () => {
     await gateway.interception.close();
   });
@@ -59,6 +61,7 @@ describe('replay through a gateway', () => {
 
   it('follows a config change: disabling pii-validator turns the blocked call into an allowed one', async () => {
     await gateway.reload(config({ 'samples/pii-validator': { enabled: false } }));
+    await Promise.all(gateway.interception.servers.map((h) => h.discover()));
     const client = await ReplayClient.open(gateway, recorder);
     try {
       const allowed = await client.send('tools/call', { name: 'echo', arguments: { message: 'ssn 123-45-6789' } }, 'original-2');
@@ -68,6 +71,7 @@ describe('replay through a gateway', () => {
     } finally {
       await client.close();
       await gateway.reload(config());
+      await Promise.all(gateway.interception.servers.map((h) => h.discover()));
     }
   });
 

@@ -24,14 +24,14 @@ interface HostLease {
 }
 
 export class Replayer {
-  private readonly hosts = new Map<string, HostLease>();
+  private readonly hosts = new Map<string, Promise<HostLease>>();
   private readonly clients = new Map<string, Promise<ReplayClient>>();
 
   constructor(private readonly deps: ReplayerDeps) {}
 
   /** Replays one recorded execution; `params` replaces the recorded request params (Edit & replay). */
   async replay(original: ExecutionDetailView, mode: ReplayMode, params?: unknown): Promise<ExecutionRecord> {
-    const host = this.hostFor(original.gateway);
+    const host = await this.hostFor(original.gateway);
     const request = params !== undefined ? params : (original.requestReceived ?? {});
     const principal = original.session?.principal?.type === 'user' ? original.session.principal.id : undefined;
     const protocolVersion = original.session?.protocolVersion;
@@ -63,12 +63,13 @@ export class Replayer {
     const clients = [...this.clients.values()];
     this.clients.clear();
     await Promise.all(clients.map((c) => c.then((x) => x.close()).catch(() => undefined)));
-    const transient = [...this.hosts.values()].flatMap((h) => (h.transient ? [h.transient] : []));
+    const leases = await Promise.allSettled([...this.hosts.values()]);
+    const transient = leases.flatMap((l) => (l.status === 'fulfilled' && l.value.transient ? [l.value.transient] : []));
     this.hosts.clear();
     await Promise.all(transient.map((g) => g.interception.close().catch(() => undefined)));
   }
 
-  private hostFor(gatewayId: string): ReplayHost {
+  private async hostFor(gatewayId: string): Promise<ReplayHost> {
     let lease = this.hosts.get(gatewayId);
     if (!lease) {
       if (!this.deps.manager.has(gatewayId)) {
@@ -77,16 +78,21 @@ export class Replayer {
           `The gateway "${gatewayId}" that recorded this execution is not configured here any more: a replay needs its current chain. Import or recreate the gateway, then replay.`,
         );
       }
-      const live = this.deps.liveHost(gatewayId);
-      if (live) lease = { host: live };
-      else {
-        // Not running: its config still defines the chain and the backend; nothing listens.
-        const gateway = new Gateway(this.deps.manager.config(gatewayId), { name: gatewayId });
-        lease = { host: gateway, transient: gateway };
-      }
+      lease = this.lease(gatewayId);
       this.hosts.set(gatewayId, lease);
     }
-    return lease.host;
+    return (await lease).host;
+  }
+
+  private async lease(gatewayId: string): Promise<HostLease> {
+    const live = this.deps.liveHost(gatewayId);
+    if (live) return { host: live };
+    // Not running: its config still defines the chain and the backend; nothing listens. Its interceptor
+    // servers are started and discovered first, as a running gateway's are, so that a slow start is not
+    // mistaken for a fail-closed server (a server that really fails still fails the replay, as it would).
+    const gateway = new Gateway(this.deps.manager.config(gatewayId), { name: gatewayId });
+    await Promise.allSettled(gateway.interception.servers.map((h) => h.discover()));
+    return { host: gateway, transient: gateway };
   }
 
   private clientFor(host: ReplayHost, gatewayId: string, principal: string | undefined, protocolVersion: string | undefined): Promise<ReplayClient> {
