@@ -72,6 +72,28 @@ class PayloadTable {
 
 const STEP_AND_ID_KEYS = new Set([...STEP_KEYS, 'id']);
 
+/** What the search index tokenizer (unicode61) keeps: letters, digits, private-use characters. */
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+
+/**
+ * The words of an execution's payloads, each once. The index keeps no positions (detail=none), so
+ * only which words occur matters: the same answer for a fraction of the index work, and that work
+ * moves here, to the caller's thread, off the writer. Scans at most SEARCH_TEXT_LIMIT characters.
+ */
+class SearchTokens {
+  private readonly seen = new Set<string>();
+  private budget = SEARCH_TEXT_LIMIT;
+  add(text: string | null | undefined): void {
+    if (!text || this.budget <= 0) return;
+    const part = text.length > this.budget ? text.slice(0, this.budget) : text;
+    this.budget -= part.length;
+    for (const m of part.matchAll(TOKEN)) this.seen.add(m[0].toLowerCase());
+  }
+  text(): string {
+    return [...this.seen].join(' ');
+  }
+}
+
 function encodeStep(step: TraceStep, phase: string, payloads: PayloadTable): EncodedStep {
   const slash = typeof step.id === 'string' ? step.id.indexOf('/') : -1;
   const server = typeof step.server === 'string' ? step.server : slash >= 0 ? step.id.slice(0, slash) : '';
@@ -183,17 +205,10 @@ export function encodeExecution(record: ExecutionRecord): EncodedExecution {
   if (record.target !== undefined && typeof record.target !== 'string') extra.target = record.target;
   if (record.simulated !== undefined && typeof record.simulated !== 'boolean') extra.simulated = record.simulated;
 
-  const searchParts: string[] = [];
-  let searchBudget = SEARCH_TEXT_LIMIT;
-  const addSearch = (text: string | null | undefined) => {
-    if (!text || searchBudget <= 0) return;
-    const part = text.length > searchBudget ? text.slice(0, searchBudget) : text;
-    searchParts.push(part);
-    searchBudget -= part.length;
-  };
-  for (const ref of searchable) addSearch(payloads.texts[ref]);
-  addSearch(errorJson);
-  if (blockedBy) addSearch([blockedBy.reason, ...(Array.isArray(blockedBy.messages) ? blockedBy.messages : [])].join('\n'));
+  const search = new SearchTokens();
+  for (const ref of searchable) search.add(payloads.texts[ref]);
+  search.add(errorJson);
+  if (blockedBy) search.add([blockedBy.reason, ...(Array.isArray(blockedBy.messages) ? blockedBy.messages : [])].join('\n'));
 
   const encoded: EncodedExecution = {
     kind: 'execution',
@@ -222,7 +237,7 @@ export function encodeExecution(record: ExecutionRecord): EncodedExecution {
     replayOf: optString(record.replayOf),
     replayMode: optString(record.replayMode),
     extraJson: Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
-    searchText: searchParts.join('\n'),
+    searchText: search.text(),
     bytes: 0,
   };
   encoded.bytes = payloads.bytes + (errorJson?.length ?? 0) * 2 + steps.length * 400 + 1000;

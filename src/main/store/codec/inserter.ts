@@ -10,6 +10,8 @@ import { LARGE_PAYLOAD_CHARS, LARGE_PAYLOAD_MARK } from './payload-size';
 /** Large-payload ids remembered across batches; bounded so a long-running gateway does not grow. */
 const PAYLOAD_CACHE_LIMIT = 2_000;
 
+const STEPS_PER_STATEMENT = 8;
+
 /** Search rows written together at most this many at a time (bounds memory in a long import). */
 const SEARCH_FLUSH_ROWS = 2000;
 
@@ -29,6 +31,8 @@ export class ExecutionInserter {
    */
   private pendingSearch: { id: number; text: string }[] = [];
   private readonly st;
+  /** INSERT INTO steps statements by number of rows, prepared on first use. */
+  private readonly stepStatements: Database.Statement[] = [];
 
   constructor(private readonly db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
@@ -67,11 +71,6 @@ export class ExecutionInserter {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       payloadLink: p('INSERT OR IGNORE INTO execution_payloads (execution_id, payload_id) VALUES (?, ?)'),
-      step: p(
-        `INSERT INTO steps (execution_id, seq, phase, interceptor_id, type, pass, mode, fail_open, priority, timeout_ms, skipped, skip_detail,
-           input, result_json, result_payload, error_json, start_ms, duration_ms, outcome, shadow, simulated, extra_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
       sinkEvent: p(
         `INSERT INTO sink_events (execution_id, seq, gateway_id, interceptor_id, event, phase, recorded, metrics_json, error_json, at_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -79,6 +78,20 @@ export class ExecutionInserter {
       replay: p('INSERT INTO replays (execution_id, original_uuid, mode) VALUES (?, ?, ?)'),
       search: p('INSERT INTO executions_fts (rowid, body) VALUES (?, ?)'),
     };
+  }
+
+  private stepStatement(rows: number): Database.Statement {
+    let st = this.stepStatements[rows];
+    if (!st) {
+      const one = `(${Array.from({ length: 22 }, () => '?').join(', ')})`;
+      st = this.db.prepare(
+        `INSERT INTO steps (execution_id, seq, phase, interceptor_id, type, pass, mode, fail_open, priority, timeout_ms, skipped, skip_detail,
+           input, result_json, result_payload, error_json, start_ms, duration_ms, outcome, shadow, simulated, extra_json)
+         VALUES ${Array.from({ length: rows }, () => one).join(', ')}`,
+      );
+      this.stepStatements[rows] = st;
+    }
+    return st;
   }
 
   /**
@@ -159,13 +172,23 @@ export class ExecutionInserter {
       e.requestTrace?.json ?? null, e.requestTrace?.input ?? null, e.requestTrace?.final ?? null,
       e.responseTrace?.json ?? null, e.responseTrace?.input ?? null, e.responseTrace?.final ?? null, e.extraJson,
     );
+    // All steps of the execution in one statement (up to STEPS_PER_STATEMENT rows): the statement
+    // overhead, not the rows, is most of what a step costs.
+    for (let from = 0; from < e.steps.length; from += STEPS_PER_STATEMENT) {
+      const chunk = e.steps.slice(from, from + STEPS_PER_STATEMENT);
+      const values: unknown[] = [];
+      chunk.forEach((s, i) => {
+        values.push(
+          id, from + i, s.phase, this.interceptorId(s.server, s.name), s.type, s.pass, s.mode, s.failOpen, s.priority, s.timeoutMs,
+          s.skipped, s.skipDetail, s.input, s.resultJson, s.resultPayload, s.errorJson, s.startMs, s.durationMs, s.outcome, s.shadow,
+          s.simulated, s.extraJson,
+        );
+      });
+      this.stepStatement(chunk.length).run(...values);
+    }
     e.steps.forEach((s, seq) => {
-      const interceptorId = this.interceptorId(s.server, s.name);
-      this.st.step.run(
-        id, seq, s.phase, interceptorId, s.type, s.pass, s.mode, s.failOpen, s.priority, s.timeoutMs, s.skipped, s.skipDetail,
-        s.input, s.resultJson, s.resultPayload, s.errorJson, s.startMs, s.durationMs, s.outcome, s.shadow, s.simulated, s.extraJson,
-      );
       if (s.sink) {
+        const interceptorId = this.interceptorId(s.server, s.name);
         const at = Math.round(e.startedMs + s.startMs);
         this.st.sinkEvent.run(id, seq, gatewayId, interceptorId, e.event, s.phase, s.sink.recorded, s.sink.metricsJson, s.errorJson, at);
       }
