@@ -96,11 +96,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       );
     }
     const file = readStatic(options.rendererDir, url.pathname, token);
-    send(res, file.status, file.type, req.method === 'HEAD' ? '' : file.body);
+    // Built assets are content-hashed and carry no secret: the browser may keep them (and V8 its compiled
+    // code), so the console opens fast the second time. The page itself (it holds the token) stays no-store.
+    const immutable: Record<string, string> =
+      file.status === 200 && url.pathname.startsWith('/assets/') ? { 'Cache-Control': 'private, max-age=31536000, immutable' } : {};
+    send(res, file.status, file.type, req.method === 'HEAD' ? '' : file.body, immutable);
   }
 
-  function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
-    res.writeHead(status, { ...securityHeaders(port), 'Content-Type': type });
+  function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { ...securityHeaders(port), 'Content-Type': type, ...headers });
     res.end(body);
   }
 
