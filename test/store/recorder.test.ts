@@ -2,7 +2,7 @@
 // batching (one transaction per batch, timer and size triggers), bounded memory with spill to
 // disk, a full disk and a locked database (paused, retried, counted, nothing lost), records the
 // store refuses (counted, never thrown into traffic).
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,7 +77,8 @@ describe.each([
 
   it('counts records it cannot store instead of throwing into traffic', async () => {
     const path = dbPath();
-    const recorder = open(path, { writerThread });
+    const errors: string[] = [];
+    const recorder = open(path, { writerThread, onError: (m) => errors.push(m) });
     const good = makeExecution();
     expect(() => recorder.recordExecution({ ...makeExecution(), outcome: 'maybe' } as unknown as ExecutionRecord)).not.toThrow();
     expect(() => recorder.recordExecution({ ...makeExecution(), requestReceived: { n: BigInt(1) } })).not.toThrow();
@@ -86,7 +87,9 @@ describe.each([
     await recorder.flush();
     const stats = recorder.stats();
     expect(stats).toMatchObject({ written: 1, duplicates: 1, rejected: 2, failed: 2, lost: 0 });
-    expect(stats.lastError).toMatch(/BigInt/);
+    expect(errors.some((e) => /BigInt/.test(e))).toBe(true);
+    expect(errors.some((e) => /outcome "maybe"/.test(e) && e.includes(stats.deadLetterPath))).toBe(true);
+    expect(readFileSync(stats.deadLetterPath, 'utf8')).toContain('maybe');
     expect(count(path)).toBe(1);
   });
 

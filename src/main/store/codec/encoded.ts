@@ -98,4 +98,21 @@ export interface EncodedGateway {
   bytes: number;
 }
 
-export type EncodedItem = EncodedExecution | EncodedSession | EncodedGateway;
+/**
+ * An execution as the recorder queues it: the record's JSON text, taken on the caller's thread (a
+ * snapshot, sized exactly), parsed and encoded by the writer. Spilled to disk it becomes an
+ * `execution-record` line (the same JSON embedded as an object, so no second escaping).
+ */
+export interface QueuedExecution {
+  kind: 'execution-json';
+  json: string;
+  bytes: number;
+}
+
+export interface SpilledExecution {
+  kind: 'execution-record';
+  record: unknown;
+  bytes: number;
+}
+
+export type EncodedItem = EncodedExecution | EncodedSession | EncodedGateway | QueuedExecution | SpilledExecution;

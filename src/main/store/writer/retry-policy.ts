@@ -1,10 +1,16 @@
 // Which database errors are worth retrying, and how long to wait between attempts.
 
-/** The database is busy, locked, full or failing I/O: wait and write the same batch again. */
+/**
+ * The database is busy, locked, full or failing I/O: wait and write the same batch again. Anything
+ * else (a constraint, a record the encoder refuses, text that does not parse) is about one item.
+ */
 export function isTransient(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  if (typeof code !== 'string') return true; // not a SQLite error (e.g. EIO from the OS): retry
-  return /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|PROTOCOL|NOMEM|READONLY|INTERRUPT|CORRUPT|NOTADB|NOLFS|AUTH)/.test(code);
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  if (code.startsWith('SQLITE_')) {
+    return /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|PROTOCOL|NOMEM|READONLY|INTERRUPT|CORRUPT|NOTADB|NOLFS|AUTH)/.test(code);
+  }
+  return /^E[A-Z]+$/.test(code); // an OS error (EIO, ENOSPC...) while SQLite touched the file
 }
 
 export interface BackoffOptions {

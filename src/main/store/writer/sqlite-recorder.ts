@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../../shared/trace/execution';
 import type { EncodedItem } from '../codec/encoded';
-import { encodeExecution, encodeGateway, encodeSession } from '../codec/encode';
+import { encodeGateway, encodeSession, RecordRejectedError } from '../codec/encode';
 import { openStore, type Store } from '../open/open-store';
 import type { Redactor } from '../redaction/redactor';
 import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
@@ -135,7 +135,13 @@ export class SqliteRecorder implements Recorder {
   }
 
   recordExecution(execution: ExecutionRecord): void {
-    this.accept(() => encodeExecution(this.options.redactor ? this.options.redactor.execution(execution) : execution));
+    // Only a snapshot here, on the caller's (the gateway's) thread: JSON.stringify is native and
+    // gives the exact size; parsing and encoding happen on the writer thread.
+    this.accept(() => {
+      const json = JSON.stringify(this.options.redactor ? this.options.redactor.execution(execution) : execution);
+      if (json === undefined || json[0] !== '{') throw new RecordRejectedError('the execution record is not an object');
+      return { kind: 'execution-json', json, bytes: json.length * 2 + 200 };
+    });
   }
 
   stats(): SqliteRecorderStats {
@@ -385,7 +391,7 @@ export class SqliteRecorder implements Recorder {
 
   private reject(item: EncodedItem, reason: string): void {
     this.counters.rejected++;
-    const what = item.kind === 'execution' ? `execution ${item.uuid}` : item.kind === 'session' ? `session ${item.key}` : `gateway ${item.name}`;
+    const what = describeItem(item);
     try {
       appendFileSync(this.deadLetterPath, `${JSON.stringify({ reason, item })}\n`);
       this.fail(`${what} was refused by the database (${reason}); kept in ${this.deadLetterPath}`);
@@ -402,5 +408,20 @@ export class SqliteRecorder implements Recorder {
     } catch {
       // A logger's bug must not break traffic.
     }
+  }
+}
+
+function describeItem(item: EncodedItem): string {
+  switch (item.kind) {
+    case 'execution':
+      return `execution ${item.uuid}`;
+    case 'execution-json':
+      return `execution ${/"id":"([^"]*)"/.exec(item.json)?.[1] ?? '(no id)'}`;
+    case 'execution-record':
+      return `execution ${String((item.record as { id?: unknown } | null)?.id ?? '(no id)')}`;
+    case 'session':
+      return `session ${item.key}`;
+    default:
+      return `gateway ${item.name}`;
   }
 }
