@@ -4,9 +4,6 @@ import type { ChainTrace, TraceStep } from '../../../shared/trace/types';
 import type { EncodedExecution, EncodedGateway, EncodedSession, EncodedStep, EncodedTrace, PayloadRef } from './encoded';
 import { extraFields, toJsonText } from './json-text';
 
-/** Search covers this many characters of each execution (a documented limit, not a loss: the payloads are stored whole). */
-export const SEARCH_TEXT_LIMIT = 256 * 1024;
-
 const OUTCOMES = new Set(['allow', 'blocked', 'mutated', 'error']);
 
 const RECORD_KEYS = new Set([
@@ -71,29 +68,6 @@ class PayloadTable {
 }
 
 const STEP_AND_ID_KEYS = new Set([...STEP_KEYS, 'id']);
-
-/** What the search index tokenizer (unicode61) splits on: everything but letters, digits, private use. */
-const SEPARATORS = /[^\p{L}\p{N}\p{Co}]+/u;
-
-/**
- * The words of an execution's payloads, each once. The index keeps no positions (detail=none), so
- * only which words occur matters: the same answer for a fraction of the index work, and that work
- * moves here, to the caller's thread, off the writer. Scans at most SEARCH_TEXT_LIMIT characters.
- */
-class SearchTokens {
-  private readonly seen = new Set<string>();
-  private budget = SEARCH_TEXT_LIMIT;
-  add(text: string | null | undefined): void {
-    if (!text || this.budget <= 0) return;
-    const part = text.length > this.budget ? text.slice(0, this.budget) : text;
-    this.budget -= part.length;
-    // One split of the lower-cased text: far fewer allocations than a match object per word.
-    for (const token of part.toLowerCase().split(SEPARATORS)) if (token !== '') this.seen.add(token);
-  }
-  text(): string {
-    return [...this.seen].join(' ');
-  }
-}
 
 function encodeStep(step: TraceStep, phase: string, payloads: PayloadTable): EncodedStep {
   const slash = typeof step.id === 'string' ? step.id.indexOf('/') : -1;
@@ -206,10 +180,9 @@ export function encodeExecution(record: ExecutionRecord): EncodedExecution {
   if (record.target !== undefined && typeof record.target !== 'string') extra.target = record.target;
   if (record.simulated !== undefined && typeof record.simulated !== 'boolean') extra.simulated = record.simulated;
 
-  const search = new SearchTokens();
-  for (const ref of searchable) search.add(payloads.texts[ref]);
-  search.add(errorJson);
-  if (blockedBy) search.add([blockedBy.reason, ...(Array.isArray(blockedBy.messages) ? blockedBy.messages : [])].join('\n'));
+  const searchExtra: string[] = [];
+  if (errorJson) searchExtra.push(errorJson);
+  if (blockedBy) searchExtra.push([blockedBy.reason, ...(Array.isArray(blockedBy.messages) ? blockedBy.messages : [])].join('\n'));
 
   const encoded: EncodedExecution = {
     kind: 'execution',
@@ -238,7 +211,7 @@ export function encodeExecution(record: ExecutionRecord): EncodedExecution {
     replayOf: optString(record.replayOf),
     replayMode: optString(record.replayMode),
     extraJson: Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
-    searchText: search.text(),
+    search: { refs: [...searchable], extra: searchExtra },
     bytes: 0,
   };
   encoded.bytes = payloads.bytes + (errorJson?.length ?? 0) * 2 + steps.length * 400 + 1000;

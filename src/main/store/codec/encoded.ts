@@ -68,8 +68,11 @@ export interface EncodedExecution {
   replayOf: string | null;
   replayMode: string | null;
   extraJson: string | null;
-  /** What the search index gets: distinct payload texts and the block reason, length-capped. */
-  searchText: string;
+  /**
+   * What the search index gets: these payloads (refs), the error and the block reason. Turned into
+   * words by the writer (codec/search-words.ts), off the caller's thread.
+   */
+  search: { refs: number[]; extra: string[] };
   /** Approximate bytes this encoded record holds in memory (the queue's bound). */
   bytes: number;
 }
@@ -98,21 +101,4 @@ export interface EncodedGateway {
   bytes: number;
 }
 
-/**
- * An execution as the recorder queues it: the record's JSON text, taken on the caller's thread (a
- * snapshot, sized exactly), parsed and encoded by the writer. Spilled to disk it becomes an
- * `execution-record` line (the same JSON embedded as an object, so no second escaping).
- */
-export interface QueuedExecution {
-  kind: 'execution-json';
-  json: string;
-  bytes: number;
-}
-
-export interface SpilledExecution {
-  kind: 'execution-record';
-  record: unknown;
-  bytes: number;
-}
-
-export type EncodedItem = EncodedExecution | EncodedSession | EncodedGateway | QueuedExecution | SpilledExecution;
+export type EncodedItem = EncodedExecution | EncodedSession | EncodedGateway;

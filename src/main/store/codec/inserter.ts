@@ -4,9 +4,8 @@
 import type Database from 'better-sqlite3';
 import type { EncodedExecution, EncodedGateway, EncodedItem, EncodedSession } from './encoded';
 import { MAX_SLOT_OVERFLOW, SLOT, slotBase } from './execution-ids';
-import type { ExecutionRecord } from '../../../shared/trace/execution';
-import { encodeExecution } from './encode';
 import { sha256 } from './json-text';
+import { searchWords } from './search-words';
 import { LARGE_PAYLOAD_CHARS, LARGE_PAYLOAD_MARK } from './payload-size';
 
 /** Large-payload ids remembered across batches; bounded so a long-running gateway does not grow. */
@@ -127,10 +126,6 @@ export class ExecutionInserter {
 
   write(item: EncodedItem): WriteResult {
     if (item.kind === 'execution') return this.writeExecution(item);
-    // Queued as text by the recorder: decoded here, on the writer's thread. A record the encoder
-    // refuses throws RecordRejectedError, which the batch writer reports as refused.
-    if (item.kind === 'execution-json') return this.writeExecution(encodeExecution(JSON.parse(item.json) as ExecutionRecord));
-    if (item.kind === 'execution-record') return this.writeExecution(encodeExecution(item.record as ExecutionRecord));
     if (item.kind === 'session') this.writeSession(item);
     else this.writeGateway(item);
     return 'written';
@@ -200,8 +195,9 @@ export class ExecutionInserter {
       }
     });
     if (e.replayOf !== null) this.st.replay.run(id, e.replayOf, e.replayMode);
-    if (e.searchText.length > 0) {
-      this.pendingSearch.push({ id, text: e.searchText });
+    const words = searchWords(e);
+    if (words.length > 0) {
+      this.pendingSearch.push({ id, text: words });
       if (this.pendingSearch.length >= SEARCH_FLUSH_ROWS) this.endBatch();
     }
     return 'written';

@@ -19,7 +19,7 @@ export type BatchResult =
   | { ok: false; error: string };
 
 function count(tally: BatchTally, item: EncodedItem, result: WriteResult): void {
-  if (item.kind === 'execution' || item.kind === 'execution-json' || item.kind === 'execution-record') {
+  if (item.kind === 'execution') {
     if (result === 'written') tally.written++;
     else tally.duplicates++;
   } else if (item.kind === 'session') tally.sessions++;

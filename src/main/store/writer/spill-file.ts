@@ -37,11 +37,7 @@ export class SpillFile {
   }
 
   append(item: EncodedItem): void {
-    // A queued execution is already JSON: embedded as an object, it is neither re-escaped nor re-encoded.
-    const line =
-      item.kind === 'execution-json'
-        ? `{"kind":"execution-record","bytes":${item.bytes},"record":${item.json}}\n`
-        : `${JSON.stringify(item)}\n`;
+    const line = `${JSON.stringify(item)}\n`;
     this.buffer.push(line);
     this.bufferBytes += line.length;
     this.count++;

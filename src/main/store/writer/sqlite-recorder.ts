@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../../shared/trace/execution';
 import type { EncodedItem } from '../codec/encoded';
-import { encodeGateway, encodeSession, RecordRejectedError } from '../codec/encode';
+import { encodeExecution, encodeGateway, encodeSession } from '../codec/encode';
 import { openStore, type Store } from '../open/open-store';
 import type { Redactor } from '../redaction/redactor';
 import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
@@ -135,13 +135,11 @@ export class SqliteRecorder implements Recorder {
   }
 
   recordExecution(execution: ExecutionRecord): void {
-    // Only a snapshot here, on the caller's (the gateway's) thread: JSON.stringify is native and
-    // gives the exact size; parsing and encoding happen on the writer thread.
-    this.accept(() => {
-      const json = JSON.stringify(this.options.redactor ? this.options.redactor.execution(execution) : execution);
-      if (json === undefined || json[0] !== '{') throw new RecordRejectedError('the execution record is not an object');
-      return { kind: 'execution-json', json, bytes: json.length * 2 + 200 };
-    });
+    // Encoded here: a snapshot of the record with its exact size, each distinct payload serialized
+    // once (the engine hands the same payload object to several steps). Measured against a plain
+    // JSON snapshot parsed on the writer: 2.3x the caller's cost, but a third less work in total,
+    // which is what a two-core machine running client, gateway and backend cannot spare.
+    this.accept(() => encodeExecution(this.options.redactor ? this.options.redactor.execution(execution) : execution));
   }
 
   stats(): SqliteRecorderStats {
@@ -412,16 +410,6 @@ export class SqliteRecorder implements Recorder {
 }
 
 function describeItem(item: EncodedItem): string {
-  switch (item.kind) {
-    case 'execution':
-      return `execution ${item.uuid}`;
-    case 'execution-json':
-      return `execution ${/"id":"([^"]*)"/.exec(item.json)?.[1] ?? '(no id)'}`;
-    case 'execution-record':
-      return `execution ${String((item.record as { id?: unknown } | null)?.id ?? '(no id)')}`;
-    case 'session':
-      return `session ${item.key}`;
-    default:
-      return `gateway ${item.name}`;
-  }
+  if (item.kind === 'execution') return `execution ${item.uuid}`;
+  return item.kind === 'session' ? `session ${item.key}` : `gateway ${item.name}`;
 }
