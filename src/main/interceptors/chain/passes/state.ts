@@ -2,7 +2,7 @@
 // entry plus an invocation into a TraceStep. Routing of failures (S4) lives here so that every pass
 // applies it identically: audit → continue, active+failOpen → continue, active+!failOpen → block.
 import type { BlockInfo, ChainStatus, Pass, SkipReason, StepError, StepOutcome, TraceStep } from '../../../../shared/trace/types';
-import type { Invocation, RunScope } from '../invoke-step';
+import { invokeEntry, type Invocation, type RunScope } from '../invoke-step';
 import type { PlannedEntry } from '../types';
 import { ChainCancelledError } from '../types';
 
@@ -117,3 +117,30 @@ export function deadlineFailure(state: ChainState, entry: PlannedEntry): TraceSt
 
 /** Outcome names of steps that ran, for readers of the trace. */
 export type RanOutcome = Exclude<StepOutcome, 'skipped'>;
+
+/**
+ * The shared start of the two parallel passes (validations, sinks): skip every entry after a block
+ * (with `blockedReason`), fail every entry once the chain deadline has passed, otherwise invoke all
+ * of them at once on one snapshot. Returns undefined when nothing was invoked.
+ */
+export async function invokeInParallel(
+  entries: readonly PlannedEntry[],
+  state: ChainState,
+  blockedReason: SkipReason,
+): Promise<{ snapshot: unknown; invocations: Invocation[] } | undefined> {
+  throwIfCancelled(state);
+  if (state.block) {
+    const by = `the chain was blocked by ${state.block.info.server}/${state.block.info.interceptor}`;
+    for (const e of entries) pushSkipped(state, e, blockedReason, by);
+    return undefined;
+  }
+  if (state.scope.deadline.passed) {
+    for (const e of entries) deadlineFailure(state, e);
+    return undefined;
+  }
+  if (entries.length === 0) return undefined;
+  const snapshot = state.payload;
+  const invocations = await Promise.all(entries.map((e) => invokeEntry(e, snapshot, state.scope)));
+  throwIfCancelled(state);
+  return { snapshot, invocations };
+}

@@ -3,25 +3,14 @@
 // answered first. A3: valid:false blocks unless its severity is warn or info (a missing or unknown
 // severity is an error). Audit validators never block; failOpen never turns valid:false into allow.
 import type { ValidationResult } from '../../../../shared/protocol/schemas';
-import { invokeEntry } from '../invoke-step';
 import type { PlannedEntry } from '../types';
 import type { ChainState } from './state';
-import { deadlineFailure, failureReason, failureStatus, pushSkipped, ranStep, routeFailure, setBlock, throwIfCancelled } from './state';
+import { failureReason, failureStatus, invokeInParallel, ranStep, routeFailure, setBlock } from './state';
 
 export async function runValidations(entries: readonly PlannedEntry[], state: ChainState): Promise<void> {
-  throwIfCancelled(state);
-  if (state.block) {
-    for (const e of entries) pushSkipped(state, e, 'after-block', `the chain was blocked by ${state.block.info.server}/${state.block.info.interceptor}`);
-    return;
-  }
-  if (state.scope.deadline.passed) {
-    for (const e of entries) deadlineFailure(state, e);
-    return;
-  }
-  if (entries.length === 0) return;
-  const snapshot = state.payload;
-  const invocations = await Promise.all(entries.map((e) => invokeEntry(e, snapshot, state.scope)));
-  throwIfCancelled(state);
+  const ran = await invokeInParallel(entries, state, 'after-block');
+  if (!ran) return;
+  const { snapshot, invocations } = ran;
   entries.forEach((entry, i) => {
     const inv = invocations[i]!;
     const step = ranStep(entry, snapshot, inv);
