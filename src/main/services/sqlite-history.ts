@@ -13,10 +13,10 @@ import {
   pruneHistory,
   SqliteRecorder,
   timeBuckets,
-  type ExecutionFilter,
   type Redactor,
 } from '../store';
 import type { HistoryPort } from './history-port';
+import { toStoreFilter } from './traffic/sqlite-traffic';
 import type { Logger } from './environment';
 
 export class SqliteHistory implements HistoryPort {
@@ -93,17 +93,4 @@ export class SqliteHistory implements HistoryPort {
   async close(): Promise<void> {
     await this.recorder.close();
   }
-}
-
-function toStoreFilter(f: HistoryFilter): ExecutionFilter {
-  const out: ExecutionFilter = {};
-  if (f.gateway) out.gateway = f.gateway;
-  if (f.event) out.event = f.event;
-  if (f.target) out.target = f.target;
-  if (f.outcome) out.outcome = f.outcome;
-  if (f.interceptor) out.interceptor = f.interceptor;
-  if (f.search) out.search = f.search;
-  if (f.since) out.since = f.since;
-  if (f.until) out.until = f.until;
-  return out;
 }
