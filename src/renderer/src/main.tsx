@@ -3,10 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiProvider, createClient } from './api/context';
 import { App } from './app/App';
+import { preloadPage } from './app/pages';
+import { currentRoute } from './app/router';
 import { applyTheme, cachedTheme } from './theme/theme';
 import './styles.css';
 
 applyTheme(cachedTheme());
+// The opening screen's chunk is requested now, while React mounts the shell, not after its first render.
+preloadPage(currentRoute());
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,15 +1,10 @@
 // The shell: a left rail of routes and the main pane.
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useApiQuery } from '../api/context';
 import { applyTheme } from '../theme/theme';
 import { Logo, routeIcons } from './icons';
 import { ROUTES, useRoute, type Route } from './router';
-import { GatewaysPage } from '../pages/gateways/GatewaysPage';
-import { ChainPage } from '../pages/chain/ChainPage';
-import { PlaygroundPage } from '../pages/playground/PlaygroundPage';
-import { TrafficPage } from '../pages/traffic/TrafficPage';
-import { SinksPage } from '../pages/sinks/SinksPage';
-import { SettingsPage } from '../pages/settings/SettingsPage';
+import { PAGES, preloadPage } from './pages';
 
 const LABELS: Record<Route, string> = {
   gateways: 'Gateways',
@@ -18,15 +13,6 @@ const LABELS: Record<Route, string> = {
   traffic: 'Traffic',
   sinks: 'Sinks',
   settings: 'Settings',
-};
-
-const PAGES: Record<Route, React.ComponentType> = {
-  gateways: GatewaysPage,
-  chain: ChainPage,
-  playground: PlaygroundPage,
-  traffic: TrafficPage,
-  sinks: SinksPage,
-  settings: SettingsPage,
 };
 
 export function App() {
@@ -48,7 +34,7 @@ export function App() {
           Interceptor Console
         </div>
         {ROUTES.map((r) => (
-          <a key={r} href={`#/${r}`} aria-current={r === route ? 'page' : undefined}>
+          <a key={r} href={`#/${r}`} aria-current={r === route ? 'page' : undefined} onPointerEnter={() => preloadPage(r)} onFocus={() => preloadPage(r)}>
             {routeIcons[r]}
             {LABELS[r]}
           </a>
@@ -61,7 +47,9 @@ export function App() {
         )}
       </nav>
       <main className="main">
-        <Page />
+        <Suspense fallback={<div className="page muted" aria-busy="true" />}>
+          <Page />
+        </Suspense>
       </main>
     </div>
   );

@@ -4,15 +4,16 @@ import { useEffect, useState } from 'react';
 export const ROUTES = ['gateways', 'chain', 'playground', 'traffic', 'sinks', 'settings'] as const;
 export type Route = (typeof ROUTES)[number];
 
-function current(): Route {
+/** The route named by the address now. */
+export function currentRoute(): Route {
   const name = location.hash.replace(/^#\/?/, '').split('/')[0];
   return (ROUTES as readonly string[]).includes(name ?? '') ? (name as Route) : 'gateways';
 }
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState<Route>(current);
+  const [route, setRoute] = useState<Route>(currentRoute);
   useEffect(() => {
-    const onChange = () => setRoute(current());
+    const onChange = () => setRoute(currentRoute());
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
