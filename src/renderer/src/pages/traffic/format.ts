@@ -1,13 +1,23 @@
 // How the Traffic and Sinks screens write times, durations and outcomes.
 import type { TrafficRow } from '../../../../shared/api/models-traffic';
 
+// Today's local bounds, recomputed only when the day has changed: formatting a row is a comparison,
+// not a `new Date()` and two date strings (it runs for every row scrolled into view).
+const today = { start: 0, end: 0 };
+function refreshToday(now: number): void {
+  const d = new Date(now);
+  today.start = new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  today.end = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime();
+}
+
 export function clockTime(iso: string): string {
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const today = new Date();
+  const ms = d.getTime();
+  if (Number.isNaN(ms)) return iso;
+  const now = Date.now();
+  if (now >= today.end || now < today.start) refreshToday(now);
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
-  if (d.toDateString() === today.toDateString()) return time;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+  return ms >= today.start && ms < today.end ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
 function pad(n: number): string {

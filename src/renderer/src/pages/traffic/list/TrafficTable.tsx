@@ -1,6 +1,8 @@
 // The Traffic table: a header and a windowed list of executions (only the rows in view are in the DOM).
-// One row: time, gateway, method, target, outcome, blocking interceptor, duration, badges.
-import { forwardRef, memo, useCallback } from 'react';
+// One row: time, gateway, method, target, outcome, blocking interceptor, duration, badges. Scrolling mounts
+// and updates rows every frame, so a row is cheap: its text is formatted once per row object, its handlers
+// are the table's (one pair, shared by every row), and it has as few elements as its cells need.
+import { forwardRef, memo, useCallback, useRef, type ChangeEvent, type MouseEvent } from 'react';
 import type { TrafficRow } from '../../../../../shared/api/models-traffic';
 import { VirtualList, type VirtualListHandle } from '../../../components/VirtualList';
 import { blocker, clockTime, duration, OUTCOME_LABEL } from '../format';
@@ -22,27 +24,31 @@ export interface TrafficTableProps {
 }
 
 export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(function TrafficTable(p, ref) {
-  const { items, cursor, openId, checked, onCursor, onOpen, onToggle } = p;
+  const { items, cursor, openId, checked } = p;
+  // The latest callbacks, read by the shared handlers: the handlers stay the same object across renders,
+  // so a row is re-rendered only when its own data, cursor, open or checked state changes.
+  const props = useRef(p);
+  props.current = p;
+  const onRowClick = useCallback((e: MouseEvent<HTMLDivElement>) => {
+    const row = e.currentTarget;
+    // The checkbox cell selects; it does not move the cursor nor open the detail.
+    if ((e.target as HTMLElement).closest('.c-check')) return;
+    const { onCursor, onOpen } = props.current;
+    onCursor(Number(row.dataset.index));
+    onOpen(row.dataset.id!);
+  }, []);
+  const onCheck = useCallback((e: ChangeEvent<HTMLInputElement>) => {
+    const id = e.currentTarget.closest<HTMLElement>('.trow')?.dataset.id;
+    if (id) props.current.onToggle(id);
+  }, []);
+
   const renderRow = useCallback(
     (i: number) => {
       const r = items[i]!;
-      return (
-        <RowView
-          row={r}
-          index={i}
-          isCursor={i === cursor}
-          isOpen={r.id === openId}
-          isChecked={checked.has(r.id)}
-          onCursor={onCursor}
-          onOpen={onOpen}
-          onToggle={onToggle}
-        />
-      );
+      return <RowView row={r} index={i} isCursor={i === cursor} isOpen={r.id === openId} isChecked={checked.has(r.id)} onClick={onRowClick} onCheck={onCheck} />;
     },
-    [items, cursor, openId, checked, onCursor, onOpen, onToggle],
+    [items, cursor, openId, checked, onRowClick, onCheck],
   );
-
-  const rowKey = useCallback((i: number) => items[i]?.id ?? i, [items]);
 
   return (
     <div className={`ttable${p.loading ? ' stale' : ''}`} role="table" aria-label="Executions" aria-busy={p.loading}>
@@ -64,7 +70,6 @@ export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(fun
         count={items.length}
         rowHeight={ROW_HEIGHT}
         renderRow={renderRow}
-        rowKey={rowKey}
         onRange={p.onRange}
         empty={p.empty}
         activeIndex={cursor}
@@ -74,36 +79,57 @@ export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(fun
   );
 });
 
+/** A row's text, formatted once per row object (rows are immutable: a page of them is never edited). */
+interface RowText {
+  time: string;
+  blocker: string;
+  blockerTitle: string;
+  duration: string;
+}
+const texts = new WeakMap<TrafficRow, RowText>();
+function textOf(r: TrafficRow): RowText {
+  let t = texts.get(r);
+  if (!t) {
+    const b = r.blockedBy;
+    t = {
+      time: clockTime(r.startedAt),
+      blocker: b ? (b.phase ? `${b.interceptor} · ${b.phase}` : b.interceptor) : '',
+      blockerTitle: blocker(b),
+      duration: duration(r.durationMs),
+    };
+    texts.set(r, t);
+  }
+  return t;
+}
+
 interface RowViewProps {
   row: TrafficRow;
   index: number;
   isCursor: boolean;
   isOpen: boolean;
   isChecked: boolean;
-  onCursor(index: number): void;
-  onOpen(id: string): void;
-  onToggle(id: string): void;
+  onClick(e: MouseEvent<HTMLDivElement>): void;
+  onCheck(e: ChangeEvent<HTMLInputElement>): void;
 }
 
 /** One row; skipped on re-render when its own data did not change (a page appended below, the cursor elsewhere). */
-const RowView = memo(function RowView({ row: r, index, isCursor, isOpen, isChecked, onCursor, onOpen, onToggle }: RowViewProps) {
+const RowView = memo(function RowView({ row: r, index, isCursor, isOpen, isChecked, onClick, onCheck }: RowViewProps) {
+  const t = textOf(r);
   return (
     <div
       id={`exec-row-${index}`}
-      className={`trow outcome-${r.outcome}${isCursor ? ' cursor' : ''}${isOpen ? ' open' : ''}`}
+      className={`trow${isCursor ? ' cursor' : ''}${isOpen ? ' open' : ''}`}
       role="row"
       aria-selected={isOpen}
       data-id={r.id}
-      onClick={() => {
-        onCursor(index);
-        onOpen(r.id);
-      }}
+      data-index={index}
+      onClick={onClick}
     >
-      <span role="cell" className="c-check" onClick={(e) => e.stopPropagation()}>
-        <input type="checkbox" aria-label={`Select execution ${r.id}`} checked={isChecked} onChange={() => onToggle(r.id)} />
+      <span role="cell" className="c-check">
+        <input type="checkbox" aria-label={`Select execution ${r.id}`} checked={isChecked} onChange={onCheck} />
       </span>
       <span role="cell" className="c-time mono">
-        {clockTime(r.startedAt)}
+        {t.time}
       </span>
       <span role="cell" className="c-gateway" title={r.gateway}>
         {r.gateway}
@@ -114,14 +140,15 @@ const RowView = memo(function RowView({ row: r, index, isCursor, isOpen, isCheck
       <span role="cell" className="c-target" title={r.target}>
         {r.target ?? ''}
       </span>
-      <span role="cell" className="c-outcome">
-        <span className={`pill ${r.outcome}`}>{OUTCOME_LABEL[r.outcome]}</span>
+      {/* The cell is the pill: one element fewer per row. */}
+      <span role="cell" className={`c-outcome pill ${r.outcome}`}>
+        {OUTCOME_LABEL[r.outcome]}
       </span>
-      <span role="cell" className="c-blocker" title={blocker(r.blockedBy)}>
-        {r.blockedBy ? `${r.blockedBy.interceptor}${r.blockedBy.phase ? ` · ${r.blockedBy.phase}` : ''}` : ''}
+      <span role="cell" className="c-blocker" title={t.blockerTitle}>
+        {t.blocker}
       </span>
       <span role="cell" className="c-duration mono">
-        {duration(r.durationMs)}
+        {t.duration}
       </span>
       <span role="cell" className="c-badges">
         {r.outcome === 'mutated' && <span className="mini mutated">mutated</span>}

@@ -24,6 +24,8 @@ export interface TrafficList {
 }
 
 interface State {
+  /** The filter (JSON) whose pages `items` hold. */
+  key: string;
   items: TrafficRow[];
   nextCursor: string | null;
   loading: boolean;
@@ -31,7 +33,7 @@ interface State {
   error: unknown;
 }
 
-const EMPTY: State = { items: [], nextCursor: null, loading: true, loadingMore: false, error: null };
+const EMPTY: State = { key: '', items: [], nextCursor: null, loading: true, loadingMore: false, error: null };
 
 /** `onPrepend(n)`: n rows were added above the current ones (the table keeps the view in place). */
 export function useTrafficList(filter: HistoryFilter, paused: boolean, onPrepend: (rows: number) => void): TrafficList {
@@ -50,16 +52,16 @@ export function useTrafficList(filter: HistoryFilter, paused: boolean, onPrepend
   // A new filter (or a reload) starts over from the first page.
   useEffect(() => {
     const g = ++generation.current;
-    setState((s) => ({ ...EMPTY, items: s.items.length > 0 && g > 1 ? s.items : [] }));
+    setState((s) => ({ ...EMPTY, key: s.key, items: s.items.length > 0 && g > 1 ? s.items : [] }));
     setPending(0);
     api.call('history.query', { filter: JSON.parse(key) as HistoryFilter, limit: PAGE_SIZE }).then(
       (page) => {
         if (g !== generation.current) return;
-        setState({ items: page.items as TrafficRow[], nextCursor: page.nextCursor, loading: false, loadingMore: false, error: null });
+        setState({ key, items: page.items as TrafficRow[], nextCursor: page.nextCursor, loading: false, loadingMore: false, error: null });
       },
       (error: unknown) => {
         if (g !== generation.current) return;
-        setState({ ...EMPTY, loading: false, error });
+        setState({ ...EMPTY, key, loading: false, error });
       },
     );
   }, [api, key, epoch]);
@@ -103,7 +105,7 @@ export function useTrafficList(filter: HistoryFilter, paused: boolean, onPrepend
           prepend.current(at);
         } else {
           // More arrived than one page holds (or the list was empty): start over from this page.
-          setState({ ...s, items: fresh, nextCursor: page.nextCursor, loading: false, error: null });
+          setState({ ...s, key, items: fresh, nextCursor: page.nextCursor, loading: false, error: null });
         }
       } while (refreshing.current.again);
     } catch {
@@ -140,7 +142,10 @@ export function useTrafficList(filter: HistoryFilter, paused: boolean, onPrepend
 
   return {
     items: state.items,
-    loading: state.loading,
+    // Loading from the very render where the filter changed (the effect that asks the store runs after
+    // it): the rows shown are marked stale at once, and nothing keyed on the new filter (its count) is
+    // asked before its first page, which would otherwise queue behind that count on the core's thread.
+    loading: state.loading || state.key !== key,
     loadingMore: state.loadingMore,
     hasMore: state.nextCursor !== null,
     error: state.error,
