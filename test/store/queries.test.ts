@@ -162,6 +162,33 @@ describe('listSinkEvents', () => {
   });
 });
 
+describe('sink event times', () => {
+  it('places a response-phase sink at its own trace start plus its offset, after the request-phase one', async () => {
+    const t = tempDir();
+    try {
+      const path = join(t.dir, 'history.db');
+      const recorder = SqliteRecorder.open(path, { writerThread: false });
+      const rec = makeExecution({ outcome: 'allow', startedAt: at(0) });
+      // The backend answered 40 ms after the request arrived: the response chain started then.
+      rec.responseTrace!.startedAt = new Date(T0 + 40).toISOString();
+      recorder.recordExecution(rec);
+      await recorder.close();
+      const s = openStore(path, { readonly: true, create: false });
+      try {
+        const events = listSinkEvents(s.db, { executionId: rec.id }).items;
+        expect(events.map((e) => [e.phase, e.at])).toEqual([
+          ['response', new Date(T0 + 40).toISOString()], // startMs 0.1 in its trace, rounded
+          ['request', new Date(T0 + 3).toISOString()], // startMs 2.6 in the request trace, rounded
+        ]);
+      } finally {
+        s.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
 describe('aggregates', () => {
   const median = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);

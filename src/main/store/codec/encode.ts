@@ -69,7 +69,8 @@ class PayloadTable {
 
 const STEP_AND_ID_KEYS = new Set([...STEP_KEYS, 'id']);
 
-function encodeStep(step: TraceStep, phase: string, payloads: PayloadTable): EncodedStep {
+/** traceStartMs: when the step's chain trace started (a step's startMs is an offset from it), if known. */
+function encodeStep(step: TraceStep, phase: string, payloads: PayloadTable, traceStartMs: number | undefined): EncodedStep {
   const slash = typeof step.id === 'string' ? step.id.indexOf('/') : -1;
   const server = typeof step.server === 'string' ? step.server : slash >= 0 ? step.id.slice(0, slash) : '';
   const name = typeof step.name === 'string' ? step.name : slash >= 0 ? step.id.slice(slash + 1) : String(step.id ?? '');
@@ -89,6 +90,7 @@ function encodeStep(step: TraceStep, phase: string, payloads: PayloadTable): Enc
     extraJson = JSON.stringify({ id: step.id, ...(extraJson ? (JSON.parse(extraJson) as object) : {}) });
   }
   const sinkResult = result as { recorded?: unknown; metrics?: unknown } | undefined;
+  const startMs = optNumber(step.startMs) ?? 0;
   return {
     phase,
     server,
@@ -105,7 +107,7 @@ function encodeStep(step: TraceStep, phase: string, payloads: PayloadTable): Enc
     resultJson,
     resultPayload,
     errorJson: toJsonText(step.error),
-    startMs: optNumber(step.startMs) ?? 0,
+    startMs,
     durationMs: optNumber(step.durationMs) ?? 0,
     outcome: String(step.outcome ?? ''),
     shadow: step.shadow ? 1 : 0,
@@ -116,6 +118,7 @@ function encodeStep(step: TraceStep, phase: string, payloads: PayloadTable): Enc
         ? {
             recorded: sinkResult?.recorded === true || (sinkResult?.recorded === undefined && step.outcome === 'recorded') ? 1 : 0,
             metricsJson: toJsonText(sinkResult?.metrics),
+            atMs: traceStartMs === undefined ? null : Math.round(traceStartMs + startMs),
           }
         : null,
   };
@@ -124,7 +127,10 @@ function encodeStep(step: TraceStep, phase: string, payloads: PayloadTable): Enc
 function encodeTrace(trace: ChainTrace | undefined, phase: string, payloads: PayloadTable, steps: EncodedStep[]): EncodedTrace | null {
   if (!trace || typeof trace !== 'object') return null;
   const { steps: traceSteps, inputPayload, finalPayload, ...header } = trace;
-  for (const step of Array.isArray(traceSteps) ? traceSteps : []) steps.push(encodeStep(step, phase, payloads));
+  // The response phase starts when the backend answers, not when the execution started.
+  const startMs = typeof header.startedAt === 'string' ? Date.parse(header.startedAt) : NaN;
+  const traceStartMs = Number.isFinite(startMs) ? startMs : undefined;
+  for (const step of Array.isArray(traceSteps) ? traceSteps : []) steps.push(encodeStep(step, phase, payloads, traceStartMs));
   return { json: JSON.stringify(header), input: payloads.ref(inputPayload), final: payloads.ref(finalPayload) };
 }
 

@@ -29,7 +29,12 @@ export interface EncodedStep {
   simulated: 0 | 1 | null;
   extraJson: string | null;
   /** Sink steps that ran: `recorded` and metrics of the sink event derived from this step. */
-  sink: { recorded: 0 | 1; metricsJson: string | null } | null;
+  sink: {
+    recorded: 0 | 1;
+    metricsJson: string | null;
+    /** When the sink ran: its trace's start + startMs. Absent in spill files of earlier versions. */
+    atMs?: number | null;
+  } | null;
 }
 
 export interface EncodedTrace {
@@ -69,8 +74,8 @@ export interface EncodedExecution {
   replayMode: string | null;
   extraJson: string | null;
   /**
-   * What the search index gets: these payloads (refs), the error and the block reason. Turned into
-   * words by the writer (codec/search-words.ts), off the caller's thread.
+   * What the search index gets: these payloads (refs), the error and the block reason, joined by
+   * the writer (codec/search-text.ts), off the caller's thread.
    */
   search: { refs: number[]; extra: string[] };
   /** Approximate bytes this encoded record holds in memory (the queue's bound). */

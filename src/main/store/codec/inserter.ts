@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import type { EncodedExecution, EncodedGateway, EncodedItem, EncodedSession } from './encoded';
 import { MAX_SLOT_OVERFLOW, SLOT, slotBase } from './execution-ids';
 import { sha256 } from './json-text';
-import { searchWords } from './search-words';
+import { searchText } from './search-text';
 import { LARGE_PAYLOAD_CHARS, LARGE_PAYLOAD_MARK } from './payload-size';
 
 /** Large-payload ids remembered across batches; bounded so a long-running gateway does not grow. */
@@ -190,14 +190,14 @@ export class ExecutionInserter {
     e.steps.forEach((s, seq) => {
       if (s.sink) {
         const interceptorId = this.interceptorId(s.server, s.name);
-        const at = Math.round(e.startedMs + s.startMs);
+        const at = s.sink.atMs ?? Math.round(e.startedMs + s.startMs);
         this.st.sinkEvent.run(id, seq, gatewayId, interceptorId, e.event, s.phase, s.sink.recorded, s.sink.metricsJson, s.errorJson, at);
       }
     });
     if (e.replayOf !== null) this.st.replay.run(id, e.replayOf, e.replayMode);
-    const words = searchWords(e);
-    if (words.length > 0) {
-      this.pendingSearch.push({ id, text: words });
+    const text = searchText(e);
+    if (text.length > 0) {
+      this.pendingSearch.push({ id, text });
       if (this.pendingSearch.length >= SEARCH_FLUSH_ROWS) this.endBatch();
     }
     return 'written';
