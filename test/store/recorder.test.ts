@@ -146,6 +146,43 @@ describe.each([
     expect(count(path)).toBe(32);
   });
 
+  it('keeps every record exactly once when batches sent ahead meet a lock', async () => {
+    const path = dbPath();
+    const recorder = open(path, { writerThread, batchSize: 40, busyTimeoutMs: 20, ...fast });
+    recorder.recordExecution(makeExecution());
+    await recorder.flush();
+    const other = new Database(path);
+    const ids = new Set<string>();
+    const record = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const rec = makeExecution();
+        ids.add(rec.id);
+        recorder.recordExecution(rec);
+      }
+    };
+    try {
+      record(200); // five full batches: one in flight, one sent ahead, the rest queued
+      await new Promise((r) => setTimeout(r, 5));
+      other.exec('BEGIN EXCLUSIVE'); // lands between, or under, batches in flight
+      record(200);
+      await until(() => recorder.stats().retries >= 1, 'a failed attempt under the lock');
+    } finally {
+      other.exec('COMMIT');
+      other.close();
+    }
+    record(130);
+    await recorder.flush();
+    expect(recorder.stats()).toMatchObject({ queued: 0, written: 531, duplicates: 0, lost: 0, rejected: 0 });
+    const store = openStore(path, { create: false });
+    try {
+      const stored = store.db.prepare('SELECT uuid FROM executions').pluck().all() as string[];
+      expect(stored).toHaveLength(531);
+      expect(stored.filter((id) => ids.has(id))).toHaveLength(530);
+    } finally {
+      store.close();
+    }
+  });
+
   it('waits out a database locked by another process, counting the retries', async () => {
     const path = dbPath();
     const recorder = open(path, { writerThread, busyTimeoutMs: 30, ...fast });

@@ -65,6 +65,10 @@ export interface SqliteRecorderStats extends RecorderStats {
   writer: 'worker' | 'in-thread';
 }
 
+type WriteAttempt = 'progress' | 'idle' | 'failed';
+
+const MAX_IN_FLIGHT = 2;
+
 export class SqliteRecorder implements Recorder {
   /**
    * Opens (creating and migrating if needed) the database at `path` and records into it. Throws
@@ -91,7 +95,14 @@ export class SqliteRecorder implements Recorder {
   /** The armed timer fires at once (a full batch is waiting), not after the interval. */
   private timerImmediate = false;
   private retryTimer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<'progress' | 'idle' | 'failed'> | undefined;
+  /**
+   * Batches sent and not yet answered, oldest first: at most MAX_IN_FLIGHT. The second is sent
+   * ahead so that the writer thread starts on it the moment the first commits: a busy gateway's
+   * event loop may take a while to read the writer's answer, and the thread would idle meanwhile.
+   */
+  private inFlight: { run: Promise<WriteAttempt>; items: EncodedItem[]; fromMemory: boolean }[] = [];
+  /** Items at the front of `memory` that are in flight (while no write has failed, they are the first ones). */
+  private sentFromMemory = 0;
   private consecutiveFailures = 0;
   private closed = false;
   private counters = { written: 0, retries: 0, rejected: 0, lost: 0, duplicates: 0 };
@@ -190,7 +201,8 @@ export class SqliteRecorder implements Recorder {
       }
       const wait = backoffDelay(++failures, this.backoff);
       if (Date.now() + wait >= deadline) {
-        if (this.inFlight) await this.inFlight; // a timer's attempt: let it end, then spill its batch too
+        // A timer's attempts: let them end, then spill their batches too.
+        while (this.inFlight.length > 0) await this.settleInFlight();
         this.spillMemory();
         this.scheduleRetry();
         return;
@@ -204,7 +216,7 @@ export class SqliteRecorder implements Recorder {
     await this.flush();
     this.closed = true;
     this.clearTimers();
-    if (this.inFlight) await this.inFlight;
+    while (this.inFlight.length > 0) await this.settleInFlight();
     this.spillMemory(); // anything still queued (the database refused it): durable for the next run
     if (this.ownSpill) {
       try {
@@ -218,6 +230,14 @@ export class SqliteRecorder implements Recorder {
     for (const file of this.adopted) releaseSpillPath(file.path);
     await this.writer.close();
     if (this.ownsStore) this.store.close();
+  }
+
+  /**
+   * Waits until no batch is in flight. Callers test `inFlight` again right after the await (a pump
+   * that was waiting for the last batch may have sent another before their continuation runs).
+   */
+  private async settleInFlight(): Promise<void> {
+    while (this.inFlight.length > 0) await this.inFlight[this.inFlight.length - 1]!.run;
   }
 
   private spilledCount(): number {
@@ -259,9 +279,9 @@ export class SqliteRecorder implements Recorder {
     }
   }
 
-  /** Moves the memory queue (except a batch in flight) to the spill file. */
+  /** Moves the memory queue (except batches in flight) to the spill file. */
   private spillMemory(): void {
-    const keep = this.inFlight ? Math.min(this.opts.batchSize, this.memory.length) : 0;
+    const keep = this.inFlight.reduce((end, b) => (b.fromMemory ? Math.max(end, this.memory.indexOf(b.items[b.items.length - 1]!) + 1) : end), 0);
     const items = this.memory.splice(keep);
     for (const item of items) this.memoryBytes -= item.bytes;
     if (items.length === 0) return;
@@ -282,10 +302,15 @@ export class SqliteRecorder implements Recorder {
   }
 
   private schedule(): void {
-    if (this.closed || this.retryTimer || this.inFlight) return;
-    const pending = this.memory.length + this.spilledCount();
-    if (pending === 0) return;
-    const immediate = pending >= this.opts.batchSize;
+    if (this.closed || this.retryTimer) return;
+    let immediate: boolean;
+    if (this.inFlight.length === 0) {
+      const pending = this.memory.length + this.spilledCount();
+      if (pending === 0) return;
+      immediate = pending >= this.opts.batchSize;
+    } else if (this.canSendAhead()) {
+      immediate = true;
+    } else return;
     if (this.timer) {
       if (this.timerImmediate || !immediate) return;
       clearTimeout(this.timer); // a batch filled up before the interval ended: write it now
@@ -317,23 +342,43 @@ export class SqliteRecorder implements Recorder {
     this.retryTimer = undefined;
   }
 
-  /** Writes the oldest batch; one batch at a time, so records are written in the order received. */
-  private pump(): Promise<'progress' | 'idle' | 'failed'> {
-    if (this.inFlight) return this.inFlight.then(() => this.pump());
-    const run = this.writeOldestBatch().finally(() => {
-      this.inFlight = undefined;
+  /**
+   * A second batch goes out while one is in flight only when it is a full one from memory and
+   * nothing has failed (after a failure the front of the queue is retried first, alone).
+   */
+  private canSendAhead(): boolean {
+    return (
+      this.inFlight.length < MAX_IN_FLIGHT &&
+      this.inFlight.every((b) => b.fromMemory) &&
+      this.consecutiveFailures === 0 &&
+      this.memory.length - this.sentFromMemory >= this.opts.batchSize
+    );
+  }
+
+  /** Writes the oldest batch not yet sent. The writer takes batches in the order they are sent. */
+  private pump(): Promise<WriteAttempt> {
+    const last = this.inFlight[this.inFlight.length - 1];
+    if (last && !this.canSendAhead()) return last.run.then(() => this.pump());
+    const entry = { run: undefined as unknown as Promise<WriteAttempt>, items: [] as EncodedItem[], fromMemory: false };
+    entry.run = this.writeOldestBatch(entry).finally(() => {
+      this.inFlight.splice(this.inFlight.indexOf(entry), 1);
       // Records that arrived meanwhile get their timer (accept() does not arm one during a write).
       this.schedule();
     });
-    this.inFlight = run;
-    return run;
+    this.inFlight.push(entry);
+    this.schedule(); // the next full batch, if there is one, goes out ahead
+    return entry.run;
   }
 
-  private async writeOldestBatch(): Promise<'progress' | 'idle' | 'failed'> {
+  private async writeOldestBatch(sent: { items: EncodedItem[]; fromMemory: boolean }): Promise<WriteAttempt> {
     let items: EncodedItem[];
     let spill: { file: SpillFile; batch: SpillBatch; own: boolean } | undefined;
-    if (this.memory.length > 0) {
-      items = this.memory.slice(0, this.opts.batchSize);
+    if (this.memory.length > this.sentFromMemory) {
+      items = this.memory.slice(this.sentFromMemory, this.sentFromMemory + this.opts.batchSize);
+      sent.items = items;
+      sent.fromMemory = true;
+    } else if (this.sentFromMemory > 0) {
+      return 'idle'; // everything in memory is already on its way
     } else {
       const file = this.ownSpill && this.ownSpill.count > 0 ? this.ownSpill : this.adopted.find((s) => s.count > 0);
       if (!file) return 'idle';
@@ -347,7 +392,13 @@ export class SqliteRecorder implements Recorder {
       spill = { file, batch, own: file === this.ownSpill };
     }
 
-    const result = await this.writer.write(items);
+    if (sent.fromMemory) this.sentFromMemory += items.length;
+    let result: Awaited<ReturnType<BatchWriter['write']>>;
+    try {
+      result = await this.writer.write(items);
+    } finally {
+      if (sent.fromMemory) this.sentFromMemory -= items.length;
+    }
     if (!result.ok) return this.failedAttempt(`recording paused, will retry: ${result.error}`);
     this.consecutiveFailures = 0;
     for (const r of result.refused) this.reject(items[r.index]!, r.reason);
@@ -363,7 +414,8 @@ export class SqliteRecorder implements Recorder {
         releaseSpillPath(spill.file.path);
       }
     } else {
-      const done = this.memory.splice(0, items.length);
+      // Usually at the front; behind an earlier batch's items when that one failed.
+      const done = this.memory.splice(this.memory.indexOf(items[0]!), items.length);
       for (const item of done) this.memoryBytes -= item.bytes;
       this.settled += items.length;
     }
