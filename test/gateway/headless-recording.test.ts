@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countExecutions, getExecutionRecord, listExecutions, openStore } from '../../src/main/store';
+import { countExecutions, getExecutionRecord, listExecutions, listGateways, openStore } from '../../src/main/store';
 import { LineClient, cliPath, everythingBackend, waitFor, writeConfig } from './helpers';
 
 describe('headless gateway with --db', { timeout: 90_000 }, () => {
@@ -12,7 +12,7 @@ describe('headless gateway with --db', { timeout: 90_000 }, () => {
     const db = join(mkdtempSync(join(tmpdir(), 'ic-gw-db-')), 'history.db');
     const config = writeConfig({
       serverInfo: { name: 'recorded-gateway', version: '1' },
-      backend: everythingBackend,
+      backend: { ...everythingBackend, env: { EVERYTHING_API_KEY: 'sk-do-not-store' } },
       staticInterceptors: [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] }],
       overrides: { 'samples/tool-allowlist': { config: { allow: ['*'] } } },
     });
@@ -35,6 +35,11 @@ describe('headless gateway with --db', { timeout: 90_000 }, () => {
       expect(page.items).toHaveLength(1);
       const record = getExecutionRecord(store.db, page.items[0]!.id);
       expect(record?.blockedBy).toMatchObject({ server: 'samples', interceptor: 'pii-validator' });
+      // The config it ran with is kept, without its secrets.
+      const [gateway] = listGateways(store.db);
+      expect(gateway).toMatchObject({ name: 'recorded-gateway', config: { overrides: { 'samples/tool-allowlist': { config: { allow: ['*'] } } } } });
+      expect(gateway!.config).toMatchObject({ backend: { env: { EVERYTHING_API_KEY: '[redacted]' } } });
+      expect(JSON.stringify(gateway!.config)).not.toContain('sk-do-not-store');
     } finally {
       store.close();
     }

@@ -9,6 +9,7 @@ import type { ExecutionOutcome, ExecutionRecord, Recorder, SessionRecord } from 
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { FailureSimulator } from '../interceptors/chain';
 import { Backend } from './backend';
+import { configSnapshot } from './config-snapshot';
 import { Interception } from './intercept';
 import { HttpListener } from './listen-http';
 import { startStdioListener, type StdioListener } from './listen-stdio';
@@ -110,6 +111,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
         this.log(`gateway "${this.gatewayName}" listening on ${url}`);
       }
       this.setState('running');
+      this.recorder?.recordGateway?.(this.gatewayName, configSnapshot(this.config));
       // Connect the static interceptor servers now (in the background): the first request should not pay
       // for spawning them, and a broken one shows up in the log at once.
       for (const handle of this.interception.servers) {
@@ -155,6 +157,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
       void old.retire().finally(() => this.retired.delete(old));
     }
     if (needsRestart && wasRunning) await this.start();
+    else if (this.state === 'running') this.recorder?.recordGateway?.(this.gatewayName, configSnapshot(this.config));
     const restarted = needsRestart && wasRunning;
     this.log(`gateway "${this.gatewayName}" reloaded its config (${restarted ? 'restarted: backend or listener changed' : 'hot: sessions kept'})`);
     this.emit('reloaded', { at: new Date().toISOString(), restarted });

@@ -17,6 +17,7 @@ export {
   type PageOptions,
 } from './queries/list-executions';
 export { getExecution, getExecutionRecord, type ExecutionDetail } from './queries/execution-detail';
+export { listGateways, type RecordedGateway } from './queries/gateways';
 export { listSinkEvents, type SinkEvent, type SinkEventFilter, type SinkEventPage } from './queries/sink-events';
 export {
   gatewayCounters,

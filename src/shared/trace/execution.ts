@@ -48,6 +48,8 @@ export interface ExecutionRecord {
 
 /** Where a gateway sends what it saw. The SQLite store implements it; tests may keep it in memory. */
 export interface Recorder {
+  /** The config a gateway runs with (secrets removed), recorded when it starts and on each reload. */
+  recordGateway?(name: string, config: unknown): void;
   recordSession(session: SessionRecord): void;
   /** Must never throw and never block traffic: failures are counted and surfaced via stats(). */
   recordExecution(execution: ExecutionRecord): void;
