@@ -2,7 +2,8 @@
 // server, recording into SQLite), with calls sent by a real MCP client: rows appearing live (and held
 // while paused), outcome=blocked showing only blocked calls, the detail's waterfall and email-redactor
 // diff, a replay producing a linked execution, Edit & replay removing the SSN → allowed, Compare showing
-// the difference, and a bulk replay after disabling pii-validator reporting blocked → allowed.
+// the difference, a bulk replay after disabling pii-validator reporting blocked → allowed, and the `r` key
+// replaying the row under the cursor.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,4 +170,36 @@ describe.skipIf(!haveChromium)('Traffic in Chromium (web mode)', () => {
     expect(await verdict.textContent()).toContain('Outcome blocked → allowed');
     expect(await page.getByRole('region', { name: 'Steps that differ' }).textContent()).toContain('skipped: disabled');
   }, 90_000);
+
+  it('replays the row under the keyboard cursor with r: the replay on top, linked, its detail open', async () => {
+    // Back from the bulk replay's comparison to the whole list, no detail open.
+    await page.getByRole('button', { name: '← Back to traffic' }).click();
+    await page.getByRole('button', { name: 'Clear outcome filter' }).click();
+    await page.locator('body').click({ position: { x: 5, y: 880 } });
+    await page.keyboard.press('Escape');
+    await detail().waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.ttable.stale').count()).toBe(0);
+    const before = await rows().count();
+    expect(before).toBeGreaterThan(4);
+
+    // The cursor on the second row (keys only: no click), then r.
+    for (let i = 0; i < before; i++) await page.keyboard.press('k');
+    await page.keyboard.press('j');
+    const originalId = (await page.locator('.trow.cursor').getAttribute('data-id'))!;
+    expect(await rows().nth(1).getAttribute('data-id')).toBe(originalId);
+    await page.keyboard.press('r');
+
+    const link = detail().getByRole('note', { name: 'Replay of' });
+    await link.waitFor({ timeout: 20_000 });
+    expect(await link.getByRole('link').textContent()).toBe(originalId);
+    const replayId = (await detail().locator('.detail-id').textContent())!;
+    expect(replayId).not.toBe(originalId);
+    await expect.poll(() => rows().first().getAttribute('data-id'), { timeout: 10_000 }).toBe(replayId);
+    expect(await rows().first().locator('.mini.replay').count()).toBe(1);
+    expect(await rows().count()).toBe(before + 1);
+    // The opened replay takes the cursor, so j/k go on from it.
+    expect(await page.locator('.trow.cursor').getAttribute('data-id')).toBe(replayId);
+    const original = await api<{ replayedBy: string[] }>('history.detail', { executionId: originalId });
+    expect(original.replayedBy).toContain(replayId);
+  }, 60_000);
 });
