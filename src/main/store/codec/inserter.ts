@@ -149,7 +149,7 @@ export class ExecutionInserter {
   }
 
   writeExecution(e: EncodedExecution): WriteResult {
-    const gatewayId = this.gatewayId(e.gateway, new Date(e.startedMs).toISOString());
+    const gatewayId = this.gatewayId(e.gateway, e.startedMs);
     const id = this.insertExecutionRow(e, [
       e.uuid, gatewayId, e.sessionKey, e.jsonrpcId, e.event, e.target, e.startedMs, e.startedAtText, e.durationMs, e.outcome,
       e.errorCode, e.blocked ? this.interceptorId(e.blocked.server, e.blocked.interceptor) : null, e.blocked?.phase ?? null, e.simulated,
@@ -231,10 +231,11 @@ export class ExecutionInserter {
     }
   }
 
-  private gatewayId(name: string, at: string): number {
+  private gatewayId(name: string, at: string | number): number {
     let id = this.gatewayIds.get(name);
     if (id === undefined) {
-      this.st.gatewayInsert.run(name, at, at);
+      const text = typeof at === 'number' ? new Date(at).toISOString() : at;
+      this.st.gatewayInsert.run(name, text, text);
       id = this.st.gatewayId.get(name) as number;
       this.gatewayIds.set(name, id);
     }
