@@ -1,8 +1,8 @@
 // The pipeline for the selected event: Client → request lane → Backend → response lane → Client, as
 // `chain.order` returns it. The selected phase is in focus, the other lane dimmed. Interceptors dragged
 // from the palette are dropped here to enable them.
-import { useEffect, useMemo, useState, type DragEvent } from 'react';
-import { Background, Controls, ReactFlow, ReactFlowProvider, useNodesInitialized, useReactFlow, useStore, type Node } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
+import { Background, Controls, ReactFlow, ReactFlowProvider, useNodesInitialized, useReactFlow, useStore, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { layoutChain, type InterceptorNodeData } from './layout';
 import { nodeTypes } from './nodes';
@@ -33,9 +33,38 @@ export function ChainCanvas(props: Props) {
 
 function Canvas(props: Props) {
   const { order, phase, selectedId } = props;
-  const { nodes, edges } = useMemo(
+  const layout = useMemo(
     () => layoutChain({ order, phase, selectedId, backendLabel: props.backendLabel, backendDetail: props.backendDetail }),
     [order, phase, selectedId, props.backendLabel, props.backendDetail],
+  );
+  const { edges } = layout;
+  // React Flow drops a node's measured size whenever it is given a new node object without `measured`
+  // (every layout: a selection, a query refresh), hides it, and re-measures it only if its node wrapper
+  // sees its "initialized" flag flip. When the layout changes again between a measurement and the render
+  // that shows it (data arriving just after the canvas mounts, as when the Chain screen loads lazily),
+  // the flag never flips, the ResizeObserver has nothing new to report, and the nodes stay hidden for
+  // good. So the sizes it reports are kept here and given back with every layout (controlled nodes).
+  const [sizes, setSizes] = useState<ReadonlyMap<string, { width: number; height: number }>>(new Map());
+  const onNodesChange = useCallback((changes: NodeChange[]) => {
+    setSizes((prev) => {
+      let next: Map<string, { width: number; height: number }> | undefined;
+      for (const c of changes) {
+        if (c.type !== 'dimensions' || !c.dimensions) continue;
+        const was = prev.get(c.id);
+        if (was && was.width === c.dimensions.width && was.height === c.dimensions.height) continue;
+        next ??= new Map(prev);
+        next.set(c.id, c.dimensions);
+      }
+      return next ?? prev;
+    });
+  }, []);
+  const nodes = useMemo(
+    () =>
+      layout.nodes.map((n) => {
+        const measured = sizes.get(n.id);
+        return measured ? { ...n, measured } : n;
+      }),
+    [layout.nodes, sizes],
   );
   const flow = useReactFlow();
   const shape = nodes.map((n) => n.id).join('|');
@@ -75,6 +104,7 @@ function Canvas(props: Props) {
           nodes={nodes}
           edges={edges}
           nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
           nodesDraggable={false}
           nodesConnectable={false}
           elementsSelectable
