@@ -8,8 +8,6 @@ import { useApi, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import type { VirtualListHandle } from '../../components/VirtualList';
 import { BulkReplayDialog } from './BulkReplayDialog';
-import { CompareView } from './compare/CompareView';
-import { ExecutionDetail } from './detail/ExecutionDetail';
 import type { ExecutionDetailData } from './detail/sections';
 import { count } from './format';
 import { FilterBar } from './list/FilterBar';
@@ -19,8 +17,11 @@ import { navigate, useTrafficRoute } from './route';
 import { downloadText, ImportButton } from './transfer';
 import './traffic.css';
 
-// The JSON editor (CodeMirror) loads when Edit & replay is first opened, not with the table.
+// The JSON editor (CodeMirror) loads when Edit & replay is first opened, not with the table; the detail
+// (waterfall, diffs) and the comparison when first shown: the first rows need only the table's code.
 const EditReplayDialog = lazy(() => import('./detail/EditReplayDialog').then((m) => ({ default: m.EditReplayDialog })));
+const ExecutionDetail = lazy(() => import('./detail/ExecutionDetail').then((m) => ({ default: m.ExecutionDetail })));
+const CompareView = lazy(() => import('./compare/CompareView').then((m) => ({ default: m.CompareView })));
 
 export function TrafficPage() {
   const api = useApi();
@@ -139,7 +140,9 @@ export function TrafficPage() {
   if (route.view === 'compare') {
     return (
       <div className="traffic-page">
-        <CompareView a={route.a} b={route.b} onBack={() => history.back()} />
+        <Suspense fallback={null}>
+          <CompareView a={route.a} b={route.b} onBack={() => history.back()} />
+        </Suspense>
       </div>
     );
   }
@@ -216,20 +219,22 @@ export function TrafficPage() {
           empty={<EmptyTable loading={list.loading} filtered={Object.keys(filter).length > 0} />}
         />
         {selected && (
-          <ExecutionDetail
-            id={selected}
-            onClose={() => navigate({ view: 'list' })}
-            actions={{
-              replay: (id, mode) => runReplay(id, mode),
-              editReplay: setEditing,
-              compare: (a, b) => navigate({ view: 'compare', a, b }),
-              exportIds: (ids) => exportIds(ids),
-              busy: replay.busy,
-              error: replay.error,
-              marked,
-              mark: setMarked,
-            }}
-          />
+          <Suspense fallback={<div className="detail-pane" aria-busy="true" />}>
+            <ExecutionDetail
+              id={selected}
+              onClose={() => navigate({ view: 'list' })}
+              actions={{
+                replay: (id, mode) => runReplay(id, mode),
+                editReplay: setEditing,
+                compare: (a, b) => navigate({ view: 'compare', a, b }),
+                exportIds: (ids) => exportIds(ids),
+                busy: replay.busy,
+                error: replay.error,
+                marked,
+                mark: setMarked,
+              }}
+            />
+          </Suspense>
         )}
       </div>
       {editing && (
