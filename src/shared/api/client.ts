@@ -1,6 +1,9 @@
 // A typed client over any transport that carries envelopes (preload bridge, WebSocket, HTTP).
-import { ApiResultSchema, type ApiErrorCode, type ApiResult } from './envelope';
-import { ApiEventSchema, type ApiEvent } from './events';
+// Envelopes and events are checked by hand (guards.ts), not with zod: this module is in the renderer's
+// start bundle.
+import type { ApiErrorCode, ApiResult } from './envelope';
+import type { ApiEvent } from './events';
+import { isApiEvent, isApiResult } from './guards';
 import type { ProcedureInput, ProcedureName, ProcedureOutput } from './procedures';
 
 /** What a transport provides: send one call, receive pushed events. */
@@ -39,9 +42,8 @@ export function createApiClient(transport: ApiTransport): ApiClient {
     } catch (err) {
       return { ok: false, error: { code: 'unavailable', message: `The console could not be reached: ${errorMessage(err)}` } };
     }
-    const parsed = ApiResultSchema.safeParse(raw);
-    if (!parsed.success) return { ok: false, error: { code: 'internal', message: `Malformed reply to ${name}` } };
-    return parsed.data as ApiResult<ProcedureOutput<N>>;
+    if (!isApiResult(raw)) return { ok: false, error: { code: 'internal', message: `Malformed reply to ${name}` } };
+    return raw as ApiResult<ProcedureOutput<N>>;
   }
   return {
     result,
@@ -52,8 +54,7 @@ export function createApiClient(transport: ApiTransport): ApiClient {
     },
     onEvent(listener) {
       return transport.subscribe((raw) => {
-        const parsed = ApiEventSchema.safeParse(raw);
-        if (parsed.success) listener(parsed.data);
+        if (isApiEvent(raw)) listener(raw);
       });
     },
   };

@@ -2,20 +2,9 @@
 // Errors cross the boundary as plain {code, message}: Electron keeps only an Error's message,
 // and the renderer needs a stable code to decide what to show.
 import { z } from 'zod';
+import { API_ERROR_CODES, type ApiErrorCode } from './error-codes';
 
-export const API_ERROR_CODES = [
-  'unknown_procedure', // no such procedure name
-  'invalid_input', // input failed the procedure's zod schema
-  'invalid_output', // a service returned something the contract does not allow (a bug, reported not thrown)
-  'invalid_config', // a gateway config failed validation
-  'not_found', // the gateway / execution / server named does not exist
-  'conflict', // e.g. a gateway with that id exists, or it is already running
-  'unavailable', // a part the procedure needs is not running or not installed
-  'not_implemented', // the procedure exists in the contract but its service is not built yet
-  'failed', // the operation ran and failed (message says why)
-  'internal', // an unexpected exception
-] as const;
-export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+export { API_ERROR_CODES, type ApiErrorCode };
 
 export const ApiErrorSchema = z.object({ code: z.enum(API_ERROR_CODES), message: z.string() });
 export type ApiErrorInfo = z.infer<typeof ApiErrorSchema>;
