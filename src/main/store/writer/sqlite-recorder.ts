@@ -3,67 +3,19 @@
 // timer sends the queue in batches to the writer (a worker thread, one transaction per batch).
 // Beyond a memory bound, records spill to a JSONL file next to the database. A busy, locked or
 // full database pauses writing with exponential backoff; every failure is counted and reported.
-import { appendFileSync } from 'node:fs';
-import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../../shared/trace/execution';
+import type { ExecutionRecord, Recorder, SessionRecord } from '../../../shared/trace/execution';
 import type { EncodedItem } from '../codec/encoded';
 import { encodeExecution, encodeGateway, encodeSession } from '../codec/encode';
 import { openStore, type Store } from '../open/open-store';
-import type { Redactor } from '../redaction/redactor';
 import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
+import { keepRefused } from './dead-letter';
+import type { SqliteRecorderOptions, SqliteRecorderStats } from './recorder-options';
 import { backoffDelay, DEFAULT_BACKOFF, describeError, type BackoffOptions } from './retry-policy';
 import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from './spill-files';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
 
-export interface SqliteRecorderOptions {
-  /** Longest a record waits in memory before its batch is written. Default 100 ms. */
-  flushIntervalMs?: number;
-  /** Records per transaction; a queue this long is written at once. Default 1000. */
-  batchSize?: number;
-  /** Memory bound of the queue; beyond it records spill to disk. Defaults: 64 MiB, 50,000 records. */
-  maxQueueBytes?: number;
-  maxQueueItems?: number;
-  backoff?: Partial<BackoffOptions>;
-  /**
-   * How long flush() and close() keep retrying a busy, locked or full database before they make
-   * the rest durable in the spill file instead. Default 5000 ms.
-   */
-  flushTimeoutMs?: number;
-  /** Write on a worker thread (default) or on this thread. */
-  writerThread?: boolean;
-  /** How long the writing connection waits for another process's lock before a retry. */
-  busyTimeoutMs?: number;
-  /** Applied to every record before it is encoded: redaction at rest. */
-  redactor?: Redactor;
-  /** Told about every failure (for a logger). */
-  onError?: (message: string) => void;
-  /** Told after each committed batch, so readers can refresh ("tables changed"). */
-  onWritten?: (change: { executions: number; sessions: number; gateways: number }) => void;
-}
-
-export interface SqliteRecorderStats extends RecorderStats {
-  /** Records waiting: in memory and in spill files. */
-  queued: number;
-  /** Executions now in the database. */
-  written: number;
-  /** Every recording failure: failed write attempts (retried), rejected records, lost records. */
-  failed: number;
-  lastError?: string;
-  /** Failed write attempts; each was retried with backoff. */
-  retries: number;
-  /** True while writing is paused after a failure. */
-  paused: boolean;
-  /** Records waiting in spill files on disk (part of `queued`). */
-  spilled: number;
-  /** Records refused (not encodable, or invalid for the schema); those the database refused are kept in `deadLetterPath`. */
-  rejected: number;
-  /** Records that could be kept nowhere (the disk refused the spill file too). Should stay 0. */
-  lost: number;
-  /** Executions already in the database (same uuid), skipped. */
-  duplicates: number;
-  deadLetterPath: string;
-  writer: 'worker' | 'in-thread';
-}
+export type { SqliteRecorderOptions, SqliteRecorderStats } from './recorder-options';
 
 type WriteAttempt = 'progress' | 'idle' | 'failed';
 
@@ -441,14 +393,9 @@ export class SqliteRecorder implements Recorder {
 
   private reject(item: EncodedItem, reason: string): void {
     this.counters.rejected++;
-    const what = describeItem(item);
-    try {
-      appendFileSync(this.deadLetterPath, `${JSON.stringify({ reason, item })}\n`);
-      this.fail(`${what} was refused by the database (${reason}); kept in ${this.deadLetterPath}`);
-    } catch (writeErr) {
-      this.counters.lost++;
-      this.fail(`${what} was refused by the database (${reason}) and could not be kept: ${describeError(writeErr)}`);
-    }
+    const kept = keepRefused(this.deadLetterPath, item, reason);
+    if (!kept.ok) this.counters.lost++;
+    this.fail(kept.message);
   }
 
   private fail(message: string): void {
@@ -459,9 +406,4 @@ export class SqliteRecorder implements Recorder {
       // A logger's bug must not break traffic.
     }
   }
-}
-
-function describeItem(item: EncodedItem): string {
-  if (item.kind === 'execution') return `execution ${item.uuid}`;
-  return item.kind === 'session' ? `session ${item.key}` : `gateway ${item.name}`;
 }
