@@ -14,8 +14,7 @@ import { TraceView } from '../../../components/trace/TraceView';
 import { HistoryPicker } from '../invoke/HistoryPicker';
 import { PayloadShapeNote } from '../invoke/PayloadShapeNote';
 import type { PayloadSeed } from '../execution-link';
-
-type Phase = 'request' | 'response';
+import { EventPhasePicker, type Phase } from '../TargetPickers';
 
 export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: PayloadSeed }) {
   const api = useApi();
@@ -68,21 +67,7 @@ export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
     <div className="pg-grid dry-run">
       <section className="card pg-card" aria-label="Dry-run input">
         <div className="row">
-          <label className="field">
-            Event
-            <select aria-label="Dry-run event" value={event} onChange={(e) => load(e.target.value, phase)}>
-              {[...new Set([event, ...KNOWN_EVENTS])].map((e) => (
-                <option key={e}>{e}</option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            Phase
-            <select aria-label="Dry-run phase" value={phase} onChange={(e) => load(event, e.target.value as Phase)}>
-              <option value="request">request</option>
-              <option value="response">response</option>
-            </select>
-          </label>
+          <EventPhasePicker events={[...new Set([event, ...KNOWN_EVENTS])]} event={event} phase={phase} onChange={load} eventLabel="Dry-run event" phaseLabel="Dry-run phase" />
           <label className="field grow" title="A principal adds its dynamic interceptor servers to the chain">
             Principal
             <input type="text" aria-label="Dry-run principal" placeholder="(none: static servers only)" value={principal} onChange={(e) => setPrincipal(e.target.value)} />

@@ -16,20 +16,14 @@ import { HistoryPicker } from './HistoryPicker';
 import { InvokeResult } from './InvokeResult';
 import { PayloadShapeNote } from './PayloadShapeNote';
 import { RunHistory, type InvokeRun } from './RunHistory';
-import { useInterceptors, type DiscoveredDescriptor } from './useInterceptors';
+import { useInterceptorChoice, type DiscoveredDescriptor } from './useInterceptors';
 import type { PayloadSeed } from '../execution-link';
-
-type Phase = 'request' | 'response';
+import { EventPhasePicker, InterceptorPicker, type Phase } from '../TargetPickers';
 
 export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: PayloadSeed }) {
   const api = useApi();
-  const servers = gateway.interceptorServers.map((s) => s.name);
-  const [server, setServer] = useState(servers[0]);
-  const effectiveServer = server && servers.includes(server) ? server : servers[0];
-  const discovery = useInterceptors(gateway.id, effectiveServer);
-  const interceptors = discovery.data?.interceptors ?? [];
-  const [name, setName] = useState<string>();
-  const descriptor = interceptors.find((i) => i.name === name) ?? interceptors[0];
+  const choice = useInterceptorChoice(gateway);
+  const { server: effectiveServer, discovery, interceptors, interceptor: descriptor, setName } = choice;
   const [event, setEvent] = useState('tools/call');
   const [phase, setPhase] = useState<Phase>('request');
   const [payloadText, setPayloadText] = useState(() => pretty(payloadTemplate('tools/call', 'request').payload));
@@ -133,39 +127,8 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
     <div className="pg-grid invoke">
       <section className="card pg-card" aria-label="Invocation">
         <div className="target-grid">
-          <label className="field">
-            Server
-            <select aria-label="Interceptor server" value={effectiveServer ?? ''} onChange={(e) => setServer(e.target.value)}>
-              {servers.map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            Interceptor
-            <select aria-label="Interceptor" value={descriptor?.name ?? ''} onChange={(e) => setName(e.target.value)}>
-              {interceptors.map((i) => (
-                <option key={i.name} value={i.name}>
-                  {i.name} · {i.type}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            Event
-            <select aria-label="Event" value={event} onChange={(e) => loadTemplate(e.target.value, phase)}>
-              {events.map((e) => (
-                <option key={e}>{e}</option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            Phase
-            <select aria-label="Phase" value={phase} onChange={(e) => loadTemplate(event, e.target.value as Phase)}>
-              <option value="request">request</option>
-              <option value="response">response</option>
-            </select>
-          </label>
+          <InterceptorPicker choice={choice} serverLabel="Interceptor server" interceptorLabel="Interceptor" />
+          <EventPhasePicker events={events} event={event} phase={phase} onChange={loadTemplate} eventLabel="Event" phaseLabel="Phase" />
         </div>
         <ErrorBanner error={discovery.error} />
         {descriptor?.description && <div className="muted">{descriptor.description}</div>}

@@ -5,22 +5,18 @@ import { useState } from 'react';
 import type { GatewayInfo } from '../../../../../shared/api/models';
 import { useApiMutation, useApiQuery } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
-import { useInterceptors } from '../invoke/useInterceptors';
+import { useInterceptorChoice } from '../invoke/useInterceptors';
+import { InterceptorPicker } from '../TargetPickers';
 
 export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
   const sims = useApiQuery('simulation.list', { id: gateway.id }, ['gateways']);
   const arm = useApiMutation('simulation.arm', ['gateways']);
   const disarm = useApiMutation('simulation.disarm', ['gateways']);
-  const [server, setServer] = useState<string>();
-  const servers = gateway.interceptorServers.map((s) => s.name);
-  const effectiveServer = server && servers.includes(server) ? server : servers[0];
-  const interceptors = useInterceptors(gateway.id, effectiveServer);
-  const [name, setName] = useState<string>();
+  const choice = useInterceptorChoice(gateway);
+  const { server: effectiveServer, discovery, interceptor: selected } = choice;
+  const effectiveName = selected?.name;
   const [kind, setKind] = useState<'crash' | 'timeout'>('crash');
   const [count, setCount] = useState(1);
-  const list = interceptors.data?.interceptors ?? [];
-  const effectiveName = name && list.some((i) => i.name === name) ? name : list[0]?.name;
-  const selected = list.find((i) => i.name === effectiveName);
   const running = gateway.status === 'running';
 
   return (
@@ -33,24 +29,7 @@ export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
         </p>
         {!running && <div className="banner info">Start the gateway first: simulations apply to its live traffic.</div>}
         <div className="row">
-          <label className="field">
-            Server
-            <select aria-label="Simulation server" value={effectiveServer ?? ''} onChange={(e) => setServer(e.target.value)}>
-              {servers.map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            Interceptor
-            <select aria-label="Simulation interceptor" value={effectiveName ?? ''} onChange={(e) => setName(e.target.value)}>
-              {list.map((i) => (
-                <option key={i.name} value={i.name}>
-                  {i.name} ({i.type})
-                </option>
-              ))}
-            </select>
-          </label>
+          <InterceptorPicker choice={choice} serverLabel="Simulation server" interceptorLabel="Simulation interceptor" optionText={(i) => `${i.name} (${i.type})`} />
           <label className="field">
             Failure
             <select aria-label="Failure kind" value={kind} onChange={(e) => setKind(e.target.value as 'crash' | 'timeout')}>
@@ -77,7 +56,7 @@ export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
             {(selected as { mode?: string }).mode === 'audit' ? ' (audit mode: never blocks)' : ''}; the gateway config may override it.
           </div>
         )}
-        <ErrorBanner error={arm.error ?? interceptors.error} />
+        <ErrorBanner error={arm.error ?? discovery.error} />
       </section>
       <section className="card pg-card">
         <h2>Armed on {gateway.name}</h2>
