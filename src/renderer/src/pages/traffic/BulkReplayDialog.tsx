@@ -8,6 +8,7 @@ import { useApi } from '../../api/context';
 import { Dialog } from '../../components/Dialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { count } from './format';
+import { ReplayModeChoice } from './ReplayModeChoice';
 
 export function BulkReplayDialog(props: {
   open: boolean;
@@ -91,14 +92,7 @@ export function BulkReplayDialog(props: {
             {props.matching ? `: ${count(props.matching.count, props.matching.capped)} match` : ''}) through each gateway&apos;s <b>current</b> chain, records
             each replay linked to its original, and groups what changed.
           </p>
-          <div className="row" role="radiogroup" aria-label="Bulk replay mode">
-            <label className="check">
-              <input type="radio" name="bulk-mode" checked={mode === 'backend'} onChange={() => setMode('backend')} /> Through the chain to the backend
-            </label>
-            <label className="check">
-              <input type="radio" name="bulk-mode" checked={mode === 'chain-only'} onChange={() => setMode('chain-only')} /> Chain only
-            </label>
-          </div>
+          <ReplayModeChoice mode={mode} onChange={setMode} label="Bulk replay mode" chainOnlyText="Chain only" />
           <label className="field">
             At most
             <input type="number" min={1} max={5000} value={max} onChange={(e) => setMax(Math.max(1, Math.min(5000, Number(e.target.value) || 1)))} />

@@ -5,6 +5,7 @@ import { Dialog } from '../../../components/Dialog';
 import { JsonEditor, parseJsonText } from '../../../components/json-editor/JsonEditor';
 import type { ReplayMode } from '../../../../../shared/api/models-traffic';
 import type { ExecutionDetailData } from './sections';
+import { ReplayModeChoice } from '../ReplayModeChoice';
 
 export function EditReplayDialog(props: {
   execution: ExecutionDetailData | undefined;
@@ -45,14 +46,7 @@ export function EditReplayDialog(props: {
           {parsed.error}
         </div>
       )}
-      <div className="row" role="radiogroup" aria-label="Replay mode">
-        <label className="check">
-          <input type="radio" name="edit-replay-mode" checked={mode === 'backend'} onChange={() => setMode('backend')} /> Through the chain to the backend
-        </label>
-        <label className="check">
-          <input type="radio" name="edit-replay-mode" checked={mode === 'chain-only'} onChange={() => setMode('chain-only')} /> Chain only (no backend)
-        </label>
-      </div>
+      <ReplayModeChoice mode={mode} onChange={setMode} label="Replay mode" />
     </Dialog>
   );
 }
