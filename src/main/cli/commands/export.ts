@@ -1,9 +1,9 @@
 // `interceptor-console export`: the history as JSONL (lossless; `import` reads it back).
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { exportLines } from '../../store';
 import { CliFailure, type CliCommand } from '../command';
-import { dbUsage, openHistory, parseFlags } from './history-db';
+import { parseFlags } from '../flags';
+import { dbOption, dbUsage, openHistory } from './history-db';
 
 const usage = `Usage: interceptor-console export [--db FILE] [--out FILE]
 
@@ -29,9 +29,7 @@ export const exportCommand: CliCommand = {
   summary: 'Export the recorded history as JSONL (lossless)',
   usage,
   async run(argv) {
-    const { values } = parseFlags(() =>
-      parseArgs({ args: argv, strict: true, allowPositionals: false, options: { db: { type: 'string' }, out: { type: 'string' } } }),
-    );
+    const { values } = parseFlags(argv, { ...dbOption, out: { type: 'string' } });
     const store = openHistory(values.db);
     let count = 0;
     try {

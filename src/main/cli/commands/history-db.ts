@@ -5,6 +5,9 @@ import { defaultDataDir } from '../../services/environment';
 import { DB_ENV_VAR, openStore, QueryError, resolveDbPath, StoreOpenError, type Store } from '../../store';
 import { CliFailure, UsageError } from '../command';
 
+/** The --db flag every history command takes (spread into its parseFlags options). */
+export const dbOption = { db: { type: 'string' } } as const;
+
 /** The --db line of a usage text, its description starting at column `width` like the other options. */
 export function dbUsage(width: number): string {
   return `${'  --db FILE'.padEnd(width)}the history database (default: $${DB_ENV_VAR}, else history.db in the data folder)`;
@@ -41,12 +44,4 @@ export function positiveNumber(value: string | undefined, flag: string): number 
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
   return n;
-}
-
-export function parseFlags<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }

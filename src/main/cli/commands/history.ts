@@ -1,10 +1,10 @@
 // `interceptor-console history`: recorded executions, newest first, as a table or as JSON (each
 // execution in full: both chain traces with every step, the blocking interceptor, sink events).
-import { parseArgs } from 'node:util';
 import type { ExecutionOutcome } from '../../../shared/trace/execution';
 import { getExecution, listExecutions, type ExecutionFilter, type ExecutionSummary } from '../../store';
 import { UsageError, type CliCommand } from '../command';
-import { asUsage, dbUsage, openHistory, parseFlags, positiveInt } from './history-db';
+import { parseFlags } from '../flags';
+import { asUsage, dbOption, dbUsage, openHistory, positiveInt } from './history-db';
 
 const usage = `Usage: interceptor-console history [--db FILE] [filters] [--limit N] [--cursor C] [--json]
 
@@ -52,28 +52,21 @@ export const historyCommand: CliCommand = {
   summary: 'List recorded executions (filters, free-text search, --json for full detail)',
   usage,
   async run(argv) {
-    const { values } = parseFlags(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: false,
-        options: {
-          db: { type: 'string' },
-          gateway: { type: 'string' },
-          method: { type: 'string' },
-          target: { type: 'string' },
-          outcome: { type: 'string' },
-          interceptor: { type: 'string' },
-          'blocked-by': { type: 'string' },
-          since: { type: 'string' },
-          until: { type: 'string' },
-          search: { type: 'string' },
-          limit: { type: 'string' },
-          cursor: { type: 'string' },
-          json: { type: 'boolean' },
-        },
-      }),
-    );
+    const { values } = parseFlags(argv, {
+      ...dbOption,
+      gateway: { type: 'string' },
+      method: { type: 'string' },
+      target: { type: 'string' },
+      outcome: { type: 'string' },
+      interceptor: { type: 'string' },
+      'blocked-by': { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      search: { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
+      json: { type: 'boolean' },
+    });
     if (values.outcome !== undefined && !OUTCOMES.includes(values.outcome)) {
       throw new UsageError(`--outcome must be one of ${OUTCOMES.join(', ')}, got "${values.outcome}"`);
     }

@@ -1,9 +1,9 @@
 // `interceptor-console import`: reads a JSONL export into a history database, all or nothing.
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { importFromFile, ImportError } from '../../store';
 import { CliFailure, UsageError, type CliCommand } from '../command';
-import { dbUsage, openHistory, parseFlags } from './history-db';
+import { parseFlagsAndPositionals } from '../flags';
+import { dbOption, dbUsage, openHistory } from './history-db';
 
 const usage = `Usage: interceptor-console import [--db FILE] EXPORT.jsonl
 
@@ -22,9 +22,7 @@ export const importCommand: CliCommand = {
   summary: 'Import a JSONL export into a history database (all or nothing)',
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(() =>
-      parseArgs({ args: argv, strict: true, allowPositionals: true, options: { db: { type: 'string' } } }),
-    );
+    const { values, positionals } = parseFlagsAndPositionals(argv, dbOption);
     if (positionals.length !== 1) throw new UsageError(`expected one export file, got ${positionals.length}`);
     const file = positionals[0]!;
     if (!existsSync(file)) throw new CliFailure(`no such file: ${file}`);

@@ -1,8 +1,8 @@
 // `interceptor-console invoke`: one interceptor/invoke against one server, printing the result JSON.
-import { parseArgs } from 'node:util';
 import { InvokeError } from '../../interceptors/server-handle';
 import { InvocationContextSchema, type InvokeParams } from '../../../shared/protocol/schemas';
 import { CliFailure, UsageError, type CliCommand } from '../command';
+import { parseFlags } from '../flags';
 import { connectionFromFlags, connectTimeoutFromFlags, serverTargetOptions, serverTargetUsage, withServerClient } from '../server-target';
 
 const usage = `Usage: interceptor-console invoke (--server-command "<cmd> <args…>" | --server-url <url>)
@@ -55,26 +55,16 @@ export const invokeCommand: CliCommand = {
   summary: 'Invoke one interceptor on an interceptor server (interceptor/invoke)',
   usage,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: false,
-        options: {
-          ...serverTargetOptions,
-          name: { type: 'string' },
-          event: { type: 'string' },
-          phase: { type: 'string' },
-          payload: { type: 'string' },
-          config: { type: 'string' },
-          context: { type: 'string' },
-          'timeout-ms': { type: 'string' },
-        },
-      }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseFlags(argv, {
+      ...serverTargetOptions,
+      name: { type: 'string' },
+      event: { type: 'string' },
+      phase: { type: 'string' },
+      payload: { type: 'string' },
+      config: { type: 'string' },
+      context: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+    });
     const connection = connectionFromFlags(values);
     const connectTimeout = connectTimeoutFromFlags(values);
     for (const flag of ['name', 'event', 'phase', 'payload'] as const) {

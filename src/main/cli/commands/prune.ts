@@ -1,8 +1,8 @@
 // `interceptor-console prune`: retention by count and/or age, then the space is given back.
-import { parseArgs } from 'node:util';
 import { pruneHistory } from '../../store';
 import { UsageError, type CliCommand } from '../command';
-import { dbUsage, openHistory, parseFlags, positiveInt, positiveNumber } from './history-db';
+import { parseFlags } from '../flags';
+import { dbOption, dbUsage, openHistory, positiveInt, positiveNumber } from './history-db';
 
 const usage = `Usage: interceptor-console prune [--db FILE] [--max-executions N] [--max-age-days D] [--vacuum]
 
@@ -25,14 +25,12 @@ export const pruneCommand: CliCommand = {
   summary: 'Delete old recorded executions (by count and/or age) and reclaim the space',
   usage,
   async run(argv) {
-    const { values } = parseFlags(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: false,
-        options: { db: { type: 'string' }, 'max-executions': { type: 'string' }, 'max-age-days': { type: 'string' }, vacuum: { type: 'boolean' } },
-      }),
-    );
+    const { values } = parseFlags(argv, {
+      ...dbOption,
+      'max-executions': { type: 'string' },
+      'max-age-days': { type: 'string' },
+      vacuum: { type: 'boolean' },
+    });
     const maxExecutions = positiveInt(values['max-executions'], '--max-executions');
     const maxAgeDays = positiveNumber(values['max-age-days'], '--max-age-days');
     if (maxExecutions === undefined && maxAgeDays === undefined) {

@@ -1,9 +1,9 @@
 // `interceptor-console serve-samples`: the sample interceptor server over stdio (default) or HTTP.
-import { parseArgs } from 'node:util';
 import { serveHostOverHttp } from '../../interceptors/host/serve-http';
 import { serveHostOverStdio } from '../../interceptors/host/serve-stdio';
 import { createSampleHost } from '../../interceptors/samples/index';
 import { CliFailure, UsageError, type CliCommand } from '../command';
+import { parseFlags } from '../flags';
 
 const usage = `Usage: interceptor-console serve-samples [--http <port>] [--host <addr>] [--token <token>] [--allowed-host <name>…]
 
@@ -25,23 +25,13 @@ export const serveSamplesCommand: CliCommand = {
   summary: 'Serve the sample interceptors over stdio or Streamable HTTP',
   usage,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: false,
-        options: {
-          http: { type: 'string' },
-          host: { type: 'string' },
-          token: { type: 'string' },
-          'allowed-host': { type: 'string', multiple: true },
-          'page-size': { type: 'string' },
-        },
-      }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseFlags(argv, {
+      http: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
+      'page-size': { type: 'string' },
+    });
     let pageSize: number | undefined;
     if (values['page-size'] !== undefined) {
       pageSize = Number(values['page-size']);
