@@ -12,9 +12,10 @@ import { JsonEditor, parseJsonText } from '../../../components/json-editor/JsonE
 import { JsonDiff } from '../../../components/diff/JsonDiff';
 import { TraceView } from '../../../components/trace/TraceView';
 import { HistoryPicker } from '../invoke/HistoryPicker';
-import { PayloadShapeNote } from '../invoke/PayloadShapeNote';
+import { PayloadCheck } from '../invoke/PayloadShapeNote';
 import type { PayloadSeed } from '../execution-link';
 import { EventPhasePicker, type Phase } from '../TargetPickers';
+import { PayloadHead } from '../PayloadHead';
 
 export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: PayloadSeed }) {
   const api = useApi();
@@ -73,18 +74,9 @@ export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
             <input type="text" aria-label="Dry-run principal" placeholder="(none: static servers only)" value={principal} onChange={(e) => setPrincipal(e.target.value)} />
           </label>
         </div>
-        <div className="editor-head">
-          <h3>Payload</h3>
-          <span className="spacer" />
-          <button type="button" className="small" onClick={() => load(event, phase)}>
-            Reset to template
-          </button>
-          <button type="button" className="small" onClick={() => setPicking(true)}>
-            From history…
-          </button>
-        </div>
+        <PayloadHead onReset={() => load(event, phase)} onPickHistory={() => setPicking(true)} />
         <JsonEditor label="Dry-run payload" value={text} onChange={setText} height="260px" />
-        {parsed.ok ? <PayloadShapeNote event={event} phase={phase} payload={parsed.value} /> : <div className="field-error">{parsed.error}</div>}
+        <PayloadCheck parsed={parsed} event={event} phase={phase} />
         <div className="row end">
           <span className="muted">No backend is called; interceptors run for real (sinks too).</span>
           <button type="button" className="primary" disabled={!parsed.ok || pending} onClick={() => void run()}>

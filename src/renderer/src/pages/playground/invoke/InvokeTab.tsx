@@ -14,11 +14,12 @@ import { initialValue, type JsonSchema } from '../../../components/schema-form/s
 import { ContextFields, contextFromFields, type ContextFieldValues } from './ContextFields';
 import { HistoryPicker } from './HistoryPicker';
 import { InvokeResult } from './InvokeResult';
-import { PayloadShapeNote } from './PayloadShapeNote';
+import { PayloadCheck } from './PayloadShapeNote';
 import { RunHistory, type InvokeRun } from './RunHistory';
 import { useInterceptorChoice, type DiscoveredDescriptor } from './useInterceptors';
 import type { PayloadSeed } from '../execution-link';
 import { EventPhasePicker, InterceptorPicker, type Phase } from '../TargetPickers';
+import { PayloadHead } from '../PayloadHead';
 
 export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: PayloadSeed }) {
   const api = useApi();
@@ -133,20 +134,16 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
         <ErrorBanner error={discovery.error} />
         {descriptor?.description && <div className="muted">{descriptor.description}</div>}
         {hookNote && <div className="banner info">{hookNote}</div>}
-        <div className="editor-head">
-          <h3>Payload</h3>
-          <span className="muted">
-            {from ? `from recorded execution ${from}` : `template: ${templateTitle}`}
-            {edited ? ' (edited)' : ''}
-          </span>
-          <span className="spacer" />
-          <button type="button" className="small" onClick={() => loadTemplate(event, phase)}>
-            Reset to template
-          </button>
-          <button type="button" className="small" onClick={() => setPicking(true)}>
-            From history…
-          </button>
-        </div>
+        <PayloadHead
+          source={
+            <span className="muted">
+              {from ? `from recorded execution ${from}` : `template: ${templateTitle}`}
+              {edited ? ' (edited)' : ''}
+            </span>
+          }
+          onReset={() => loadTemplate(event, phase)}
+          onPickHistory={() => setPicking(true)}
+        />
         <JsonEditor
           label="Payload"
           value={payloadText}
@@ -157,7 +154,7 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
           highlightPath={highlight}
           height="260px"
         />
-        {parsed.ok ? <PayloadShapeNote event={event} phase={phase} payload={parsed.value} /> : <div className="field-error">{parsed.error}</div>}
+        <PayloadCheck parsed={parsed} event={event} phase={phase} />
         {descriptor && (
           <details className="pg-details" open={sendConfig}>
             <summary>

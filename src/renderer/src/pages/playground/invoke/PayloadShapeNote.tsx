@@ -2,6 +2,7 @@
 // warning only: sending a malformed payload on purpose is a fair test of an interceptor.
 import { useMemo } from 'react';
 import { payloadShape } from '../../../../../shared/templates/payload-shapes';
+import type { parseJsonText } from '../../../components/json-editor/JsonEditor';
 
 export function PayloadShapeNote({ event, phase, payload }: { event: string; phase: 'request' | 'response'; payload: unknown }) {
   const verdict = useMemo(() => {
@@ -20,4 +21,9 @@ export function PayloadShapeNote({ event, phase, payload }: { event: string; pha
       </ul>
     </div>
   );
+}
+
+/** Under the payload editor: why the text is not JSON, else whether the JSON has the payload's shape. */
+export function PayloadCheck({ parsed, event, phase }: { parsed: ReturnType<typeof parseJsonText>; event: string; phase: 'request' | 'response' }) {
+  return parsed.ok ? <PayloadShapeNote event={event} phase={phase} payload={parsed.value} /> : <div className="field-error">{parsed.error}</div>;
 }
