@@ -10,17 +10,15 @@ import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../sha
 import type { Backend } from './backend';
 import { BackendLink } from './session-backend';
 import { SessionChain } from './session-chain';
+import { SessionExchanges } from './session-exchanges';
 import { Handshake } from './session-handshake';
-import { blockedResponse } from './blocked';
 import {
   coerceToolSchemas,
   markProgress,
   mirrorInitializeResult,
   newestForwarded,
   newExchange,
-  outcomeOf,
   restampServerInfo,
-  toExecutionRecord,
   type Exchange,
 } from './exchange';
 import type { Interception } from './intercept';
@@ -74,8 +72,7 @@ export class GatewaySession {
   private readonly link: BackendLink;
   private readonly handshake: Handshake;
   private readonly chain: SessionChain;
-  private readonly fromClient = new Map<JsonRpcId, Exchange>();
-  private readonly fromBackend = new Map<JsonRpcId, Exchange>();
+  private readonly exchanges: SessionExchanges;
   private closed = false;
 
   constructor(
@@ -96,6 +93,7 @@ export class GatewaySession {
       onclose: (reason) => this.onBackendClosed(reason),
       oninvalid: (problem) => this.onBackendInvalid(problem),
     });
+    this.exchanges = new SessionExchanges(host, this.id, client, (m) => this.link.sendIfUp(m));
     if (options.backend) this.link.attach(options.backend, true);
   }
 
@@ -106,7 +104,7 @@ export class GatewaySession {
 
   /** Pending exchanges, for status and tests. */
   get pendingCount(): number {
-    return this.fromClient.size + this.fromBackend.size;
+    return this.exchanges.size;
   }
 
   get backendPid(): number | undefined {
@@ -133,10 +131,7 @@ export class GatewaySession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const ex of this.fromClient.values()) ex.abort?.abort();
-    for (const ex of [...this.fromClient.values(), ...this.fromBackend.values()]) ex.chain?.release();
-    this.fromClient.clear();
-    this.fromBackend.clear();
+    this.exchanges.abandonAll();
     await this.link.close();
   }
 
@@ -149,7 +144,7 @@ export class GatewaySession {
     }
     this.handshake.noteRequest(req);
     const ex = newExchange(req, 'client');
-    this.fromClient.set(req.id, ex);
+    this.exchanges.fromClient.set(req.id, ex);
     let outgoing = req;
     if (this.chain.needed(ex)) {
       const params = await this.runChain(ex, 'request', req.params ?? {});
@@ -166,19 +161,19 @@ export class GatewaySession {
     }
     try {
       const backend = await this.link.ensure(this.handshake.replayable());
-      if (!this.fromClient.has(req.id)) return; // cancelled while connecting
+      if (!this.exchanges.fromClient.has(req.id)) return; // cancelled while connecting
       ex.forwarded = true;
       await backend.send(outgoing, this.streamEndGuard(ex)).catch((err: Error) => this.onSendFailed(backend, ex, err));
     } catch (err) {
-      this.failClientExchange(ex, RpcCode.BackendUnavailable, (err as Error).message);
+      this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, (err as Error).message);
     }
   }
 
   /** For HTTP backends: the request's response stream ended and the exchange is still waiting → error. */
   private streamEndGuard(ex: Exchange): () => void {
     return () => {
-      if (this.fromClient.get(ex.id) !== ex) return; // answered (or cancelled) already
-      this.failClientExchange(ex, RpcCode.BackendUnavailable, `the backend's response stream for ${ex.method} ended without an answer (backend gone?); retry the request`);
+      if (this.exchanges.fromClient.get(ex.id) !== ex) return; // answered (or cancelled) already
+      this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `the backend's response stream for ${ex.method} ended without an answer (backend gone?); retry the request`);
     };
   }
 
@@ -189,18 +184,18 @@ export class GatewaySession {
   private onSendFailed(backend: Backend, ex: Exchange, err: Error): void {
     const reason = `backend "${backend.entry.name}" (${backend.describe()}) failed: ${err.message}`;
     this.link.drop(backend, reason);
-    this.failClientExchange(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
+    this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
   }
 
   private onClientNotification(note: JsonRpcNotification): void {
     if (note.method === 'notifications/cancelled') {
       const requestId = note.params?.requestId as JsonRpcId | undefined;
-      const ex = requestId !== undefined ? this.fromClient.get(requestId) : undefined;
+      const ex = requestId !== undefined ? this.exchanges.fromClient.get(requestId) : undefined;
       if (ex) {
-        this.fromClient.delete(ex.id);
+        this.exchanges.fromClient.delete(ex.id);
         ex.abort?.abort(new Error('cancelled by the client'));
         ex.errorReturned = { code: RpcCode.InternalError, message: 'Request cancelled by the client' };
-        this.record(ex);
+        this.exchanges.record(ex);
         if (!ex.forwarded) return;
       }
     }
@@ -208,9 +203,9 @@ export class GatewaySession {
   }
 
   private async onClientResponse(res: JsonRpcResponse): Promise<void> {
-    const ex = res.id !== null ? this.fromBackend.get(res.id) : undefined;
+    const ex = res.id !== null ? this.exchanges.fromBackend.get(res.id) : undefined;
     if (!ex) return; // answer to a request of a backend that has since crashed, or a duplicate
-    this.fromBackend.delete(ex.id);
+    this.exchanges.fromBackend.delete(ex.id);
     let outgoing: JsonRpcResponse = res;
     if (isErrorResponse(res)) {
       ex.errorReturned = res.error;
@@ -224,17 +219,17 @@ export class GatewaySession {
       ex.responseReturned = (outgoing as { result: unknown }).result;
     }
     this.link.sendIfUp(outgoing);
-    this.record(ex);
+    this.exchanges.record(ex);
   }
 
   private async onInitialize(req: JsonRpcRequest): Promise<void> {
     this.handshake.initRequest = req;
-    this.fromClient.set(req.id, newExchange(req, 'client'));
+    this.exchanges.fromClient.set(req.id, newExchange(req, 'client'));
     try {
       const backend = await this.link.ensure();
       await backend.send(req);
     } catch (err) {
-      this.fromClient.delete(req.id);
+      this.exchanges.fromClient.delete(req.id);
       this.client.send(errorResponse(req.id, RpcCode.BackendUnavailable, (err as Error).message));
     }
   }
@@ -245,7 +240,7 @@ export class GatewaySession {
     if (isErrorResponse(response)) ex.errorReturned = response.error;
     else ex.responseReturned = response.result;
     this.client.send(response, req.id);
-    this.record(ex);
+    this.exchanges.record(ex);
   }
 
   // ---- backend → client ----
@@ -259,9 +254,9 @@ export class GatewaySession {
 
   private async onBackendResponse(res: JsonRpcResponse): Promise<void> {
     if (res.id === null) return;
-    const ex = this.fromClient.get(res.id);
+    const ex = this.exchanges.fromClient.get(res.id);
     if (!ex) return; // cancelled or unknown: nobody waits for it
-    this.fromClient.delete(res.id);
+    this.exchanges.fromClient.delete(res.id);
     if (ex.method === 'initialize') return this.completeInitialize(res);
     let outgoing: JsonRpcResponse = res;
     if (isErrorResponse(res)) {
@@ -287,7 +282,7 @@ export class GatewaySession {
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
     }
     this.client.send(outgoing, res.id);
-    this.record(ex);
+    this.exchanges.record(ex);
   }
 
   private async completeInitialize(res: JsonRpcResponse): Promise<void> {
@@ -309,7 +304,7 @@ export class GatewaySession {
 
   private async onBackendRequest(req: JsonRpcRequest): Promise<void> {
     const ex = newExchange(req, 'backend');
-    this.fromBackend.set(req.id, ex);
+    this.exchanges.fromBackend.set(req.id, ex);
     let outgoing = req;
     if (this.chain.needed(ex)) {
       const params = await this.runChain(ex, 'request', req.params ?? {});
@@ -318,25 +313,24 @@ export class GatewaySession {
       ex.requestForwarded = params;
     }
     ex.forwarded = true;
-    this.client.send(outgoing, newestForwarded(this.fromClient));
+    this.client.send(outgoing, newestForwarded(this.exchanges.fromClient));
   }
 
   private onBackendNotification(note: JsonRpcNotification): void {
     let related: JsonRpcId | undefined;
     if (note.method === 'notifications/progress') {
-      related = markProgress(this.fromClient, note.params?.progressToken);
+      related = markProgress(this.exchanges.fromClient, note.params?.progressToken);
     } else if (note.method === 'notifications/cancelled') {
       const requestId = note.params?.requestId as JsonRpcId | undefined;
       if (requestId !== undefined) {
-        this.fromBackend.get(requestId)?.chain?.release();
-        this.fromBackend.delete(requestId);
+        this.exchanges.fromBackend.get(requestId)?.chain?.release();
+        this.exchanges.fromBackend.delete(requestId);
       }
     } else {
-      related = newestForwarded(this.fromClient);
+      related = newestForwarded(this.exchanges.fromClient);
     }
     this.client.send(note, related);
   }
-
 
   // ---- chain ----
 
@@ -347,43 +341,10 @@ export class GatewaySession {
   private async runChain(ex: Exchange, phase: Phase, payload: unknown): Promise<unknown> {
     const outcome = await this.chain.run(ex, phase, payload);
     if (outcome.kind === 'forward') return outcome.payload;
-    if (outcome.kind === 'blocked') this.answerBlocked(ex);
-    else if (outcome.kind === 'failed') this.failExchange(ex, RpcCode.InternalError, outcome.message);
+    if (outcome.kind === 'blocked') this.exchanges.answerBlocked(ex);
+    else if (outcome.kind === 'failed') this.exchanges.fail(ex, RpcCode.InternalError, outcome.message);
     // 'cancelled': the cancellation already recorded the exchange.
     return undefined;
-  }
-
-  private answerBlocked(ex: Exchange): void {
-    const block = ex.blockedBy!;
-    if (ex.direction === 'client') {
-      this.fromClient.delete(ex.id);
-      const response = blockedResponse(ex.id, ex.method, block, this.host.config.blockedToolCall);
-      if (isErrorResponse(response)) ex.errorReturned = response.error;
-      else ex.responseReturned = response.result;
-      this.client.send(response, ex.id);
-    } else {
-      this.fromBackend.delete(ex.id);
-      // The backend asked; it gets the JSON-RPC error (A9: non-tools/call methods).
-      const response = blockedResponse(ex.id, ex.method, block, 'error') as { error: Exchange['errorReturned'] };
-      ex.errorReturned = response.error;
-      this.link.sendIfUp({ jsonrpc: '2.0', id: ex.id, error: response.error! });
-    }
-    this.record(ex);
-  }
-
-  private failExchange(ex: Exchange, code: number, message: string): void {
-    if (ex.direction === 'client') return this.failClientExchange(ex, code, message);
-    this.fromBackend.delete(ex.id);
-    ex.errorReturned = { code, message };
-    this.link.sendIfUp(errorResponse(ex.id, code, message));
-    this.record(ex);
-  }
-
-  private failClientExchange(ex: Exchange, code: number, message: string): void {
-    if (!this.fromClient.delete(ex.id)) return;
-    ex.errorReturned = { code, message };
-    this.client.send(errorResponse(ex.id, code, message), ex.id);
-    this.record(ex);
   }
 
   // ---- backend lifecycle ----
@@ -391,31 +352,20 @@ export class GatewaySession {
   private onBackendClosed(reason: string): void {
     if (this.closed) return;
     this.host.log(`${reason}\nThe gateway reconnects on the next request.`);
-    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason, beforeClient: !this.handshake.initRequest && !this.handshake.initialized && this.fromClient.size === 0 });
-    for (const ex of [...this.fromClient.values()]) {
-      if (ex.forwarded || ex.method === 'initialize') this.failClientExchange(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
+    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason, beforeClient: !this.handshake.initRequest && !this.handshake.initialized && this.exchanges.fromClient.size === 0 });
+    for (const ex of [...this.exchanges.fromClient.values()]) {
+      if (ex.forwarded || ex.method === 'initialize') this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
     }
     // Requests the dead backend made of the client can no longer be answered.
-    for (const ex of this.fromBackend.values()) ex.chain?.release();
-    this.fromBackend.clear();
+    this.exchanges.dropBackendRequests();
   }
 
   private onBackendInvalid(problem: InvalidLine): void {
     if (problem.kind !== 'oversize') return;
     // The id of an oversized response is unknowable without parsing it: fail the request only if it is the only one waiting.
-    const waiting = [...this.fromClient.values()].filter((e) => e.forwarded);
+    const waiting = [...this.exchanges.fromClient.values()].filter((e) => e.forwarded);
     const message = `The backend's message of ${problem.bytes} bytes exceeds the gateway's cap of ${problem.limit} bytes (maxMessageBytes)`;
     this.host.log(message);
-    if (waiting.length === 1) this.failClientExchange(waiting[0]!, RpcCode.InternalError, message);
-  }
-
-  // ---- records ----
-
-
-  private record(ex: Exchange): void {
-    ex.chain?.release();
-    if (ex.method === 'initialize') return;
-    if (this.host.wantsRecords?.() === false) return this.host.count?.(outcomeOf(ex), performance.now() - ex.t0);
-    this.host.onExecution(toExecutionRecord(ex, this.host.gatewayName, this.id));
+    if (waiting.length === 1) this.exchanges.failFromClient(waiting[0]!, RpcCode.InternalError, message);
   }
 }

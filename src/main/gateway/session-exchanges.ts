@@ -1,0 +1,83 @@
+// A session's open exchanges, both directions, and how one ends when the gateway answers it itself
+// (blocked, failed, the backend gone): the answer goes back to whoever asked, the exchange leaves the
+// pending map, and it is recorded once. Ids are the peers' own, so a map per direction keeps them apart.
+import { blockedResponse } from './blocked';
+import { outcomeOf, toExecutionRecord, type Exchange } from './exchange';
+import { errorResponse, isErrorResponse, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
+import type { ClientSink, SessionHost } from './session';
+
+export class SessionExchanges {
+  /** Requests of the client, waiting for the backend (or the chain). */
+  readonly fromClient = new Map<JsonRpcId, Exchange>();
+  /** Requests of the backend, waiting for the client (or the chain). */
+  readonly fromBackend = new Map<JsonRpcId, Exchange>();
+
+  constructor(
+    private readonly host: SessionHost,
+    private readonly sessionId: string,
+    private readonly client: ClientSink,
+    /** Sends to the backend when it is connected; dropped otherwise (nobody is left to answer). */
+    private readonly toBackend: (message: JsonRpcMessage) => void,
+  ) {}
+
+  get size(): number {
+    return this.fromClient.size + this.fromBackend.size;
+  }
+
+  /** The chain blocked the exchange: the asker gets the configured blocked answer. */
+  answerBlocked(ex: Exchange): void {
+    const block = ex.blockedBy!;
+    if (ex.direction === 'client') {
+      this.fromClient.delete(ex.id);
+      const response = blockedResponse(ex.id, ex.method, block, this.host.config.blockedToolCall);
+      if (isErrorResponse(response)) ex.errorReturned = response.error;
+      else ex.responseReturned = response.result;
+      this.client.send(response, ex.id);
+    } else {
+      this.fromBackend.delete(ex.id);
+      // The backend asked; it gets the JSON-RPC error (A9: non-tools/call methods).
+      const response = blockedResponse(ex.id, ex.method, block, 'error') as { error: Exchange['errorReturned'] };
+      ex.errorReturned = response.error;
+      this.toBackend({ jsonrpc: '2.0', id: ex.id, error: response.error! });
+    }
+    this.record(ex);
+  }
+
+  /** Answers the exchange with a JSON-RPC error, in whichever direction it came from. */
+  fail(ex: Exchange, code: number, message: string): void {
+    if (ex.direction === 'client') return this.failFromClient(ex, code, message);
+    this.fromBackend.delete(ex.id);
+    ex.errorReturned = { code, message };
+    this.toBackend(errorResponse(ex.id, code, message));
+    this.record(ex);
+  }
+
+  /** Answers a client request with an error, unless it was answered (or cancelled) already. */
+  failFromClient(ex: Exchange, code: number, message: string): void {
+    if (!this.fromClient.delete(ex.id)) return;
+    ex.errorReturned = { code, message };
+    this.client.send(errorResponse(ex.id, code, message), ex.id);
+    this.record(ex);
+  }
+
+  /** Requests the backend made of the client: forgotten when the backend died (nobody takes their answer). */
+  dropBackendRequests(): void {
+    for (const ex of this.fromBackend.values()) ex.chain?.release();
+    this.fromBackend.clear();
+  }
+
+  /** The session closes: chains in flight are aborted and everything held is released, nothing recorded. */
+  abandonAll(): void {
+    for (const ex of this.fromClient.values()) ex.abort?.abort();
+    for (const ex of [...this.fromClient.values(), ...this.fromBackend.values()]) ex.chain?.release();
+    this.fromClient.clear();
+    this.fromBackend.clear();
+  }
+
+  record(ex: Exchange): void {
+    ex.chain?.release();
+    if (ex.method === 'initialize') return;
+    if (this.host.wantsRecords?.() === false) return this.host.count?.(outcomeOf(ex), performance.now() - ex.t0);
+    this.host.onExecution(toExecutionRecord(ex, this.host.gatewayName, this.sessionId));
+  }
+}
