@@ -58,6 +58,49 @@ function newSeen(): Seen {
   return { logs: [], updated: [], toolsChanged: 0, samplingRequests: [], elicitations: [], rootsRequests: 0 };
 }
 
+// What the test client answers to the server's own requests, whichever SDK it is built with.
+const SAMPLING_ANSWER = { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'sampled by the test client' } } as const;
+const ELICITATION_ANSWER = { action: 'accept', content: { name: 'Ada Lovelace' } } as const;
+
+/** The methods the v1 and v2 SDK clients share: same names, same request shapes (callTool differs). */
+interface SdkClient {
+  getServerVersion(): unknown;
+  getInstructions(): string | undefined;
+  getServerCapabilities(): unknown;
+  listTools(params?: { cursor: string }): Promise<unknown>;
+  listPrompts(): Promise<unknown>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<unknown>;
+  listResources(): Promise<unknown>;
+  listResourceTemplates(): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<unknown>;
+  subscribeResource(params: { uri: string }): Promise<unknown>;
+  unsubscribeResource(params: { uri: string }): Promise<unknown>;
+  complete(params: { ref: { type: 'ref/prompt'; name: string }; argument: { name: string; value: string } }): Promise<unknown>;
+  setLoggingLevel(level: 'debug' | 'info'): Promise<unknown>;
+  ping(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function sharedMethods(client: SdkClient): Omit<AnyClient, 'kind' | 'seen' | 'protocolVersion' | 'callTool'> {
+  return {
+    serverInfo: () => client.getServerVersion() as { name: string; version: string } | undefined,
+    instructions: () => client.getInstructions(),
+    capabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
+    listTools: (cursor) => client.listTools(cursor ? { cursor } : undefined) as never,
+    listPrompts: () => client.listPrompts() as never,
+    getPrompt: (name, args) => client.getPrompt({ name, ...(args ? { arguments: args } : {}) }) as never,
+    listResources: () => client.listResources() as never,
+    listResourceTemplates: () => client.listResourceTemplates() as never,
+    readResource: (uri) => client.readResource({ uri }) as never,
+    subscribe: (uri) => client.subscribeResource({ uri }),
+    unsubscribe: (uri) => client.unsubscribeResource({ uri }),
+    complete: (prompt, argName, value) => client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argName, value } }) as never,
+    setLoggingLevel: (level) => client.setLoggingLevel(level),
+    ping: () => client.ping(),
+    close: () => client.close(),
+  };
+}
+
 export type Endpoint = { stdio: { command: string; args: string[] } } | { http: { url: string; headers?: Record<string, string> } };
 
 export async function connectClient(kind: ClientKind, endpoint: Endpoint): Promise<AnyClient> {
@@ -72,11 +115,11 @@ async function connectV2(kind: ClientKind, endpoint: Endpoint): Promise<AnyClien
   );
   client.setRequestHandler('sampling/createMessage', async (req) => {
     seen.samplingRequests.push(req.params);
-    return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'sampled by the test client' } };
+    return SAMPLING_ANSWER;
   });
   client.setRequestHandler('elicitation/create', async (req) => {
     seen.elicitations.push(req.params);
-    return { action: 'accept', content: { name: 'Ada Lovelace' } };
+    return ELICITATION_ANSWER;
   });
   client.setRequestHandler('roots/list', async () => {
     seen.rootsRequests++;
@@ -94,22 +137,8 @@ async function connectV2(kind: ClientKind, endpoint: Endpoint): Promise<AnyClien
     kind,
     seen,
     protocolVersion: () => client.getNegotiatedProtocolVersion(),
-    serverInfo: () => client.getServerVersion() as { name: string; version: string } | undefined,
-    instructions: () => client.getInstructions(),
-    capabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
-    listTools: (cursor) => client.listTools(cursor ? { cursor } : undefined) as never,
     callTool: (name, args, options) => client.callTool({ name, arguments: args }, options) as never,
-    listPrompts: () => client.listPrompts() as never,
-    getPrompt: (name, args) => client.getPrompt({ name, ...(args ? { arguments: args } : {}) }) as never,
-    listResources: () => client.listResources() as never,
-    listResourceTemplates: () => client.listResourceTemplates() as never,
-    readResource: (uri) => client.readResource({ uri }) as never,
-    subscribe: (uri) => client.subscribeResource({ uri }),
-    unsubscribe: (uri) => client.unsubscribeResource({ uri }),
-    complete: (prompt, argName, value) => client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argName, value } }) as never,
-    setLoggingLevel: (level) => client.setLoggingLevel(level),
-    ping: () => client.ping(),
-    close: () => client.close(),
+    ...sharedMethods(client),
   };
 }
 
@@ -130,11 +159,11 @@ async function connectV1(endpoint: Endpoint): Promise<AnyClient> {
   const client = new ClientV1({ name: 'gateway-test-v1', version: '1.0.0' }, { capabilities: CAPS });
   client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
     seen.samplingRequests.push(req.params);
-    return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'sampled by the test client' } };
+    return SAMPLING_ANSWER;
   });
   client.setRequestHandler(ElicitRequestSchema, async (req) => {
     seen.elicitations.push(req.params);
-    return { action: 'accept', content: { name: 'Ada Lovelace' } };
+    return ELICITATION_ANSWER;
   });
   client.setRequestHandler(ListRootsRequestSchema, async () => {
     seen.rootsRequests++;
@@ -154,21 +183,8 @@ async function connectV1(endpoint: Endpoint): Promise<AnyClient> {
     seen,
     // The v1 client keeps the negotiated version on HTTP transports only; on stdio it is the one we pinned and it accepted.
     protocolVersion: () => negotiated ?? '2025-06-18',
-    serverInfo: () => client.getServerVersion() as { name: string; version: string } | undefined,
-    instructions: () => client.getInstructions(),
-    capabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
-    listTools: (cursor) => client.listTools(cursor ? { cursor } : undefined) as never,
+    // v1 takes a result schema before the options.
     callTool: (name, args, options) => client.callTool({ name, arguments: args }, undefined, options) as never,
-    listPrompts: () => client.listPrompts() as never,
-    getPrompt: (name, args) => client.getPrompt({ name, ...(args ? { arguments: args } : {}) }) as never,
-    listResources: () => client.listResources() as never,
-    listResourceTemplates: () => client.listResourceTemplates() as never,
-    readResource: (uri) => client.readResource({ uri }) as never,
-    subscribe: (uri) => client.subscribeResource({ uri }),
-    unsubscribe: (uri) => client.unsubscribeResource({ uri }),
-    complete: (prompt, argName, value) => client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argName, value } }) as never,
-    setLoggingLevel: (level) => client.setLoggingLevel(level),
-    ping: () => client.ping(),
-    close: () => client.close(),
+    ...sharedMethods(client),
   };
 }
