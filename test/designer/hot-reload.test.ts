@@ -4,23 +4,12 @@
 // kept alive for it and closed afterwards), and the next request runs on the new chain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { parseGatewayConfig, type GatewayConfigInput } from '../../src/shared/config';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
 import { Gateway } from '../../src/main/gateway';
 import type { InterceptorServerClient } from '../../src/main/interceptors/client';
-import { cliPath, everythingBackend, waitFor } from '../gateway/helpers';
+import { waitFor } from '../gateway/helpers';
+import { samplesGatewayConfig } from '../gateway/samples-gateway-config';
 import { connectHttpClient } from '../app/mcp-client';
-
-function config(overrides: GatewayConfigInput['overrides']) {
-  const parsed = parseGatewayConfig({
-    backend: everythingBackend,
-    staticInterceptors: [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] }],
-    listen: { transport: 'http', port: 0 },
-    overrides: { 'samples/tool-allowlist': { config: { allow: ['*'] } }, ...overrides },
-  });
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.config;
-}
 
 const loggerStep = (trace: { steps: { server: string; name: string; skipped?: string; result?: unknown }[] } | undefined) =>
   trace?.steps.find((s) => s.server === 'samples' && s.name === 'request-logger');
@@ -33,7 +22,7 @@ describe('gateway hot reload', () => {
 
   beforeAll(async () => {
     recorder = new MemoryRecorder();
-    gateway = new Gateway(config({}), { recorder });
+    gateway = new Gateway(samplesGatewayConfig(), { recorder });
     gateway.on('reloaded', (r) => reloads.push(r));
     await gateway.start();
     client = await connectHttpClient(gateway.url!);
@@ -58,7 +47,7 @@ describe('gateway hot reload', () => {
       { onprogress: () => (progressed = true) },
     );
     await waitFor(() => progressed, 10_000, 'the long call to report progress');
-    const { restarted } = await gateway.reload(config({ 'samples/request-logger': { enabled: false } }));
+    const { restarted } = await gateway.reload(samplesGatewayConfig({ 'samples/request-logger': { enabled: false } }));
     expect(restarted).toBe(false);
     expect(reloads).toEqual([expect.objectContaining({ restarted: false })]);
     expect(gateway.interception).not.toBe(oldInterception);

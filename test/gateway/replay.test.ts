@@ -3,23 +3,11 @@
 // changes the outcome), reaches the backend and is recorded as a replay; chain-only replays never reach
 // the backend and run the response phase on the recorded response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseGatewayConfig } from '../../src/shared/config';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
 import { Gateway } from '../../src/main/gateway';
 import { ReplayClient } from '../../src/main/gateway/replay';
 import { replayChainOnly } from '../../src/main/gateway/replay-chain';
-import { cliPath, everythingBackend } from './helpers';
-
-function config(overrides: Record<string, unknown> = {}) {
-  const parsed = parseGatewayConfig({
-    backend: everythingBackend,
-    staticInterceptors: [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] }],
-    listen: { transport: 'http', port: 0 },
-    overrides: { 'samples/tool-allowlist': { config: { allow: ['*'] } }, ...overrides },
-  });
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.config;
-}
+import { samplesGatewayConfig } from './samples-gateway-config';
 
 const text = (r: unknown) => JSON.stringify(r);
 
@@ -30,7 +18,7 @@ describe('replay through a gateway', () => {
   beforeAll(async () => {
     // Never started: a replay needs the gateway's chain and backend, not its listener. Its interceptor
     // server is started first, so that a slow start on a busy machine is not a fail-closed block.
-    gateway = new Gateway(config(), { name: 'replay-test', recorder });
+    gateway = new Gateway(samplesGatewayConfig(), { name: 'replay-test', recorder });
     await Promise.all(gateway.interception.servers.map((h) => h.discover()));
   }, 60_000);
   afterAll(async () => {
@@ -60,7 +48,7 @@ describe('replay through a gateway', () => {
   });
 
   it('follows a config change: disabling pii-validator turns the blocked call into an allowed one', async () => {
-    await gateway.reload(config({ 'samples/pii-validator': { enabled: false } }));
+    await gateway.reload(samplesGatewayConfig({ 'samples/pii-validator': { enabled: false } }));
     await Promise.all(gateway.interception.servers.map((h) => h.discover()));
     const client = await ReplayClient.open(gateway, recorder);
     try {
@@ -70,7 +58,7 @@ describe('replay through a gateway', () => {
       expect(allowed.requestTrace?.steps.find((s) => s.name === 'pii-validator')?.skipped).toBe('disabled');
     } finally {
       await client.close();
-      await gateway.reload(config());
+      await gateway.reload(samplesGatewayConfig());
       await Promise.all(gateway.interception.servers.map((h) => h.discover()));
     }
   });
