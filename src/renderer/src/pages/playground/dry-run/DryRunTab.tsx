@@ -11,7 +11,6 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { JsonEditor, parseJsonText } from '../../../components/json-editor/JsonEditor';
 import { JsonDiff } from '../../../components/diff/JsonDiff';
 import { TraceView } from '../../../components/trace/TraceView';
-import { HistoryPicker } from '../invoke/HistoryPicker';
 import { PayloadCheck } from '../invoke/PayloadShapeNote';
 import type { PayloadSeed } from '../execution-link';
 import { EventPhasePicker, type Phase } from '../TargetPickers';
@@ -26,7 +25,6 @@ export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
   const [trace, setTrace] = useState<ChainTrace>();
   const [error, setError] = useState<unknown>();
   const [pending, setPending] = useState(false);
-  const [picking, setPicking] = useState(false);
   const parsed = parseJsonText(text);
 
   useEffect(() => {
@@ -74,7 +72,7 @@ export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
             <input type="text" aria-label="Dry-run principal" placeholder="(none: static servers only)" value={principal} onChange={(e) => setPrincipal(e.target.value)} />
           </label>
         </div>
-        <PayloadHead onReset={() => load(event, phase)} onPickHistory={() => setPicking(true)} />
+        <PayloadHead gatewayId={gateway.id} event={event} phase={phase} onReset={() => load(event, phase)} onPick={(payload) => setText(JSON.stringify(payload, null, 2))} />
         <JsonEditor label="Dry-run payload" value={text} onChange={setText} height="260px" />
         <PayloadCheck parsed={parsed} event={event} phase={phase} />
         <div className="row end">
@@ -100,17 +98,6 @@ export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
           <div className="muted">Run the chain to see each step: mutations in their effective order, validations side by side, sinks, and why anything was skipped.</div>
         )}
       </section>
-      <HistoryPicker
-        open={picking}
-        gatewayId={gateway.id}
-        event={event}
-        phase={phase}
-        onClose={() => setPicking(false)}
-        onPick={(payload) => {
-          setText(JSON.stringify(payload, null, 2));
-          setPicking(false);
-        }}
-      />
     </div>
   );
 }

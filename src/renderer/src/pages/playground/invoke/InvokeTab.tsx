@@ -12,7 +12,6 @@ import { JsonEditor, parseJsonText } from '../../../components/json-editor/JsonE
 import { SchemaForm } from '../../../components/schema-form/SchemaForm';
 import { initialValue, type JsonSchema } from '../../../components/schema-form/schema';
 import { ContextFields, contextFromFields, type ContextFieldValues } from './ContextFields';
-import { HistoryPicker } from './HistoryPicker';
 import { InvokeResult } from './InvokeResult';
 import { PayloadCheck } from './PayloadShapeNote';
 import { RunHistory, type InvokeRun } from './RunHistory';
@@ -37,7 +36,6 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
   const [runs, setRuns] = useState<InvokeRun[]>([]);
   const [shown, setShown] = useState<number>();
   const [pending, setPending] = useState(false);
-  const [picking, setPicking] = useState(false);
   const [from, setFrom] = useState<string>();
   const [edited, setEdited] = useState(false);
 
@@ -135,6 +133,9 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
         {descriptor?.description && <div className="muted">{descriptor.description}</div>}
         {hookNote && <div className="banner info">{hookNote}</div>}
         <PayloadHead
+          gatewayId={gateway.id}
+          event={event}
+          phase={phase}
           source={
             <span className="muted">
               {from ? `from recorded execution ${from}` : `template: ${templateTitle}`}
@@ -142,7 +143,12 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
             </span>
           }
           onReset={() => loadTemplate(event, phase)}
-          onPickHistory={() => setPicking(true)}
+          onPick={(payload, executionId) => {
+            setPayloadText(pretty(payload));
+            setFrom(executionId);
+            setEdited(false);
+            setHighlight(undefined);
+          }}
         />
         <JsonEditor
           label="Payload"
@@ -199,20 +205,6 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
       <section className="card pg-card wide" aria-label="Run history">
         <RunHistory runs={runs} shown={shown} onShow={setShown} onRerun={(r) => run(r.input)} />
       </section>
-      <HistoryPicker
-        open={picking}
-        gatewayId={gateway.id}
-        event={event}
-        phase={phase}
-        onClose={() => setPicking(false)}
-        onPick={(payload, executionId) => {
-          setPayloadText(pretty(payload));
-          setFrom(executionId);
-          setEdited(false);
-          setHighlight(undefined);
-          setPicking(false);
-        }}
-      />
     </div>
   );
 }
