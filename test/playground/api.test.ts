@@ -6,22 +6,13 @@ import { buildEnvironment, realPorts } from '../../src/main/services/bootstrap';
 import { createAppCore, type AppCore } from '../../src/main/services/app-core';
 import { silentLogger } from '../../src/main/services/environment';
 import { serverEverythingEntry } from '../../src/main/services/examples';
+import { dispatcherCalls } from '../app/dispatch';
 import { repoRoot, tempDir } from '../app/helpers';
 
 let core: AppCore;
 let cleanup: () => void;
 
-async function call<T = Record<string, unknown>>(name: string, input?: unknown): Promise<T> {
-  const r = await core.dispatcher.dispatch(name, input);
-  if (!r.ok) throw new Error(`${name}: ${r.error.code}: ${r.error.message}`);
-  return r.value as T;
-}
-
-async function fails(name: string, input: unknown): Promise<{ code: string; message: string }> {
-  const r = await core.dispatcher.dispatch(name, input);
-  if (r.ok) throw new Error(`${name} unexpectedly succeeded`);
-  return r.error;
-}
+const { call, fails } = dispatcherCalls(() => core);
 
 /** Polls history until `filter` finds something: the store writes in batches, off the gateway's hot path. */
 async function history<T extends { id: string }>(filter: Record<string, unknown>): Promise<T[]> {

@@ -12,6 +12,7 @@ import { SqliteHistory } from '../../src/main/services/sqlite-history';
 import { silentLogger } from '../../src/main/services/environment';
 import type { AppCore } from '../../src/main/services/app-core';
 import { importFromString, openStore } from '../../src/main/store';
+import { dispatcherCalls } from '../app/dispatch';
 import { tempDir, testCore } from '../app/helpers';
 import { connectHttpClient } from '../app/mcp-client';
 import { cliPath, everythingBackend } from '../gateway/helpers';
@@ -32,16 +33,7 @@ describe('Traffic API over a real gateway and store', () => {
   let client: Client;
   const events: ApiEvent[] = [];
 
-  async function call<T>(name: string, input?: unknown): Promise<T> {
-    const r = await core.dispatcher.dispatch(name, input);
-    if (!r.ok) throw new Error(`${name}: ${r.error.code}: ${r.error.message}`);
-    return r.value as T;
-  }
-  async function fails(name: string, input: unknown): Promise<{ code: string; message: string }> {
-    const r = await core.dispatcher.dispatch(name, input);
-    if (r.ok) throw new Error(`${name} unexpectedly succeeded`);
-    return r.error;
-  }
+  const { call, fails } = dispatcherCalls(() => core);
   async function rows(filter: Record<string, unknown> = {}): Promise<TrafficRow[]> {
     return (await call<{ items: TrafficRow[] }>('history.query', { filter, limit: 100 })).items;
   }
