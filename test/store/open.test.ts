@@ -5,17 +5,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LATEST_VERSION, openStore, resolveDbPath, StoreOpenError } from '../../src/main/store';
-import { tempDir } from './fixtures';
+import { tempDirsRemovedAfterEach } from './temp-dirs';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
+const dir = tempDirsRemovedAfterEach();
 const digest = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 function refused(path: string, kind: string): StoreOpenError {

@@ -1,7 +1,7 @@
 // Export to JSONL and import: lossless (export → import into a fresh file → export is byte-for-byte
 // the same), all or nothing (a bad line names its line number and nothing is imported).
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   countExecutions,
   exportLines,
@@ -13,16 +13,11 @@ import {
   openStore,
   SqliteRecorder,
 } from '../../src/main/store';
-import { makeExecution, tempDir } from './fixtures';
+import { makeExecution } from './fixtures';
+import { tempDirsRemovedAfterEach } from './temp-dirs';
 import { writeFileSync } from 'node:fs';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
+const dir = tempDirsRemovedAfterEach();
 
 async function recordedFile(): Promise<string> {
   const path = join(dir(), 'source.db');
