@@ -3,22 +3,14 @@
 // Run after `npm run build`: node --import tsx scripts/screenshots-designer.ts
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium, root, startWebMode } from '../test/e2e/harness';
+import { root } from '../test/e2e/harness';
+import { openConsole, shoot } from './screenshot-session';
 
-const out = (name: string) => join(root, 'docs', 'screenshots', `designer-${name}.png`);
 const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-const web = await startWebMode();
-const browser = await launchChromium();
+const { web, browser, page, close } = await openConsole({ width: 1600, height: 960 }, '#/chain/demo');
 try {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 960 }, deviceScaleFactor: 1 });
-  const shot = async (p: Page, name: string) => {
-    await p.mouse.move(2, 950);
-    await p.waitForTimeout(600);
-    await p.screenshot({ path: out(name) });
-    console.log(`wrote ${out(name)}`);
-  };
-  await page.goto(`${web.openUrl}#/chain/demo`);
+  const shot = (p: Page, name: string) => shoot(p, `designer-${name}`, { settleMs: 600 });
   await page.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 60_000 });
 
   // The demo chain for tools/call as the engine orders it, tool-allowlist in audit (shadow).
@@ -77,6 +69,5 @@ try {
   await dark.getByTestId('chain-node-request-samples/pii-validator').click();
   await shot(dark, 'dark');
 } finally {
-  await browser.close();
-  await web.stop();
+  await close();
 }

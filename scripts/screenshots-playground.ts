@@ -1,27 +1,13 @@
 // Takes the README screenshots of the Playground with Chromium against web mode (the demo gateway:
 // server-everything + the sample interceptors), each after doing what it shows for real.
 // Run after `npm run build`: node --import tsx scripts/screenshots-playground.ts
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium, root, startWebMode } from '../test/e2e/harness';
+import { waitForDemoGateway } from '../test/e2e/support/page-api';
+import { openConsole, shoot } from './screenshot-session';
 
-const out = (name: string) => join(root, 'docs', 'screenshots', `playground-${name}.png`);
-
-const web = await startWebMode();
-const browser = await launchChromium();
+const { page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  await page.goto(web.openUrl);
-  const call = (procedure: string, input: unknown) =>
-    page.evaluate(
-      async ({ procedure, input }) => {
-        const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')!.content;
-        const res = await fetch(`/api/call/${procedure}`, { method: 'POST', headers: { 'x-ic-token': token }, body: JSON.stringify(input) });
-        return (await res.json()) as { ok: boolean; value?: { status?: string } };
-      },
-      { procedure, input },
-    );
-  for (let i = 0; i < 120 && (await call('gateways.get', { id: 'demo' })).value?.status !== 'running'; i++) await page.waitForTimeout(250);
+  await waitForDemoGateway(api, page);
   await page.evaluate(() => (location.hash = '#/playground'));
   const tab = (name: string) => page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name }).click();
   const setEditor = async (label: string, text: string) => {
@@ -29,14 +15,7 @@ try {
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(text);
   };
-  const shot = async (p: Page, name: string) => {
-    // Nothing hovered, and the page from its top: what a person sees on arrival.
-    await p.mouse.move(2, 890);
-    await p.evaluate(() => document.querySelector('.main')?.scrollTo(0, 0));
-    await p.waitForTimeout(400);
-    await p.screenshot({ path: out(name) });
-    console.log(`wrote ${out(name)}`);
-  };
+  const shot = (p: Page, name: string) => shoot(p, `playground-${name}`, { settleMs: 400, scrollToTop: true });
 
   // Invoke: email-redactor from its template → the mutation diff.
   const interceptor = page.getByLabel('Interceptor', { exact: true });
@@ -70,16 +49,15 @@ try {
   await shot(page, 'client');
 
   // Failure simulation armed (dark theme, to show both).
-  await call('settings.update', { theme: 'dark' });
+  await api('settings.update', { theme: 'dark' });
   await tab('Failure simulation');
   await page.getByLabel('Simulation interceptor').selectOption('pii-validator');
   await page.getByLabel('Invocation count').fill('3');
   await page.getByRole('button', { name: 'Arm', exact: true }).click();
   await page.getByRole('alert', { name: 'Failure simulation armed' }).waitFor();
   await shot(page, 'simulation-dark');
-  await call('simulation.disarm', { id: 'demo' });
-  await call('settings.update', { theme: 'light' });
+  await api('simulation.disarm', { id: 'demo' });
+  await api('settings.update', { theme: 'light' });
 } finally {
-  await browser.close();
-  await web.stop();
+  await close();
 }

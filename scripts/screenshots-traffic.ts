@@ -2,32 +2,17 @@
 // server-everything + the sample interceptors), after sending real traffic with an MCP client and doing
 // for real what each picture shows (replay, edit & replay, bulk replay).
 // Run after `npm run build`: node --import tsx scripts/screenshots-traffic.ts
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium, root, startWebMode } from '../test/e2e/harness';
-import { pageApi, waitForDemoGateway } from '../test/e2e/support/page-api';
-import { connectHttpClient, firstToken } from '../test/app/mcp-client';
+import { waitForDemoGateway } from '../test/e2e/support/page-api';
+import { connectDemoClient, openConsole, shoot } from './screenshot-session';
 
-const out = (name: string) => join(root, 'docs', 'screenshots', `${name}.png`);
-
-const web = await startWebMode();
-const browser = await launchChromium();
+const { web, page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  await page.goto(web.openUrl);
-  const api = pageApi(page);
   await waitForDemoGateway(api, page);
-  const shot = async (p: Page, name: string) => {
-    await p.mouse.move(2, 890);
-    await p.waitForTimeout(500);
-    await p.screenshot({ path: out(name) });
-    console.log(`wrote ${out(name)}`);
-  };
+  const shot = (p: Page, name: string) => shoot(p, name, { settleMs: 500 });
 
   // Real traffic through the demo gateway.
-  const config = JSON.parse(readFileSync(join(web.dataDir, 'gateways', 'demo.json'), 'utf8')) as Record<string, unknown>;
-  const client = await connectHttpClient(`http://127.0.0.1:${(config.listen as { port: number }).port}/mcp`, firstToken(config));
+  const client = await connectDemoClient(web);
   const messages = [
     'Weekly report for bob@example.com',
     'Status of order 1182',
@@ -96,6 +81,5 @@ try {
   await page.getByRole('table', { name: 'Sink events' }).locator('.srow[role="row"]:not(.thead)').first().waitFor();
   await shot(page, 'traffic-sinks');
 } finally {
-  await browser.close();
-  await web.stop();
+  await close();
 }
