@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
+import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED playground browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -19,18 +20,7 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
   let marker = '';
 
   /** Calls the app API from the page, with the page's own token (as the UI does). */
-  async function api<T = Record<string, unknown>>(procedure: string, input: unknown = {}): Promise<T> {
-    const r = await page.evaluate(
-      async ({ procedure, input }) => {
-        const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')!.content;
-        const res = await fetch(`/api/call/${procedure}`, { method: 'POST', headers: { 'x-ic-token': token }, body: JSON.stringify(input) });
-        return (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-      },
-      { procedure, input },
-    );
-    if (!r.ok) throw new Error(`${procedure}: ${r.error?.message}`);
-    return r.value as T;
-  }
+  let api: PageApi;
 
   async function openTab(name: string) {
     await page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name }).click();
@@ -50,16 +40,9 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(web.openUrl);
-    // Running, with its interceptor server connected (on a loaded machine a first connect can miss its
-    // deadline; the gateway reconnects by itself).
-    const ready = async () => {
-      const g = await api<{ status: string; interceptorServers: { status: string }[] }>('gateways.get', { id: 'demo' });
-      return g.status === 'running' && g.interceptorServers.length > 0 && g.interceptorServers.every((s) => s.status === 'connected');
-    };
-    for (const end = Date.now() + 90_000; !(await ready()); ) {
-      if (Date.now() > end) throw new Error('the demo gateway did not start with its interceptor servers connected within 90 s');
-      await page.waitForTimeout(250);
-    }
+    api = pageApi(page);
+    // On a loaded machine a first connect can miss its deadline; the gateway reconnects by itself.
+    await waitForDemoGateway(api, page, 90_000);
     await page.evaluate(() => (location.hash = '#/playground'));
     await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor({ timeout: 60_000 });
   }, 180_000);

@@ -25,7 +25,8 @@ export function pageApi(page: Page): PageApi {
  */
 export async function waitForDemoGateway(api: PageApi, page: Page, timeoutMs = 60_000): Promise<void> {
   type Info = { status: string; interceptorServers: { status: string }[] };
-  const ready = (g: Info) => g.status === 'running' && g.interceptorServers.every((s) => s.status === 'connected');
+  // At least one server: the demo gateway always has the samples, and an empty list is one not filled in yet.
+  const ready = (g: Info) => g.status === 'running' && g.interceptorServers.length > 0 && g.interceptorServers.every((s) => s.status === 'connected');
   for (const end = Date.now() + timeoutMs; !ready(await api<Info>('gateways.get', { id: 'demo' })); ) {
     if (Date.now() > end) throw new Error(`the demo gateway and its interceptor servers were not up within ${timeoutMs / 1000} s`);
     await page.waitForTimeout(250);
