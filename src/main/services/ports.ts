@@ -1,22 +1,14 @@
 // Ports for parts the app reaches through other capabilities' code: the chain engine (ordering and
 // dry runs) and a pool of interceptor-server connections (discover and invoke by hand).
 import type { GatewayConfig } from '../../shared/config';
+import type { OrderedInterceptorView } from '../../shared/api/chain-order';
 import type { InterceptorServerState } from '../../shared/api/models';
 import type { ChainTrace } from '../../shared/trace/types';
 import type { Phase } from '../../shared/protocol/constants';
 import type { InvocationContext } from '../../shared/protocol/schemas';
 
-export interface OrderedInterceptorView {
-  id: string;
-  server: string;
-  name: string;
-  type: string;
-  pass: string;
-  priority: number;
-  mode?: string;
-  failOpen?: boolean;
-  [k: string]: unknown;
-}
+// The entry type is the API's (the renderer reads the same shape); re-exported for the port's implementers.
+export type { OrderedInterceptorView } from '../../shared/api/chain-order';
 
 export interface ChainPort {
   order(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, options?: { protocolVersion?: string }): Promise<OrderedInterceptorView[]>;
