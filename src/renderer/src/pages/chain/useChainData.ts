@@ -6,25 +6,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
 import type { ProcedureOutput } from '../../../../shared/api/procedures';
 import type { DesignerDiscovery } from '../../../../shared/api/models-designer';
+import type { OrderedInterceptorView } from '../../../../shared/api/chain-order';
 
 export type Phase = 'request' | 'response';
 
 /** One entry of `chain.order`: an interceptor as the engine plans it, or skipped with the reason. */
-export interface OrderedEntry {
-  id: string;
-  server: string;
-  name: string;
-  type: string;
-  pass: string;
-  priority: number;
-  mode?: string;
-  failOpen?: boolean;
-  enabled?: boolean;
-  timeoutMs?: number;
-  hooks?: { events: string[]; phase: Phase }[];
-  skipped?: string;
-  skipDetail?: string;
-}
+export type OrderedEntry = OrderedInterceptorView;
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
