@@ -28,6 +28,20 @@ describe.skipIf(!haveChromium)('Traffic in Chromium (web mode)', () => {
   const detail = () => page.getByRole('complementary', { name: 'Execution detail' });
   const rowWith = (outcome: string) => rows().filter({ has: page.locator(`.pill.${outcome}`) });
 
+  /** After a replay of originalId: its detail is open, linked both ways, and it tops the table. Returns its id. */
+  async function expectLinkedReplayOnTop(originalId: string): Promise<string> {
+    const link = detail().getByRole('note', { name: 'Replay of' });
+    await link.waitFor({ timeout: 20_000 });
+    expect(await link.getByRole('link').textContent()).toBe(originalId);
+    const replayId = (await detail().locator('.detail-id').textContent())!;
+    expect(replayId).not.toBe(originalId);
+    await expect.poll(() => rows().first().getAttribute('data-id'), { timeout: 10_000 }).toBe(replayId);
+    expect(await rows().first().locator('.mini.replay').count()).toBe(1);
+    const original = await api<{ replayedBy: string[] }>('history.detail', { executionId: originalId });
+    expect(original.replayedBy).toContain(replayId);
+    return replayId;
+  }
+
   beforeAll(async () => {
     ensureRendererBuilt();
     web = await startWebMode();
@@ -110,15 +124,7 @@ describe.skipIf(!haveChromium)('Traffic in Chromium (web mode)', () => {
     await detail().getByRole('tab', { name: 'Waterfall' }).click();
     const originalId = (await detail().locator('.detail-id').textContent())!;
     await detail().getByRole('button', { name: 'Replay', exact: true }).click();
-    const link = detail().getByRole('note', { name: 'Replay of' });
-    await link.waitFor({ timeout: 20_000 });
-    expect(await link.getByRole('link').textContent()).toBe(originalId);
-    const replayId = (await detail().locator('.detail-id').textContent())!;
-    expect(replayId).not.toBe(originalId);
-    await expect.poll(() => rows().first().getAttribute('data-id'), { timeout: 10_000 }).toBe(replayId);
-    expect(await rows().first().locator('.mini.replay').count()).toBe(1);
-    const original = await api<{ replayedBy: string[] }>('history.detail', { executionId: originalId });
-    expect(original.replayedBy).toContain(replayId);
+    await expectLinkedReplayOnTop(originalId);
   });
 
   it('Edit & replay: removing the SSN turns the blocked call into an allowed one, and Compare shows it', async () => {
@@ -189,17 +195,9 @@ describe.skipIf(!haveChromium)('Traffic in Chromium (web mode)', () => {
     expect(await rows().nth(1).getAttribute('data-id')).toBe(originalId);
     await page.keyboard.press('r');
 
-    const link = detail().getByRole('note', { name: 'Replay of' });
-    await link.waitFor({ timeout: 20_000 });
-    expect(await link.getByRole('link').textContent()).toBe(originalId);
-    const replayId = (await detail().locator('.detail-id').textContent())!;
-    expect(replayId).not.toBe(originalId);
-    await expect.poll(() => rows().first().getAttribute('data-id'), { timeout: 10_000 }).toBe(replayId);
-    expect(await rows().first().locator('.mini.replay').count()).toBe(1);
+    const replayId = await expectLinkedReplayOnTop(originalId);
     expect(await rows().count()).toBe(before + 1);
     // The opened replay takes the cursor, so j/k go on from it.
     expect(await page.locator('.trow.cursor').getAttribute('data-id')).toBe(replayId);
-    const original = await api<{ replayedBy: string[] }>('history.detail', { executionId: originalId });
-    expect(original.replayedBy).toContain(replayId);
   }, 60_000);
 });
