@@ -7,6 +7,7 @@ import { ExecutionInserter } from '../codec/inserter';
 import { openStore, type Store } from '../open/open-store';
 import { applyBatch } from './apply-batch';
 import { describeError } from './retry-policy';
+import { lowerThisThreadPriority } from './thread-priority';
 import type { WriterRequest, WriterResponse, WriterThreadData } from './writer-protocol';
 import { WRITER_THREAD_KIND } from './writer-protocol';
 
@@ -20,6 +21,7 @@ function serve(data: WriterThreadData): void {
     return;
   }
   const inserter = new ExecutionInserter(store.db);
+  lowerThisThreadPriority();
   port.on('message', (req: WriterRequest) => {
     let res: WriterResponse;
     try {
