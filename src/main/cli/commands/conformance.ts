@@ -1,6 +1,6 @@
 // `interceptor-console conformance <dir>`: replays every conformance fixture below a folder.
-import { parseArgs } from 'node:util';
 import { CliFailure, UsageError, type CliCommand } from '../command';
+import { parseFlagsAndPositionals } from '../flags';
 import { FixtureFolderError, formatReport, runConformance } from '../../interceptors/conformance/index';
 
 const usage = `Usage: interceptor-console conformance <dir> [--fixture-timeout <ms>]
@@ -21,12 +21,7 @@ export const conformanceCommand: CliCommand = {
   summary: 'Replay SEP-2624 conformance fixtures against the real host, client and chain engine',
   usage,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { 'fixture-timeout': { type: 'string' } } });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseFlagsAndPositionals(argv, { 'fixture-timeout': { type: 'string' } });
     const [dir, ...extra] = parsed.positionals;
     if (!dir) throw new UsageError('missing <dir>: the folder holding the fixture JSON files');
     if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')} (pass one folder)`);

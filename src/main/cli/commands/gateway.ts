@@ -4,12 +4,13 @@
 // backend and interceptor-server children are killed before the process exits.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatConfigErrors, parseGatewayConfigText, recordingEnabled } from '../../../shared/config';
 import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
 import { openGatewayRecorder } from '../../gateway/recorder';
 import { CliFailure, UsageError, type CliCommand } from '../command';
+import { parseFlags } from '../flags';
+import { dbOption } from './history-db';
 import { watchGatewayConfig } from '../config-watch';
 
 const usage = `Usage: interceptor-console gateway --config FILE [--db FILE] [--no-record] [--no-watch] [--quiet]
@@ -31,17 +32,13 @@ export const gatewayCommand: CliCommand = {
   summary: 'Run one gateway from a config file, without the UI',
   usage,
   async run(argv) {
-    let values: { config?: string; db?: string; 'no-record'?: boolean; 'no-watch'?: boolean; quiet?: boolean };
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: { config: { type: 'string' }, db: { type: 'string' }, 'no-record': { type: 'boolean' }, 'no-watch': { type: 'boolean' }, quiet: { type: 'boolean' } },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseFlags(argv, {
+      config: { type: 'string' },
+      ...dbOption,
+      'no-record': { type: 'boolean' },
+      'no-watch': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    });
     if (!values.config) throw new UsageError('--config is required');
     const path = resolve(values.config);
     let text: string;

@@ -1,7 +1,7 @@
 // `interceptor-console list`: the interceptors one server serves, as the JSON list result.
-import { parseArgs } from 'node:util';
 import { descriptorToWire } from '../../../shared/protocol/wire';
 import { CliFailure, UsageError, type CliCommand } from '../command';
+import { parseFlags } from '../flags';
 import { connectionFromFlags, connectTimeoutFromFlags, serverTargetOptions, serverTargetUsage, withServerClient } from '../server-target';
 
 const usage = `Usage: interceptor-console list (--server-command "<cmd> <args…>" | --server-url <url>) [--event <event>]
@@ -23,12 +23,7 @@ export const listCommand: CliCommand = {
   summary: 'List the interceptors an interceptor server serves (interceptors/list)',
   usage,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { ...serverTargetOptions, event: { type: 'string' } } }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseFlags(argv, { ...serverTargetOptions, event: { type: 'string' } });
     const connection = connectionFromFlags(values);
     const timeout = connectTimeoutFromFlags(values);
     const event = values.event;

@@ -3,10 +3,11 @@
 // The URL is printed before the core (gateways, store, MCP SDKs) is loaded: this file imports only the
 // HTTP side statically, so the fast entry (out/cli/web.js, used by `npm start`) is ready at once and
 // API calls made meanwhile simply wait for the core.
-import { parseArgs } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliFailure, UsageError, type CliCommand } from '../command';
+import { parseFlags } from '../flags';
+import { dbOption } from './history-db';
 import { defaultDataDir, findPackageRoot, stderrLogger } from '../../services/environment';
 import type { AppCore } from '../../services/app-core';
 import type { ApiEvent } from '../../../shared/api/events';
@@ -30,17 +31,7 @@ export const webCommand: CliCommand = {
   summary: 'Serve the console in a browser (web mode)',
   usage,
   async run(argv) {
-    let values: { port?: string; 'data-dir'?: string; db?: string; 'no-demo'?: boolean };
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, db: { type: 'string' }, 'no-demo': { type: 'boolean' } },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseFlags(argv, { port: { type: 'string' }, 'data-dir': { type: 'string' }, ...dbOption, 'no-demo': { type: 'boolean' } });
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535, got "${values.port}"`);
 
