@@ -53,8 +53,6 @@ export class SqliteRecorder implements Recorder {
    * event loop may take a while to read the writer's answer, and the thread would idle meanwhile.
    */
   private inFlight: { run: Promise<WriteAttempt>; items: EncodedItem[]; fromMemory: boolean }[] = [];
-  /** Items at the front of `memory` that are in flight (while no write has failed, they are the first ones). */
-  private sentFromMemory = 0;
   private consecutiveFailures = 0;
   private closed = false;
   private counters = { written: 0, retries: 0, rejected: 0, lost: 0, duplicates: 0 };
@@ -153,8 +151,9 @@ export class SqliteRecorder implements Recorder {
       }
       const wait = backoffDelay(++failures, this.backoff);
       if (Date.now() + wait >= deadline) {
-        // A timer's attempts: let them end, then spill their batches too.
-        while (this.inFlight.length > 0) await this.settleInFlight();
+        // A timer's attempts: let them end, then spill their batches too. (Tested right after each
+        // await: a pump waiting on the last batch may have sent another meanwhile.)
+        while (this.inFlight.length > 0) await this.newestInFlight();
         this.spillMemory();
         this.scheduleRetry();
         return;
@@ -168,7 +167,7 @@ export class SqliteRecorder implements Recorder {
     await this.flush();
     this.closed = true;
     this.clearTimers();
-    while (this.inFlight.length > 0) await this.settleInFlight();
+    while (this.inFlight.length > 0) await this.newestInFlight();
     this.spillMemory(); // anything still queued (the database refused it): durable for the next run
     if (this.ownSpill) {
       try {
@@ -184,12 +183,13 @@ export class SqliteRecorder implements Recorder {
     if (this.ownsStore) this.store.close();
   }
 
-  /**
-   * Waits until no batch is in flight. Callers test `inFlight` again right after the await (a pump
-   * that was waiting for the last batch may have sent another before their continuation runs).
-   */
-  private async settleInFlight(): Promise<void> {
-    while (this.inFlight.length > 0) await this.inFlight[this.inFlight.length - 1]!.run;
+  private newestInFlight(): Promise<WriteAttempt> | undefined {
+    return this.inFlight[this.inFlight.length - 1]?.run;
+  }
+
+  /** Items at the front of `memory` that are on their way to the writer (while no write has failed, they are the first ones). */
+  private sentFromMemory(): number {
+    return this.inFlight.reduce((n, b) => (b.fromMemory ? n + b.items.length : n), 0);
   }
 
   private spilledCount(): number {
@@ -303,16 +303,18 @@ export class SqliteRecorder implements Recorder {
       this.inFlight.length < MAX_IN_FLIGHT &&
       this.inFlight.every((b) => b.fromMemory) &&
       this.consecutiveFailures === 0 &&
-      this.memory.length - this.sentFromMemory >= this.opts.batchSize
+      this.memory.length - this.sentFromMemory() >= this.opts.batchSize
     );
   }
 
   /** Writes the oldest batch not yet sent. The writer takes batches in the order they are sent. */
   private pump(): Promise<WriteAttempt> {
-    const last = this.inFlight[this.inFlight.length - 1];
-    if (last && !this.canSendAhead()) return last.run.then(() => this.pump());
-    const entry = { run: undefined as unknown as Promise<WriteAttempt>, items: [] as EncodedItem[], fromMemory: false };
-    entry.run = this.writeOldestBatch(entry).finally(() => {
+    const newest = this.newestInFlight();
+    if (newest && !this.canSendAhead()) return newest.then(() => this.pump());
+    const batch = this.nextBatch();
+    if (batch === 'idle' || batch === 'failed') return Promise.resolve(batch);
+    const entry = { items: batch.items, fromMemory: batch.spill === undefined, run: this.writeBatch(batch) };
+    entry.run = entry.run.finally(() => {
       this.inFlight.splice(this.inFlight.indexOf(entry), 1);
       // Records that arrived meanwhile get their timer (accept() does not arm one during a write).
       this.schedule();
@@ -322,35 +324,23 @@ export class SqliteRecorder implements Recorder {
     return entry.run;
   }
 
-  private async writeOldestBatch(sent: { items: EncodedItem[]; fromMemory: boolean }): Promise<WriteAttempt> {
-    let items: EncodedItem[];
-    let spill: { file: SpillFile; batch: SpillBatch; own: boolean } | undefined;
-    if (this.memory.length > this.sentFromMemory) {
-      items = this.memory.slice(this.sentFromMemory, this.sentFromMemory + this.opts.batchSize);
-      sent.items = items;
-      sent.fromMemory = true;
-    } else if (this.sentFromMemory > 0) {
-      return 'idle'; // everything in memory is already on its way
-    } else {
-      const file = this.ownSpill && this.ownSpill.count > 0 ? this.ownSpill : this.adopted.find((s) => s.count > 0);
-      if (!file) return 'idle';
-      let batch: SpillBatch;
-      try {
-        batch = file.read(this.opts.batchSize);
-      } catch (err) {
-        return this.failedAttempt(`cannot read the spill file ${file.path}: ${describeError(err)}`);
-      }
-      items = batch.items;
-      spill = { file, batch, own: file === this.ownSpill };
-    }
-
-    if (sent.fromMemory) this.sentFromMemory += items.length;
-    let result: Awaited<ReturnType<BatchWriter['write']>>;
+  /** The oldest records not yet sent: from memory, else from a spill file. */
+  private nextBatch(): { items: EncodedItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } } | 'idle' | 'failed' {
+    const sent = this.sentFromMemory();
+    if (this.memory.length > sent) return { items: this.memory.slice(sent, sent + this.opts.batchSize) };
+    const file = this.ownSpill && this.ownSpill.count > 0 ? this.ownSpill : this.adopted.find((s) => s.count > 0);
+    if (!file) return 'idle';
+    let batch: SpillBatch;
     try {
-      result = await this.writer.write(items);
-    } finally {
-      if (sent.fromMemory) this.sentFromMemory -= items.length;
+      batch = file.read(this.opts.batchSize);
+    } catch (err) {
+      return this.failedAttempt(`cannot read the spill file ${file.path}: ${describeError(err)}`);
     }
+    return { items: batch.items, spill: { file, batch, own: file === this.ownSpill } };
+  }
+
+  private async writeBatch({ items, spill }: { items: EncodedItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } }): Promise<WriteAttempt> {
+    const result = await this.writer.write(items);
     if (!result.ok) return this.failedAttempt(`recording paused, will retry: ${result.error}`);
     this.consecutiveFailures = 0;
     for (const r of result.refused) this.reject(items[r.index]!, r.reason);
