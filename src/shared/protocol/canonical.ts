@@ -1,4 +1,13 @@
 // Canonical JSON for comparisons (conformance README): keys sorted by UTF-16 code units, no whitespace.
+// Rebuilt objects keep an own `__proto__` key as an own key (JSON.parse makes one; plain assignment would
+// set the prototype instead and the key would silently vanish from the comparison).
+
+/** `out[key] = value`, except that an own `__proto__` key stays an own key. */
+export function setOwnKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
@@ -9,7 +18,7 @@ function sortKeys(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     // Default sort compares UTF-16 code units: exactly what the fixtures require (never localeCompare).
     for (const k of Object.keys(value as Record<string, unknown>).sort()) {
-      out[k] = sortKeys((value as Record<string, unknown>)[k]);
+      setOwnKey(out, k, sortKeys((value as Record<string, unknown>)[k]));
     }
     return out;
   }
@@ -22,7 +31,7 @@ export function stripKeys(value: unknown, keys: ReadonlySet<string>): unknown {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (!keys.has(k)) out[k] = stripKeys(v, keys);
+      if (!keys.has(k)) setOwnKey(out, k, stripKeys(v, keys));
     }
     return out;
   }

@@ -1,15 +1,17 @@
 // Output normalisation: what goes on the wire omits defaults and nulls (conformance "known quirks"):
 // no mode:"active", no failOpen:false, no priorityHint:0, no empty messages.
+import { setOwnKey } from './canonical';
 import type { InterceptorDescriptor, InterceptorResult } from './schemas';
 
-/** Drops keys whose value is undefined or null, recursively through plain objects and arrays. */
+/** Drops keys whose value is undefined or null, recursively through plain objects and arrays (for our own
+ * descriptors and result fields only: never run it over a payload, whose nulls belong to the client). */
 export function omitNullish<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => omitNullish(v)) as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === undefined || v === null) continue;
-      out[k] = omitNullish(v);
+      setOwnKey(out, k, omitNullish(v));
     }
     return out as T;
   }

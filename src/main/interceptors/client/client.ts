@@ -13,7 +13,6 @@ import {
   NOTIFICATION_LIST_CHANGED,
 } from '../../../shared/protocol/constants';
 import type { InterceptorResult, InterceptorType, InvokeParams } from '../../../shared/protocol/schemas';
-import { omitNullish } from '../../../shared/protocol/wire';
 import { InvokeError, type DiscoveryResult, type InterceptorServerHandle, type InvokeOptions } from '../server-handle';
 import { ConnectionConfigSchema, describeConnection, type ConnectionConfig } from './connection';
 import { drainList } from './discovery';
@@ -148,7 +147,9 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     } catch (err) {
       throw new InvokeError('transport', `server '${this.name}' is unavailable: ${(err as Error).message}`);
     }
-    const wire = omitNullish({ ...params, timeoutMs }) as Record<string, unknown>;
+    // The payload goes out exactly as given: null values and an own `__proto__` key are part of it, and a
+    // mutator that hands it back unchanged must compare equal (so no recursive null-stripping here).
+    const wire = invokeWireParams(params, timeoutMs);
     const localDeadline = (timeoutMs ?? this.opts.defaultInvokeTimeoutMs ?? 30_000) + (this.opts.timeoutGraceMs ?? 250);
     let raw: unknown;
     try {
@@ -351,6 +352,15 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   private emitDiscovery(result: DiscoveryResult | undefined): void {
     for (const l of this.discoveryListeners) l(result);
   }
+}
+
+/** Top-level optional fields that are absent (undefined or null) are left out; values are passed by reference. */
+export function invokeWireParams(params: InvokeParams, timeoutMs: number | undefined): Record<string, unknown> {
+  const wire: Record<string, unknown> = { ...params };
+  if (timeoutMs === undefined) delete wire.timeoutMs;
+  else wire.timeoutMs = timeoutMs;
+  for (const key of ['config', 'context', '_meta'] as const) if (wire[key] === undefined || wire[key] === null) delete wire[key];
+  return wire;
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {

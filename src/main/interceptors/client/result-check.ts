@@ -1,6 +1,6 @@
 // The invoker's checks on an invoke result (S4 malformed results, routed as invocation failures):
 // it must parse as one of the result types and echo the call's interceptor, type and phase, and
-// a mutation that says `modified:false` must give back the unchanged input.
+// a mutation that says `modified:false` must give back the unchanged input or no payload at all.
 import { canonicalJson } from '../../../shared/protocol/canonical';
 import {
   InterceptorDescriptorSchema,
@@ -35,7 +35,8 @@ export function checkInvokeResult(
       result: raw,
     });
   }
-  if (result.type === 'mutation' && !result.modified && canonicalJson(result.payload) !== canonicalJson(params.payload)) {
+  // `{modified:false}` without a payload means "unchanged" (the TS reference SDK sends exactly that).
+  if (result.type === 'mutation' && !result.modified && result.payload !== undefined && canonicalJson(result.payload) !== canonicalJson(params.payload)) {
     throw new InvokeError('malformed', `${where} returned modified:false with a payload different from its input`, undefined, {
       result: raw,
     });

@@ -2,6 +2,7 @@
 // cross-boundary-guard) and by anything that must not keep secrets at rest (the store's redaction).
 // A secret is replaced by a stable handle `<mcp:secret-ref:{formatId}:{fnv1a32 as 8 hex}>`, so two
 // occurrences of the same value get the same handle and the value itself never leaves.
+import { setOwnKey } from '../../../shared/protocol/canonical';
 
 export interface SecretFormat {
   id: string;
@@ -123,7 +124,8 @@ export function redactSecrets<T>(value: T, formats: readonly SecretFormat[] = SE
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, inner] of Object.entries(v as Record<string, unknown>)) out[walk(k) as string] = walk(inner);
+      // setOwnKey: an own `__proto__` key (legal JSON, made by JSON.parse) must stay a key, not become the prototype.
+      for (const [k, inner] of Object.entries(v as Record<string, unknown>)) setOwnKey(out, walk(k) as string, walk(inner));
       return out;
     }
     return v;
