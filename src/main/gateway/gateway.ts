@@ -7,7 +7,7 @@ import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/
 import { recordingEnabled } from '../../shared/config/parse';
 import type { ExecutionOutcome, ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
-import type { FailureSimulator } from '../interceptors/chain';
+import { configErrors, type FailureSimulator } from '../interceptors/chain';
 import { Backend } from './backend';
 import { configSnapshot } from './config-snapshot';
 import { Interception } from './intercept';
@@ -115,7 +115,13 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
       // Connect the static interceptor servers now (in the background): the first request should not pay
       // for spawning them, and a broken one shows up in the log at once.
       for (const handle of this.interception.servers) {
-        handle.discover().catch((err: unknown) => this.log(`interceptor server "${handle.name}": ${(err as Error).message}`));
+        handle.discover().then(
+          (r) => {
+            const listed = r.interceptors.map((descriptor, listIndex) => ({ server: handle.name, serverIndex: 0, listIndex, descriptor }));
+            for (const e of configErrors(listed, this.config.overrides)) this.log(`config error: ${e.message}`);
+          },
+          (err: unknown) => this.log(`interceptor server "${handle.name}": ${(err as Error).message}`),
+        );
       }
     } catch (err) {
       this.error = (err as Error).message;

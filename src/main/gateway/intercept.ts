@@ -9,7 +9,7 @@ import { ErrorCode, METHOD_LIST, NEVER_INTERCEPTED } from '../../shared/protocol
 import { errorResponse, resultResponse, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
 import { InvokeParamsSchema, type InvocationContext } from '../../shared/protocol/schemas';
 import { descriptorToWire, resultToWire } from '../../shared/protocol/wire';
-import { hooksCoverEvent } from '../../shared/protocol/events';
+import { hooksCoverPattern } from '../../shared/protocol/events';
 import { ChainRuntime, type ChainResult, type FailureSimulator } from '../interceptors/chain';
 import { InterceptorServerClient } from '../interceptors/client';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
@@ -99,7 +99,7 @@ export class Interception {
     const outcome = await runtime.discover();
     const event = typeof params?.event === 'string' ? params.event : undefined;
     const interceptors = outcome.interceptors
-      .filter((d) => event === undefined || hooksCoverEvent(d.descriptor.hooks, event))
+      .filter((d) => event === undefined || hooksCoverPattern(d.descriptor.hooks, event))
       .map((d) => descriptorToWire(d.descriptor));
     return { interceptors };
   }

@@ -9,6 +9,8 @@ import type { ConnectionState } from '../interceptors/client/status';
 import type { GatewayRuntime, GatewayRuntimeFactory, GatewayRuntimeOptions } from './gateway-runtime';
 import type { ReplayHost } from '../gateway/replay';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
+import { configErrors } from '../interceptors/chain';
+import type { InterceptorDescriptor } from '../../shared/protocol/schemas';
 import { configuredServers, endpointTarget } from './gateway-summary';
 
 /** Discovery attempts after the first one fails (about two minutes in all). */
@@ -29,6 +31,8 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
   private readonly gateway: Gateway;
   private started = false;
   private readonly counts = new Map<string, number>();
+  /** What each server listed last: its config errors are judged against the current overrides. */
+  private readonly listed = new Map<string, InterceptorDescriptor[]>();
   private readonly discoveryErrors = new Map<string, string>();
   private unsubscribers: (() => void)[] = [];
 
@@ -61,6 +65,7 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
     for (const u of this.unsubscribers) u();
     this.unsubscribers = [];
     this.counts.clear();
+    this.listed.clear();
     this.discoveryErrors.clear();
     const result = await this.gateway.reload(config);
     // The new interception has new server connections: connect them now so the card stays truthful.
@@ -83,6 +88,11 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
       const status = handle instanceof InterceptorServerClient ? handle.status : undefined;
       const error = this.discoveryErrors.get(entry.name) ?? status?.lastError;
       const count = this.counts.get(entry.name);
+      const listed = this.listed.get(entry.name) ?? [];
+      const problems = configErrors(
+        listed.map((descriptor, listIndex) => ({ server: entry.name, serverIndex: 0, listIndex, descriptor })),
+        this.gateway.config.overrides,
+      ).map((e) => e.message);
       return {
         name: entry.name,
         transport: entry.transport,
@@ -91,6 +101,7 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
         status: status ? STATE_TO_STATUS[status.state] : this.started ? 'pending' : 'stopped',
         ...(error && status?.state !== 'connected' ? { error } : {}),
         ...(count !== undefined ? { interceptorCount: count } : {}),
+        ...(problems.length > 0 ? { configErrors: problems } : {}),
       };
     });
   }
@@ -114,6 +125,7 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
     handle.discover().then(
       (r) => {
         this.counts.set(handle.name, r.interceptors.length);
+        this.listed.set(handle.name, r.interceptors);
         this.discoveryErrors.delete(handle.name);
         this.o.onChange?.();
       },

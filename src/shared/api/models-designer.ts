@@ -19,6 +19,8 @@ export const ServerDiscoverySchema = z.object({
   error: z.string().optional(),
   interceptors: z.array(DescriptorSchema),
   skipped: Skipped,
+  /** Interceptors whose config (or the lack of one) fails their configSchema under the draft's overrides. */
+  configErrors: z.array(z.object({ interceptor: z.string(), message: z.string() })).optional(),
   durationMs: z.number(),
 });
 export type ServerDiscovery = z.infer<typeof ServerDiscoverySchema>;

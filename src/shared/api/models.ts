@@ -29,6 +29,8 @@ export const InterceptorServerStateSchema = EndpointSummarySchema.extend({
   error: z.string().optional(),
   failOpen: z.boolean(),
   interceptorCount: z.number().int().optional(),
+  /** Interceptors it lists whose config cannot work (e.g. tool-allowlist without config.allow): skipped until fixed. */
+  configErrors: z.array(z.string()).optional(),
 });
 export type InterceptorServerState = z.infer<typeof InterceptorServerStateSchema>;
 

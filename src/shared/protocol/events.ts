@@ -21,6 +21,30 @@ export function hooksCoverEvent(hooks: readonly Hook[], event: string): boolean 
   return hooks.some((h) => h.events.some((p) => eventPatternMatches(p, event, h.phase)));
 }
 
+/**
+ * `interceptors/list` filter for a concrete event or a pattern ("*", "tools/*"): the interceptors that hook
+ * it, i.e. some hook's declared pattern covers everything the queried pattern can match. For "*" that is
+ * exactly what the TS reference host answers (interceptors hooking "*"); for a concrete event it is
+ * hooksCoverEvent.
+ */
+export function hooksCoverPattern(hooks: readonly Hook[], pattern: string): boolean {
+  if (!pattern.includes('*')) return hooksCoverEvent(hooks, pattern);
+  return hooks.some((h) => h.events.some((p) => patternCovers(p, pattern, h.phase)));
+}
+
+/** True iff the declared pattern covers everything the requested pattern could match in `phase`. */
+export function patternCovers(declared: string, requested: string, phase: Phase): boolean {
+  if (declared === requested) return true;
+  if (declared === '*' || declared === `*/${phase}`) return true;
+  if (requested === '*' || requested.startsWith('*/')) return false;
+  if (!requested.includes('*')) return eventPatternMatches(declared, requested, phase);
+  if (!declared.includes('*')) return false;
+  // Glob inside glob: test the declared glob against the requested one with its `*`s taken literally.
+  // A `**` (crosses "/") is only covered by a declared `**`.
+  if (requested.includes('**') && !declared.includes('**')) return false;
+  return eventPatternMatches(declared, requested, phase);
+}
+
 export function globToRegExpCached(glob: string): RegExp {
   return globToRegExp(glob);
 }

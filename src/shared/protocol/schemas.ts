@@ -20,18 +20,26 @@ export const HookSchema = z.object({
 });
 export type Hook = z.infer<typeof HookSchema>;
 
+// The SEP says int32, but the TS reference emits whatever number its author wrote (0.5, 1e3): be liberal
+// and order by the number; only non-finite values are refused.
 export const PriorityHintSchema = z.union([
-  z.number().int(),
-  z.object({ request: z.number().int().optional(), response: z.number().int().optional() }),
+  z.number(),
+  z.object({ request: z.number().optional(), response: z.number().optional() }),
 ]);
 export type PriorityHint = z.infer<typeof PriorityHintSchema>;
 
 export const CompatSchema = z.object({ minProtocol: z.string(), maxProtocol: z.string().optional() });
 export type Compat = z.infer<typeof CompatSchema>;
 
-/** JSON Schema of an interceptor's `config`; the root must be an object schema. */
+/** JSON Schema of an interceptor's `config` as our host's authors write it: the root is an object schema. */
 export const ConfigSchemaSchema = z.looseObject({ type: z.literal('object') });
 export type ConfigSchema = z.infer<typeof ConfigSchemaSchema>;
+
+/**
+ * A descriptor's `configSchema` as other hosts send it: any JSON value is accepted (the TS reference may send
+ * a schema without `type:"object"`); the invoker validates config only against a usable one (chain/config-check).
+ */
+export const ForeignConfigSchemaSchema = z.unknown();
 
 const MetaSchema = z.record(z.string(), z.unknown());
 
@@ -45,7 +53,7 @@ export const InterceptorDescriptorSchema = z.looseObject({
   failOpen: z.boolean().optional(),
   priorityHint: PriorityHintSchema.optional(),
   compat: CompatSchema.optional(),
-  configSchema: ConfigSchemaSchema.optional(),
+  configSchema: ForeignConfigSchemaSchema.optional(),
   _meta: MetaSchema.optional(),
 });
 export type InterceptorDescriptor = z.infer<typeof InterceptorDescriptorSchema>;
@@ -119,7 +127,8 @@ export const MutationResultSchema = z.looseObject({
   ...resultBase,
   type: z.literal('mutation'),
   modified: z.boolean(),
-  payload: z.unknown(),
+  // Absent with modified:false means "unchanged" (the TS reference sends that); modified:true needs it.
+  payload: z.unknown().optional(),
 });
 export type MutationResult = z.infer<typeof MutationResultSchema>;
 

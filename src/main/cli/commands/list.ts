@@ -1,5 +1,6 @@
 // `interceptor-console list`: the interceptors one server serves, as the JSON list result.
 import { descriptorToWire } from '../../../shared/protocol/wire';
+import { configProblem } from '../../interceptors/chain';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { connectionFromFlags, connectTimeoutFromFlags, serverTargetOptions, serverTargetUsage, withServerClient } from '../server-target';
@@ -11,7 +12,7 @@ Connects to one interceptor server, drains interceptors/list (all pages) and pri
 reported on stderr.
 
 Options:
-  --event <event>                  only interceptors hooked on this concrete event, e.g. tools/call
+  --event <event>                  only interceptors hooked on this event (tools/call) or pattern ("*", "tools/*")
 
 ${serverTargetUsage}
 
@@ -27,9 +28,7 @@ export const listCommand: CliCommand = {
     const connection = connectionFromFlags(values);
     const timeout = connectTimeoutFromFlags(values);
     const event = values.event;
-    if (event !== undefined && (event === '' || event.includes('*'))) {
-      throw new UsageError(`--event must be one concrete event such as tools/call, got "${event}" (wildcards belong in hooks, not in queries)`);
-    }
+    if (event === '') throw new UsageError('--event needs an event such as tools/call (or a pattern: "*", "tools/*")');
     const result = await withServerClient(connection, timeout, async (client) => {
       try {
         return await client.list({ event });
@@ -38,6 +37,15 @@ export const listCommand: CliCommand = {
       }
     });
     for (const s of result.skipped) console.error(`warning: skipped ${s.name ? `'${s.name}'` : 'a descriptor'}: ${s.reason}`);
+    // What a gateway would make of each one with no config set (no overrides here): say it before it bites.
+    for (const d of result.interceptors) {
+      const problem = configProblem(d, undefined);
+      if (problem) {
+        console.error(
+          `config error: '${d.name}': ${problem}; a gateway skips it (does not invoke it) until its override sets a valid config, e.g. overrides["<server>/${d.name}"].config`,
+        );
+      }
+    }
     console.log(JSON.stringify({ interceptors: result.interceptors.map(descriptorToWire) }, null, 2));
     return 0;
   },

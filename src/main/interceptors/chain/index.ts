@@ -13,6 +13,8 @@ export {
 } from './overrides';
 export type { OverrideIssue } from './overrides';
 export { discoverAll, mergeDiscovery, listAll } from './discovery';
+export { configErrors, configProblem, usableConfigSchema } from './config-check';
+export type { ConfigError } from './config-check';
 export type { DiscoveryOutcome, DiscoverOptions } from './discovery';
 export { executePlan, ChainClock } from './run';
 export type { ExecuteInput } from './run';

@@ -4,6 +4,7 @@ import type { Phase } from '../../../shared/protocol/constants';
 import { hookMatches } from '../../../shared/protocol/events';
 import type { Compat, InterceptorType, Mode, PriorityHint } from '../../../shared/protocol/schemas';
 import type { Pass, SkipReason } from '../../../shared/trace/types';
+import { configErrorMessage, configProblem } from './config-check';
 import { interceptorId, narrowHooks, overrideFor } from './overrides';
 import type { ChainPlan, DiscoveredInterceptor, OrderInput, PlannedEntry, SkippedEntry } from './types';
 
@@ -77,6 +78,10 @@ function skipReason(entry: PlannedEntry, item: DiscoveredInterceptor, input: Ord
     return { reason: 'event-not-hooked', detail: `no hook covers ${input.event}` };
   }
   if (!entry.enabled) return { reason: 'disabled', detail: 'disabled by override' };
+  // A config the host must refuse would fail every invoke: a configuration error (reported at discovery),
+  // not a reason to block every request it hooks.
+  const config = configProblem(item.descriptor, entry.config);
+  if (config) return { reason: 'config-invalid', detail: configErrorMessage(entry.id, config) };
   const compat = compatExcludes(item.descriptor.compat, input.protocolVersion);
   if (compat) return { reason: 'compat', detail: compat };
   return undefined;

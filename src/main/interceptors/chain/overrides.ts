@@ -3,7 +3,7 @@
 // or phase its author never agreed to handle is a configuration error, not a policy.
 import { z } from 'zod';
 import type { Phase } from '../../../shared/protocol/constants';
-import { eventPatternMatches } from '../../../shared/protocol/events';
+import { patternCovers } from '../../../shared/protocol/events';
 import { HookSchema, ModeSchema, PriorityHintSchema } from '../../../shared/protocol/schemas';
 import type { Hook, InterceptorDescriptor } from '../../../shared/protocol/schemas';
 import type { DiscoveredInterceptor, InterceptorOverride, OverrideMap } from './types';
@@ -40,18 +40,8 @@ export class OverrideWideningError extends Error {
   }
 }
 
-/** True iff the declared pattern covers everything the requested pattern could match in `phase`. */
-export function patternCovers(declared: string, requested: string, phase: Phase): boolean {
-  if (declared === requested) return true;
-  if (declared === '*' || declared === `*/${phase}`) return true;
-  if (requested === '*' || requested.startsWith('*/')) return false;
-  if (!requested.includes('*')) return eventPatternMatches(declared, requested, phase);
-  if (!declared.includes('*')) return false;
-  // Glob inside glob: test the declared glob against the requested one with its `*`s taken literally.
-  // A `**` (crosses "/") is only covered by a declared `**`.
-  if (requested.includes('**') && !declared.includes('**')) return false;
-  return eventPatternMatches(declared, requested, phase);
-}
+// patternCovers lives with the other hook matching (the host's list filter uses it too).
+export { patternCovers };
 
 /** Returns the effective hooks, throwing OverrideWideningError if `requested` widens `declared`. */
 export function narrowHooks(key: string, declared: readonly Hook[], requested: readonly Hook[] | undefined): Hook[] {

@@ -11,7 +11,7 @@ import {
   METHOD_LIST,
   NOTIFICATION_LIST_CHANGED,
 } from '../../../shared/protocol/constants';
-import { hooksCoverEvent } from '../../../shared/protocol/events';
+import { hooksCoverPattern } from '../../../shared/protocol/events';
 import {
   InvokeParamsSchema,
   ListParamsSchema,
@@ -101,14 +101,11 @@ export class InterceptorHost {
     const parsed = ListParamsSchema.safeParse(rawParams ?? undefined);
     if (!parsed.success) throw invalidParams('interceptors/list', parsed.error);
     const { event, cursor } = parsed.data ?? {};
-    if (event !== undefined && (event.length === 0 || event.includes('*'))) {
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        `interceptors/list: event must be one concrete event name such as "tools/call", got ${JSON.stringify(event)} (wildcards are only allowed in hooks)`,
-        { event },
-      );
+    if (event !== undefined && event.length === 0) {
+      throw new ProtocolError(ErrorCode.InvalidParams, 'interceptors/list: event must be an event name such as "tools/call", "*" or "tools/*", got ""', { event });
     }
-    const matching = this.descriptors().filter((d) => event === undefined || hooksCoverEvent(d.hooks, event));
+    // Liberal in what we accept (the TS reference sends "*"): a pattern answers the interceptors hooking it.
+    const matching = this.descriptors().filter((d) => event === undefined || hooksCoverPattern(d.hooks, event));
     const start = cursor === undefined ? 0 : decodeCursor(cursor);
     if (start > matching.length) {
       throw new ProtocolError(ErrorCode.InvalidParams, `interceptors/list: cursor ${JSON.stringify(cursor)} is past the end of the list`, { cursor });

@@ -7,7 +7,7 @@ import { ApiError } from '../../../shared/api/envelope';
 import type { DesignerDiscovery, DesignerSaveResult, OverrideIssue, ServerDiscovery } from '../../../shared/api/models-designer';
 import { formatConfigErrors, formatPath, parseGatewayConfig, parseGatewayConfigText, type GatewayConfig } from '../../../shared/config';
 import type { InterceptorDescriptor } from '../../../shared/protocol/schemas';
-import { validateOverrides, type DiscoveredInterceptor } from '../../interceptors/chain';
+import { configErrors, validateOverrides, type DiscoveredInterceptor } from '../../interceptors/chain';
 import type { AppEnvironment } from '../environment';
 import type { GatewayManager } from '../gateway-manager';
 import { configuredServers, endpointTarget } from '../gateway-summary';
@@ -70,7 +70,9 @@ export class ChainDesigner {
         const t0 = performance.now();
         try {
           const r = await this.pool().discover(id, config, entry.name, refresh);
-          return { ...base, ok: true, interceptors: r.interceptors, skipped: r.skipped, durationMs: r.durationMs };
+          const listed = r.interceptors.map((d, listIndex) => ({ server: entry.name, serverIndex: 0, listIndex, descriptor: d as unknown as InterceptorDescriptor }));
+          const problems = configErrors(listed, config.overrides).map((e) => ({ interceptor: e.interceptor, message: e.message }));
+          return { ...base, ok: true, interceptors: r.interceptors, skipped: r.skipped, ...(problems.length ? { configErrors: problems } : {}), durationMs: r.durationMs };
         } catch (err) {
           return { ...base, ok: false, error: (err as Error).message, interceptors: [], skipped: [], durationMs: performance.now() - t0 };
         }

@@ -110,6 +110,13 @@ export function Palette(props: Props) {
                   <DeclaredPolicy d={d} />
                   {d.description && <div className="palette-desc">{d.description}</div>}
                   {reason && <div className="palette-reason">{SKIP_LABELS[reason] ?? reason}</div>}
+                  {server.configErrors
+                    ?.filter((e) => e.interceptor === d.name)
+                    .map((e) => (
+                      <div key={e.message} className="palette-error small" role="alert" data-testid={`palette-config-error-${id}`}>
+                        Config error: {e.message}
+                      </div>
+                    ))}
                 </li>
               );
             })}

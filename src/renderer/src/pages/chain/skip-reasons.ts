@@ -5,6 +5,7 @@ export const SKIP_LABELS: Record<string, string> = {
   disabled: 'disabled',
   compat: 'compat range',
   'discovery-failed': 'discovery failed',
+  'config-invalid': 'config error',
 };
 
 /** One sentence for a hover: why this interceptor does not run for the selected event and phase. */
@@ -20,6 +21,8 @@ export function skipExplanation(reason: string | undefined, detail: string | und
       return `Skipped for the selected protocol version: ${detail ?? 'its compat range excludes it'}.`;
     case 'discovery-failed':
       return `Its server failed discovery${detail ? `: ${detail}` : ''}.`;
+    case 'config-invalid':
+      return `Configuration error: ${detail ?? 'its config does not match its configSchema'}.`;
     default:
       return reason ? `${reason}${detail ? `: ${detail}` : ''}` : '';
   }

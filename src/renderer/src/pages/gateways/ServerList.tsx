@@ -13,6 +13,11 @@ export function ServerList({ servers }: { servers: InterceptorServerState[] }) {
           {s.interceptorCount !== undefined && <span className="muted">{s.interceptorCount} interceptors</span>}
           {s.failOpen && <span className="tag">fail-open</span>}
           {s.error && <span className="err">{s.error}</span>}
+          {s.configErrors?.map((e) => (
+            <span key={e} className="err" data-testid={`server-config-error-${s.name}`} title="Configuration error: this interceptor is skipped until its config is fixed">
+              config error: {e}
+            </span>
+          ))}
         </li>
       ))}
     </ul>
