@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareOrdinal, effectivePriority, orderChain, validateOverrides } from '../../src/main/interceptors/chain/index';
+import { compareOrdinal, configErrors, effectivePriority, orderChain, validateOverrides } from '../../src/main/interceptors/chain/index';
 import { desc, discovered } from './helpers';
 
 const ids = (entries: { id: string }[]) => entries.map((e) => e.id);
@@ -137,5 +137,38 @@ describe('part A details in the ordering function', () => {
   it('accepts failed servers as a plain record (JSON through the app API)', () => {
     const plan = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('down', 0, [desc('v', 'validation')]), failedServers: { down: 'refused' } });
     expect(plan.skipped[0]).toMatchObject({ reason: 'discovery-failed', detail: 'refused' });
+  });
+
+  it('orders fractional priority hints by the number (the TS reference emits them)', () => {
+    const items = discovered('s', 0, [desc('c', 'mutation', { priorityHint: 0.5 }), desc('b', 'mutation', { priorityHint: -0.5 }), desc('a', 'mutation')]);
+    expect(ids(orderChain({ event: 'tools/call', phase: 'request', interceptors: items }).mutations)).toEqual(['s/b', 's/a', 's/c']);
+  });
+});
+
+describe('config required by configSchema (A12)', () => {
+  const allowlist = { ...desc('allowlist', 'validation'), configSchema: { type: 'object', properties: { allow: { type: 'array' } }, required: ['allow'] } };
+  const withDefault = { ...desc('defaulted', 'validation'), configSchema: { type: 'object', properties: { level: { type: 'number', default: 1 } }, required: ['level'] } };
+  const foreign = { ...desc('foreign', 'validation'), configSchema: { type: 'string' } };
+  const broken = { ...desc('broken', 'validation'), configSchema: { type: 'object', properties: { a: { type: 'nope' } }, required: ['a'] } };
+  const items = discovered('s', 0, [allowlist, withDefault, foreign, broken]);
+  const plan = (overrides = {}) => orderChain({ event: 'tools/call', phase: 'request', interceptors: items, overrides });
+
+  it('skips an interceptor whose schema requires a config none is set for, with a sentence that says how to fix it', () => {
+    const p = plan();
+    expect(ids(p.validations)).toEqual(['s/broken', 's/defaulted', 's/foreign']);
+    expect(p.skipped.find((e) => e.id === 's/allowlist')).toMatchObject({
+      reason: 'config-invalid',
+      detail: expect.stringMatching(/\(config\.allow is required\); it is skipped \(not invoked\) until overrides\["s\/allowlist"\]\.config is set/),
+    });
+  });
+
+  it('runs it once a config is set, even a wrong one (the host refuses it: fail-closed), which is still reported', () => {
+    expect(ids(plan({ 's/allowlist': { config: { allow: ['*'] } } }).validations)).toContain('s/allowlist');
+    expect(ids(plan({ 's/allowlist': { config: { allow: 'x' } } }).validations)).toContain('s/allowlist');
+    expect(configErrors(items, { 's/allowlist': { config: { allow: 'x' } } })).toEqual([
+      expect.objectContaining({ id: 's/allowlist', message: expect.stringMatching(/\(config\.allow must be array\); the host refuses every invoke/) }),
+    ]);
+    expect(configErrors(items, { 's/allowlist': { config: { allow: [] } } })).toEqual([]);
+    expect(configErrors(items, { 's/allowlist': { enabled: false } })).toEqual([]);
   });
 });

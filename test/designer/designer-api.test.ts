@@ -84,6 +84,31 @@ describe('designer API', () => {
     expect(other.find((e) => e.id === 'samples/email-redactor')).toMatchObject({ skipped: 'event-not-hooked' });
   }, 30_000);
 
+  it('reports tool-allowlist without config as a configuration error in the palette and skips it instead of blocking', async () => {
+    type Discovery = { servers: { name: string; configErrors?: { interceptor: string; message: string }[] }[] };
+    const draft = { ...base, overrides: {} };
+    const { servers } = await call<Discovery>(core, 'designer.discover', { id: 'd', config: draft });
+    expect(servers[0]!.configErrors).toEqual([
+      { interceptor: 'tool-allowlist', message: expect.stringMatching(/^samples\/tool-allowlist: no config is set .*\(config\.allow is required\); it is skipped/) },
+    ]);
+    expect((await order(draft)).find((e) => e.id === 'samples/tool-allowlist')).toMatchObject({ skipped: 'config-invalid' });
+    const configured = { ...base, overrides: { 'samples/tool-allowlist': { config: { allow: ['echo'] } } } };
+    expect((await call<Discovery>(core, 'designer.discover', { id: 'd', config: configured })).servers[0]!.configErrors).toBeUndefined();
+  }, 30_000);
+
+  it('shows the configuration error on the gateway card (interceptor-server status)', async () => {
+    await call(core, 'gateways.create', { id: 'cfg', config: { ...base, overrides: {} }, start: true });
+    type Card = { id: string; interceptorServers: { name: string; configErrors?: string[] }[] };
+    const end = Date.now() + 30_000;
+    let card: Card | undefined;
+    while (!card?.interceptorServers[0]?.configErrors && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+      card = (await call<Card[]>(core, 'gateways.list')).find((g) => g.id === 'cfg');
+    }
+    expect(card!.interceptorServers[0]!.configErrors).toEqual([expect.stringMatching(/^samples\/tool-allowlist: no config is set/)]);
+    await call(core, 'gateways.stop', { id: 'cfg' });
+  }, 60_000);
+
   it('refuses a widening hooks override with the engine reason and its JSON path', async () => {
     const widening = { ...base, overrides: { 'samples/email-redactor': { hooks: [{ events: ['tools/call', 'resources/read'], phase: 'request' }] } } };
     const issues = await call<{ configPath: string; kind: string; message: string }[]>(core, 'designer.checkOverrides', { id: 'd', config: widening });

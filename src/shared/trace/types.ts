@@ -11,7 +11,7 @@ export type SkipReason =
   | 'other-phase' // hooked for the event, but only in the other phase
   | 'disabled' // override enabled:false
   | 'compat' // compat range excludes the negotiated protocol version (A17)
-  | 'config-invalid' // its config (or the lack of one) fails its configSchema: a configuration error
+  | 'config-invalid' // no config is set and its configSchema requires one: a configuration error
   | 'discovery-failed' // its server failed discovery and is fail-open (A8)
   | 'after-block' // an earlier block stopped the chain before it ran (S4 gating)
   | 'chain-timeout' // the whole-chain deadline passed before it was invoked

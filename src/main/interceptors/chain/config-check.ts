@@ -1,8 +1,8 @@
 // Invoker-side check of an interceptor's `config` against its descriptor's `configSchema` (A12), so that a
 // config the host is bound to refuse (-32602 on every invoke) is a configuration error reported at
-// discovery (gateway card, Chain palette, CLI `list`) and the interceptor is skipped with reason
-// 'config-invalid', instead of a fail-closed block of every request it hooks (issue #14: tool-allowlist
-// without `config.allow`).
+// discovery (gateway card, Chain palette, gateway log, CLI `list`). When the config is missing altogether
+// the interceptor is skipped with reason 'config-invalid' instead of blocking every request it hooks
+// (issue #14: tool-allowlist without `config.allow`).
 //
 // Only a usable schema is checked: a JSON object whose root `type` is "object" (or absent) and that ajv
 // compiles. Anything else (the TS reference may send other shapes) is accepted and not checked.
@@ -73,13 +73,19 @@ export function configErrors(discovered: readonly DiscoveredInterceptor[], overr
     const problem = configProblem(d.descriptor, o?.config);
     if (!problem) continue;
     const id = interceptorId(d.server, d.descriptor.name);
-    out.push({ id, server: d.server, interceptor: d.descriptor.name, message: configErrorMessage(id, problem) });
+    out.push({ id, server: d.server, interceptor: d.descriptor.name, message: configErrorMessage(id, problem, o?.config !== undefined) });
   }
   return out;
 }
 
-export function configErrorMessage(id: string, problem: string): string {
-  return `${id}: ${problem}; it is skipped (not invoked) until overrides["${id}"].config is fixed, or disable it with enabled:false`;
+/**
+ * A missing config makes the interceptor skipped (enabling a server as it comes must not block every call);
+ * a config that was written but is wrong is still invoked, and the host's refusal blocks fail-closed (the
+ * operator meant it to run). Both are reported the same way at discovery.
+ */
+export function configErrorMessage(id: string, problem: string, configured: boolean): string {
+  const effect = configured ? 'the host refuses every invoke, so every call it hooks is blocked (fail-closed)' : 'it is skipped (not invoked)';
+  return `${id}: ${problem}; ${effect} until overrides["${id}"].config is set to a valid config, or disable it with enabled:false`;
 }
 
 function describe(errors: ErrorObject[]): string {

@@ -78,10 +78,11 @@ function skipReason(entry: PlannedEntry, item: DiscoveredInterceptor, input: Ord
     return { reason: 'event-not-hooked', detail: `no hook covers ${input.event}` };
   }
   if (!entry.enabled) return { reason: 'disabled', detail: 'disabled by override' };
-  // A config the host must refuse would fail every invoke: a configuration error (reported at discovery),
-  // not a reason to block every request it hooks.
-  const config = configProblem(item.descriptor, entry.config);
-  if (config) return { reason: 'config-invalid', detail: configErrorMessage(entry.id, config) };
+  // No config where the schema requires one: every invoke would be refused. That is a configuration error
+  // (reported at discovery), not a reason to block every request it hooks. A written but wrong config
+  // still runs and blocks fail-closed (see config-check.ts).
+  const config = entry.config === undefined ? configProblem(item.descriptor, undefined) : undefined;
+  if (config) return { reason: 'config-invalid', detail: configErrorMessage(entry.id, config, false) };
   const compat = compatExcludes(item.descriptor.compat, input.protocolVersion);
   if (compat) return { reason: 'compat', detail: compat };
   return undefined;

@@ -16,7 +16,7 @@ export const SKIP_TEXT: Record<string, string> = {
   'other-phase': 'hooked for the other phase only',
   disabled: 'disabled by an override',
   compat: 'outside its compat range',
-  'config-invalid': 'not run: its config does not match its configSchema',
+  'config-invalid': 'not run: it needs a config (configSchema) and none is set',
   'discovery-failed': 'its server failed discovery (fail-open)',
   'after-block': 'not run: an earlier step blocked',
   'chain-timeout': 'not run: the chain deadline passed',

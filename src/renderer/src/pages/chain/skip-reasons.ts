@@ -22,7 +22,7 @@ export function skipExplanation(reason: string | undefined, detail: string | und
     case 'discovery-failed':
       return `Its server failed discovery${detail ? `: ${detail}` : ''}.`;
     case 'config-invalid':
-      return `Configuration error: ${detail ?? 'its config does not match its configSchema'}.`;
+      return `Configuration error: ${detail ?? 'its configSchema requires a config and none is set'}.`;
     default:
       return reason ? `${reason}${detail ? `: ${detail}` : ''}` : '';
   }
