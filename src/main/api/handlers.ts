@@ -77,7 +77,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     },
     'gateways.snippets': ({ id }) => {
       const g = manager.get(id);
-      return buildSnippets({ id, config: manager.config(id), rawConfig: g.config, configPath: g.configPath, url: g.listen.url, env });
+      return buildSnippets({ id, config: manager.config(id), stdioConfigPath: manager.stdioConfigPath(id), url: g.listen.url, env });
     },
     'gateways.examples': () => listExamples(env),
     'gateways.parseClientConfig': ({ text }) => {

@@ -1,14 +1,11 @@
 // Where a headless gateway records: the SQLite store (src/main/store) at --db, $INTERCEPTOR_CONSOLE_DB, or
 // the data folder's history.db. WAL mode lets the app read the same file while this process writes it.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Recorder } from '../../shared/trace/execution';
 import { defaultDataDir } from '../services/environment';
 import { SqliteRecorder, resolveDbPath } from '../store';
 
 export async function openGatewayRecorder(dbPath: string | undefined, log: (line: string) => void): Promise<Recorder> {
   const path = resolveDbPath({ ...(dbPath ? { flag: dbPath } : {}), dataDir: defaultDataDir() });
-  mkdirSync(dirname(path), { recursive: true });
   const recorder = SqliteRecorder.open(path, { onError: (message) => log(`recording: ${message}`) });
   log(`recording to ${path}`);
   return recorder;

@@ -1,7 +1,7 @@
 // The composition root shared by web mode, Electron and tests: builds the environment and plugs the
 // real capabilities (gateway engine, SQLite store, chain engine, interceptor connections) into the core.
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDir } from '../files/private-files';
 import { createAppCore, type AppCore, type CorePorts } from './app-core';
 import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnvironment, type Logger } from './environment';
 import { MemoryHistory, type HistoryPort } from './history-port';
@@ -25,7 +25,8 @@ export interface BootstrapOptions {
 
 export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
   const dataDir = resolve(o.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  // Holds gateway configs with bearer tokens and the recorded traffic: the user's alone (0700).
+  ensurePrivateDir(dataDir);
   return {
     mode: o.mode,
     version: o.version ?? process.env.npm_package_version ?? '0.1.0',

@@ -1,7 +1,8 @@
 // The embedded default (product.md §2): on first start, a demo gateway fronting server-everything over
 // stdio, with the bundled sample interceptors (our own `serve-samples`), listening on HTTP on a free
 // loopback port with a bearer token, started at once. Created once: deleting it is respected.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { writePrivateFileAtomic } from '../files/private-files';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -55,6 +56,6 @@ export async function ensureDemoGateway(env: AppEnvironment, manager: GatewayMan
     return;
   }
   await manager.create(config, { id: DEMO_GATEWAY_ID, demo: true });
-  writeFileSync(marker, `${env.clock.now().toISOString()}\n`);
+  writePrivateFileAtomic(marker, `${env.clock.now().toISOString()}\n`);
   await manager.start(DEMO_GATEWAY_ID).catch((err: unknown) => env.logger.warn('demo gateway failed to start', err));
 }

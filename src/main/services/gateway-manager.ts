@@ -1,8 +1,11 @@
 // Runs several gateways in one process and owns their configs on disk:
 // `<dataDir>/gateways/<id>.json` is each gateway's config file exactly as `interceptor-console gateway
 // --config` reads it (so a client can launch the same gateway headless), and
-// `<dataDir>/gateways/registry.json` keeps what only the app needs (auto-start, demo flag).
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// `<dataDir>/gateways/registry.json` keeps what only the app needs (auto-start, demo flag). An HTTP
+// gateway also gets `<id>.stdio.json`, the same config listening on stdio, which the "Connect a client"
+// snippets launch headless: written with the config, so that showing the snippets writes nothing.
+// Every file here may hold bearer tokens: 0600 in a 0700 folder (files/private-files.ts).
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatConfigErrors, parseGatewayConfig, type GatewayConfig } from '../../shared/config';
 import { ApiError } from '../../shared/api/envelope';
@@ -12,6 +15,7 @@ import type { Recorder } from '../../shared/trace/execution';
 import type { AppEnvironment } from './environment';
 import type { GatewayRuntime, GatewayRuntimeFactory } from './gateway-runtime';
 import type { ReplayHost } from '../gateway/replay';
+import { ensurePrivateDir, makePrivate, writePrivateFileAtomic } from '../files/private-files';
 import { backendSummary, configuredUrl, serverStatesFromConfig, slugify } from './gateway-summary';
 
 interface RegistryEntry {
@@ -49,8 +53,9 @@ export class GatewayManager {
 
   /** Reads the registry; a config file that no longer validates is listed as failed, not dropped. */
   load(): void {
-    mkdirSync(this.dir, { recursive: true });
+    ensurePrivateDir(this.dir);
     const registryPath = join(this.dir, 'registry.json');
+    makePrivate(registryPath); // files written 0644 by an older version
     let registry: RegistryEntry[] = [];
     if (existsSync(registryPath)) {
       try {
@@ -70,6 +75,10 @@ export class GatewayManager {
       }
       const parsed = error ? undefined : parseGatewayConfig(raw);
       if (parsed && !parsed.ok) error = `config is invalid:\n${formatConfigErrors(parsed.errors)}`;
+      makePrivate(this.configPath(r.id));
+      makePrivate(this.stdioVariantPath(r.id));
+      // A gateway saved by a version that wrote its stdio variant only when asked for the snippets.
+      if (parsed?.ok && !existsSync(this.stdioVariantPath(r.id))) this.writeStdioVariant(r.id, parsed.config, raw);
       this.entries.set(r.id, {
         ...r,
         raw,
@@ -88,6 +97,16 @@ export class GatewayManager {
 
   configPath(id: string): string {
     return join(this.dir, `${id}.json`);
+  }
+
+  /** The config a client launches headless: the gateway's own file for a stdio gateway, else its stdio variant. */
+  stdioConfigPath(id: string): string {
+    const config = this.entries.get(id)?.config;
+    return config?.listen.transport === 'stdio' ? this.configPath(id) : this.stdioVariantPath(id);
+  }
+
+  private stdioVariantPath(id: string): string {
+    return join(this.dir, `${id}.stdio.json`);
   }
 
   list(): GatewayInfo[] {
@@ -130,7 +149,7 @@ export class GatewayManager {
       status: 'stopped',
       queue: Promise.resolve(),
     };
-    this.writeConfig(id, raw);
+    this.writeConfig(id, raw, config);
     this.entries.set(id, entry);
     this.saveRegistry();
     this.emit({ type: 'tables.changed', tables: ['gateways'] });
@@ -155,7 +174,7 @@ export class GatewayManager {
       e.config = config;
       e.error = undefined;
       if (e.status === 'failed') this.setStatus(e, 'stopped');
-      this.writeConfig(id, raw, options.text);
+      this.writeConfig(id, raw, config, options.text);
       if (runtime?.reload) {
         const { restarted } = await runtime.reload(config);
         e.lastReload = { at: this.env.clock.now().toISOString(), restarted };
@@ -204,6 +223,7 @@ export class GatewayManager {
     await this.serial(e, () => this.stopNow(e));
     this.entries.delete(id);
     rmSync(this.configPath(id), { force: true });
+    rmSync(this.stdioVariantPath(id), { force: true });
     this.saveRegistry();
     this.emit({ type: 'tables.changed', tables: ['gateways'] });
   }
@@ -326,13 +346,21 @@ export class GatewayManager {
     for (let i = 2; ; i++) if (!this.entries.has(`${base}-${i}`)) return `${base}-${i}`;
   }
 
-  private writeConfig(id: string, raw: Record<string, unknown>, text?: string): void {
-    writeAtomic(this.configPath(id), text ?? `${JSON.stringify(raw, null, 2)}\n`);
+  private writeConfig(id: string, raw: Record<string, unknown>, config: GatewayConfig, text?: string): void {
+    writePrivateFileAtomic(this.configPath(id), text ?? `${JSON.stringify(raw, null, 2)}\n`);
+    this.writeStdioVariant(id, config, raw);
+  }
+
+  /** An HTTP gateway's stdio variant (see the top of this file); a stdio gateway's own file is its launch config. */
+  private writeStdioVariant(id: string, config: GatewayConfig, raw: Record<string, unknown>): void {
+    const path = this.stdioVariantPath(id);
+    if (config.listen.transport === 'stdio') rmSync(path, { force: true });
+    else writePrivateFileAtomic(path, `${JSON.stringify({ ...raw, listen: { transport: 'stdio' } }, null, 2)}\n`);
   }
 
   private saveRegistry(): void {
     const registry: RegistryEntry[] = [...this.entries.values()].map(({ id, autoStart, demo, createdAt }) => ({ id, autoStart, demo, createdAt }));
-    writeAtomic(join(this.dir, 'registry.json'), `${JSON.stringify(registry, null, 2)}\n`);
+    writePrivateFileAtomic(join(this.dir, 'registry.json'), `${JSON.stringify(registry, null, 2)}\n`);
   }
 
   private emit(event: ApiEvent): void {
@@ -350,10 +378,4 @@ function validate(raw: Record<string, unknown>): GatewayConfig {
   const parsed = parseGatewayConfig(raw);
   if (!parsed.ok) throw new ApiError('invalid_config', `The gateway config is invalid:\n${formatConfigErrors(parsed.errors)}`);
   return parsed.config;
-}
-
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }

@@ -1,9 +1,10 @@
 // Settings persisted as `<dataDir>/settings.json`. A damaged file is set aside, never silently lost.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { SettingsSchema, type Settings } from '../../shared/api/models';
 import type { Logger } from './environment';
 import { ApiError } from '../../shared/api/envelope';
+import { ensurePrivateDir, makePrivate, writePrivateFileAtomic } from '../files/private-files';
 
 export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
@@ -22,8 +23,9 @@ export class SettingsStore {
     private readonly logger: Logger,
     private readonly check?: (next: Settings) => void,
   ) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     this.path = join(dataDir, 'settings.json');
+    makePrivate(this.path); // written 0644 by an older version
     this.current = this.read();
   }
 
@@ -38,9 +40,7 @@ export class SettingsStore {
     } catch (err) {
       throw new ApiError('invalid_input', err instanceof Error ? err.message : String(err));
     }
-    const tmp = `${this.path}.tmp-${process.pid}`;
-    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
-    renameSync(tmp, this.path);
+    writePrivateFileAtomic(this.path, `${JSON.stringify(next, null, 2)}\n`);
     this.current = next;
     return this.get();
   }

@@ -1,8 +1,7 @@
 // "Connect a client": the exact config entries for Claude Desktop, Cursor and VS Code.
-// stdio snippets launch this installation's headless gateway on the gateway's config file (a stdio
-// variant of it is written beside it when the gateway itself listens on HTTP), recording into the
-// same history database, so traffic from the client shows up in the app.
-import { writeFileSync } from 'node:fs';
+// stdio snippets launch this installation's headless gateway on the gateway's config file (or, for a
+// gateway listening on HTTP, on the stdio variant the manager writes beside it), recording into the
+// same history database, so traffic from the client shows up in the app. Only reads: nothing is written.
 import type { ConnectSnippets } from '../../shared/api/models';
 import type { GatewayConfig } from '../../shared/config';
 import type { AppEnvironment } from './environment';
@@ -10,18 +9,13 @@ import type { AppEnvironment } from './environment';
 export function buildSnippets(options: {
   id: string;
   config: GatewayConfig;
-  rawConfig: Record<string, unknown>;
-  configPath: string;
+  /** The config file a client launches: GatewayManager.stdioConfigPath(id). */
+  stdioConfigPath: string;
   url: string | undefined;
   env: AppEnvironment;
 }): ConnectSnippets {
   const { id, config, env } = options;
-  let stdioConfigPath = options.configPath;
-  if (config.listen.transport !== 'stdio') {
-    stdioConfigPath = options.configPath.replace(/\.json$/, '.stdio.json');
-    writeFileSync(stdioConfigPath, `${JSON.stringify({ ...options.rawConfig, listen: { transport: 'stdio' } }, null, 2)}\n`);
-  }
-  const args = [...env.cli.args, 'gateway', '--config', stdioConfigPath, '--db', env.dbPath];
+  const args = [...env.cli.args, 'gateway', '--config', options.stdioConfigPath, '--db', env.dbPath];
   const launch = { command: env.cli.command, args, ...(env.cli.env ? { env: env.cli.env } : {}) };
   const stdio = {
     claudeDesktop: json({ mcpServers: { [id]: launch } }),

@@ -1,5 +1,6 @@
 // `interceptor-console export`: the history as JSONL (lossless; `import` reads it back).
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { openPrivateFile } from '../../files/private-files';
 import { exportLines } from '../../store';
 import { CliFailure, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
@@ -38,7 +39,8 @@ export const exportCommand: CliCommand = {
         const partial = `${values.out}.partial`;
         let fd: number;
         try {
-          fd = openSync(partial, 'w');
+          // Recorded traffic: the export is as private as the history it comes from.
+          fd = openPrivateFile(partial, 'w');
         } catch (err) {
           throw new CliFailure(`cannot write ${values.out}: ${(err as Error).message}`);
         }

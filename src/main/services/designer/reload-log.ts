@@ -1,10 +1,11 @@
 // The record of config reloads: every `gateway.reloaded` the manager pushes is appended to
 // `<dataDir>/reloads/<gateway>.jsonl`, so "when did this chain change, and did sessions survive it" is
 // answerable after the fact (and after a restart of the app).
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReloadRecord } from '../../../shared/api/models-designer';
 import type { Logger } from '../environment';
+import { appendPrivateFile, ensurePrivateDir } from '../../files/private-files';
 
 const KEEP = 200;
 
@@ -20,8 +21,8 @@ export class ReloadLog {
 
   append(id: string, record: ReloadRecord): void {
     try {
-      mkdirSync(this.dir, { recursive: true });
-      appendFileSync(this.file(id), `${JSON.stringify(record)}\n`);
+      ensurePrivateDir(this.dir);
+      appendPrivateFile(this.file(id), `${JSON.stringify(record)}\n`, { existing: 'fix' });
     } catch (err) {
       // A lost log line must not fail a save that already happened; say so instead.
       this.logger.warn(`could not record the reload of gateway ${id}`, err);

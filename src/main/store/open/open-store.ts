@@ -1,6 +1,9 @@
 // Opens (creating if asked) a history database: refuses foreign, corrupt or newer files without
 // writing to them, then sets the connection policy (WAL, foreign keys, busy timeout) and migrates.
-import { mkdirSync } from 'node:fs';
+// The file holds recorded traffic: it is created 0600 (SQLite gives its -wal and -shm files the
+// mode of the database file), and a file left 0644 by an older version is made 0600 when opened for writing.
+import { closeSync } from 'node:fs';
+import { createPrivateDirIfMissing, makePrivate, openPrivateFile } from '../../files/private-files';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, LATEST_VERSION, runMigrations } from '../migrations/index';
@@ -42,10 +45,13 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       throw new StoreOpenError('missing', file, `no history database at ${file}. Record some traffic first, or pass the right file with --db.`);
     }
     try {
-      mkdirSync(dirname(file), { recursive: true });
+      createPrivateDirIfMissing(dirname(file));
     } catch (err) {
       throw new StoreOpenError('io', file, `cannot create the folder of ${file}: ${(err as Error).message}`);
     }
+    createEmptyPrivateFile(file);
+  } else if (!readonly) {
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) makePrivate(f);
   }
 
   let db: Database.Database;
@@ -99,6 +105,16 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       if (db.open) db.close();
     },
   };
+}
+
+/** An empty file, 0600, for SQLite to initialise (two processes creating it at once both succeed). */
+function createEmptyPrivateFile(file: string): void {
+  try {
+    closeSync(openPrivateFile(file, 'wx'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw new StoreOpenError('io', file, `cannot create ${file}: ${(err as Error).message}`);
+  }
 }
 
 /** Refuses files this application did not create, before anything is written to them. */

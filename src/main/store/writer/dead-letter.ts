@@ -1,7 +1,7 @@
 // Records the database refused for what they are (a constraint, a value too big) are not retried:
 // they go to a dead-letter file beside the database, one JSON line each with the reason, so that
 // nothing is silently dropped and someone can look at them.
-import { appendFileSync } from 'node:fs';
+import { appendPrivateFile } from '../../files/private-files';
 import type { EncodedItem } from '../codec/encoded';
 import { describeError } from './retry-policy';
 
@@ -14,7 +14,7 @@ export function describeItem(item: EncodedItem): string {
 export function keepRefused(path: string, item: EncodedItem, reason: string): { ok: boolean; message: string } {
   const what = describeItem(item);
   try {
-    appendFileSync(path, `${JSON.stringify({ reason, item })}\n`);
+    appendPrivateFile(path, `${JSON.stringify({ reason, item })}\n`, { existing: 'fix' });
     return { ok: true, message: `${what} was refused by the database (${reason}); kept in ${path}` };
   } catch (err) {
     return { ok: false, message: `${what} was refused by the database (${reason}) and could not be kept: ${describeError(err)}` };

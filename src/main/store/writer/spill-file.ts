@@ -2,7 +2,8 @@
 // when the recorder closed). Reads are tentative: the offset only advances once the items read are
 // committed to the database, so a crash in between re-reads them (execution writes are idempotent
 // by uuid, sessions and gateways are upserts).
-import { appendFileSync, closeSync, existsSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { appendPrivateFile } from '../../files/private-files';
 import type { EncodedItem } from '../codec/encoded';
 
 const WRITE_BUFFER_BYTES = 1 << 20;
@@ -47,7 +48,7 @@ export class SpillFile {
   /** Writes buffered lines to the file. Throws (disk full...) with the lines still buffered. */
   writeBuffer(): void {
     if (this.buffer.length === 0) return;
-    appendFileSync(this.path, this.buffer.join(''));
+    appendPrivateFile(this.path, this.buffer.join(''));
     this.buffer = [];
     this.bufferBytes = 0;
   }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { makePrivate } from '../../files/private-files';
 
 /** Spill files of recorders alive in this process: never adopted by a sibling recorder. */
 const live = new Set<string>();
@@ -46,6 +47,7 @@ export function adoptOrphanSpills(dbPath: string): string[] {
     const mine = newSpillPath(dbPath);
     try {
       renameSync(path, mine);
+      makePrivate(mine); // left 0644 by an older version
       adopted.push(mine);
     } catch {
       releaseSpillPath(mine); // another process adopted it first
