@@ -13,6 +13,25 @@ export const DEFAULT_SETTINGS: Settings = {
   demoGateway: true,
 };
 
+/** Where the settings live in a data folder. */
+export function settingsPath(dataDir: string): string {
+  return join(dataDir, 'settings.json');
+}
+
+/**
+ * The saved settings, read without writing anything (for the CLI, which may run beside the app):
+ * the defaults when there is no file; an invalid file throws, saying which file.
+ */
+export function readSavedSettings(dataDir: string): Settings {
+  const path = settingsPath(dataDir);
+  if (!existsSync(path)) return structuredClone(DEFAULT_SETTINGS);
+  try {
+    return SettingsSchema.parse({ ...DEFAULT_SETTINGS, ...JSON.parse(readFileSync(path, 'utf8')) });
+  } catch (err) {
+    throw new Error(`the settings file ${path} is invalid (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+  }
+}
+
 export class SettingsStore {
   private current: Settings;
   private readonly path: string;
@@ -24,7 +43,7 @@ export class SettingsStore {
     private readonly check?: (next: Settings) => void,
   ) {
     ensurePrivateDir(dataDir);
-    this.path = join(dataDir, 'settings.json');
+    this.path = settingsPath(dataDir);
     makePrivate(this.path); // written 0644 by an older version
     this.current = this.read();
   }

@@ -78,7 +78,8 @@ export class SqliteHistory implements HistoryPort {
   }
 
   importJsonl(text: string): number {
-    return importFromString(this.db, text).executions;
+    // Imported executions obey the redaction at rest like recorded ones.
+    return importFromString(this.db, text, this.redactor ? { redactor: this.redactor } : {}).executions;
   }
 
   prune(options: { maxExecutions?: number; maxAgeDays?: number }): number {

@@ -30,4 +30,5 @@ export {
 } from './queries/aggregates';
 export { pruneHistory, type PruneOptions, type PruneResult } from './retention/prune';
 export { exportLines, exportToString } from './portability/export-jsonl';
-export { importFromFile, importFromString, ImportError, type ImportResult } from './portability/import-jsonl';
+export { importFromFile, importFromString, ImportError, type ImportOptions, type ImportResult } from './portability/import-jsonl';
+export { DEFAULT_MAX_LINE_BYTES } from './portability/line-reader';

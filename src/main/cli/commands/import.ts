@@ -1,18 +1,28 @@
-// `interceptor-console import`: reads a JSONL export into a history database, all or nothing.
+// `interceptor-console import`: reads a JSONL export into a history database, all or nothing, under
+// the same rules as recording: the redaction at rest configured in the data folder's settings is
+// applied, and gateway configs lose their credentials.
 import { existsSync } from 'node:fs';
-import { importFromFile, ImportError } from '../../store';
+import { createRedactor, DEFAULT_MAX_LINE_BYTES, importFromFile, ImportError } from '../../store';
+import { defaultDataDir } from '../../services/environment';
+import { readSavedSettings, settingsPath } from '../../services/settings';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlagsAndPositionals } from '../flags';
-import { dbOption, dbUsage, openHistory } from './history-db';
+import { dbOption, dbUsage, openHistory, positiveNumber } from './history-db';
 
-const usage = `Usage: interceptor-console import [--db FILE] EXPORT.jsonl
+const usage = `Usage: interceptor-console import [--db FILE] [--max-line-mb N] EXPORT.jsonl
 
-Imports an export (from \`interceptor-console export\`) in one transaction: a bad line stops the
-import with its line number and nothing is imported. Executions already present (same id) are
-skipped. The database is created when it does not exist.
+Imports an export (from \`interceptor-console export\`) in one transaction: a bad line (not JSON, an
+invalid value such as a startedAt that is not a date or a negative duration, or a line longer than
+the bound) stops the import with its line number and nothing is imported. Executions already present
+(same id) are skipped. The database is created when it does not exist.
+
+The redaction at rest configured in the console's settings (Settings > History: redacted paths, in
+the data folder's settings.json) is applied to every imported execution, as it is when recording;
+bearer tokens, environment variables and header values are removed from imported gateway configs.
 
 Options:
 ${dbUsage(17)}
+  --max-line-mb N  the longest line read, in MB (default ${DEFAULT_MAX_LINE_BYTES / 1048576})
 
 Example:
   interceptor-console import --db ~/restored.db history.jsonl`;
@@ -22,13 +32,26 @@ export const importCommand: CliCommand = {
   summary: 'Import a JSONL export into a history database (all or nothing)',
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlagsAndPositionals(argv, dbOption);
+    const { values, positionals } = parseFlagsAndPositionals(argv, { ...dbOption, 'max-line-mb': { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError(`expected one export file, got ${positionals.length}`);
+    const maxLineMb = positiveNumber(values['max-line-mb'], '--max-line-mb');
     const file = positionals[0]!;
     if (!existsSync(file)) throw new CliFailure(`no such file: ${file}`);
+    const dataDir = defaultDataDir();
+    let redactor;
+    try {
+      redactor = createRedactor({ paths: readSavedSettings(dataDir).redactPaths });
+    } catch (err) {
+      throw new CliFailure(
+        `cannot apply the configured redaction, so nothing was imported: ${(err as Error).message}. Fix ${settingsPath(dataDir)} (or set its redactPaths in the console's Settings).`,
+      );
+    }
     const store = openHistory(values.db, { create: true });
     try {
-      const result = importFromFile(store.db, file);
+      const result = importFromFile(store.db, file, {
+        ...(redactor ? { redactor } : {}),
+        ...(maxLineMb !== undefined ? { maxLineBytes: Math.round(maxLineMb * 1048576) } : {}),
+      });
       console.log(
         `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
           (result.duplicates > 0 ? `; ${result.duplicates} execution(s) were already present and were skipped` : ''),

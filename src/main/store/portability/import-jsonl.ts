@@ -1,11 +1,16 @@
-// Import of a JSONL export: all or nothing, in one transaction. The first bad line stops it with
-// its line number and nothing is written. Executions already in the file (same id) are skipped.
+// Import of a JSONL export: all or nothing, in one transaction. The first bad line (not JSON, an
+// invalid value, longer than the line bound) stops it with its line number and nothing is written.
+// Executions already in the file (same id) are skipped. What is written obeys the same rules as what
+// the recorder writes: the configured redaction at rest is applied to every execution, and a gateway
+// config line loses its credentials (tokens, env and header values) exactly as a recorded one does.
 import type Database from 'better-sqlite3';
 import type { ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
+import { withoutConfigSecrets } from '../../../shared/config/secrets';
+import type { Redactor } from '../redaction/redactor';
 import { encodeExecution, encodeGateway, encodeSession } from '../codec/encode';
 import { ExecutionInserter } from '../codec/inserter';
 import { DataLineSchema, EXPORT_FORMAT, HeaderLineSchema, type DataLine } from './line-schema';
-import { fileLines, stringLines } from './line-reader';
+import { DEFAULT_MAX_LINE_BYTES, fileLines, LineTooLongError, stringLines } from './line-reader';
 
 export class ImportError extends Error {
   override name = 'ImportError';
@@ -25,12 +30,31 @@ export interface ImportResult {
   gateways: number;
 }
 
-export function importFromFile(db: Database.Database, path: string): ImportResult {
-  return importLines(db, fileLines(path));
+export interface ImportOptions {
+  /** Redaction at rest, as configured for recording: applied to every execution before it is written. */
+  redactor?: Redactor;
+  /** Longest line accepted (bytes); a longer one stops the import, naming it. Default 16 MiB. */
+  maxLineBytes?: number;
 }
 
-export function importFromString(db: Database.Database, text: string): ImportResult {
-  return importLines(db, stringLines(text));
+export function importFromFile(db: Database.Database, path: string, options: ImportOptions = {}): ImportResult {
+  return importLines(db, fileLines(path, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES), options);
+}
+
+export function importFromString(db: Database.Database, text: string, options: ImportOptions = {}): ImportResult {
+  return importLines(db, stringLines(text, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES), options);
+}
+
+/** The lines, with a line over the bound turned into the import's own error. */
+function* bounded(lines: Iterable<string>): Generator<string> {
+  try {
+    yield* lines;
+  } catch (err) {
+    if (err instanceof LineTooLongError) {
+      throw new ImportError(err.line, `longer than ${err.maxBytes} bytes, the most an import reads in one line (raise it with --max-line-mb)`);
+    }
+    throw err;
+  }
 }
 
 function describeIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
@@ -40,14 +64,14 @@ function describeIssue(error: { issues: { path: PropertyKey[]; message: string }
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
-export function importLines(db: Database.Database, lines: Iterable<string>): ImportResult {
+export function importLines(db: Database.Database, lines: Iterable<string>, options: Pick<ImportOptions, 'redactor'> = {}): ImportResult {
   const inserter = new ExecutionInserter(db);
   const result: ImportResult = { executions: 0, duplicates: 0, sessions: 0, gateways: 0 };
   const run = db.transaction(() => {
     inserter.beginBatch();
     let lineNo = 0;
     let sawHeader = false;
-    for (const raw of lines) {
+    for (const raw of bounded(lines)) {
       lineNo++;
       const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
       if (text.trim() === '') continue;
@@ -71,13 +95,15 @@ export function importLines(db: Database.Database, lines: Iterable<string>): Imp
       const line = value as DataLine;
       try {
         if (line.type === 'gateway') {
-          inserter.write({ ...encodeGateway(line.name, line.config, line.updatedAt), createdAt: line.createdAt });
+          const config = line.config === undefined ? undefined : withoutConfigSecrets(line.config);
+          inserter.write({ ...encodeGateway(line.name, config, line.updatedAt), createdAt: line.createdAt });
           result.gateways++;
         } else if (line.type === 'session') {
           inserter.write(encodeSession(line.session as SessionRecord));
           result.sessions++;
         } else {
-          const outcome = inserter.write(encodeExecution(line.execution as unknown as ExecutionRecord));
+          const record = line.execution as unknown as ExecutionRecord;
+          const outcome = inserter.write(encodeExecution(options.redactor ? options.redactor.execution(record) : record));
           if (outcome === 'written') result.executions++;
           else result.duplicates++;
         }

@@ -4,6 +4,8 @@
 //   {"type":"session","session":{…SessionRecord}}
 //   {"type":"execution","execution":{…ExecutionRecord}}
 // Validated with zod on import; unknown fields inside records are kept (the store keeps extras).
+// Times must be dates and durations must not be negative: the recorder never writes anything else,
+// and a file that does was not written by it (or was edited), so it is refused with the line named.
 import { z } from 'zod';
 
 export const EXPORT_FORMAT = 'interceptor-console-history';
@@ -11,7 +13,16 @@ export const EXPORT_VERSION = 1;
 
 export const HeaderLineSchema = z.object({ format: z.literal(EXPORT_FORMAT), version: z.literal(EXPORT_VERSION) });
 
-const Iso = z.string().min(1);
+/** A date and time as the recorder writes it (ISO 8601); anything Date.parse cannot read is refused. */
+const Iso = z
+  .string()
+  .min(1)
+  .refine((s) => !Number.isNaN(Date.parse(s)), {
+    error: (issue) => `must be a date and time (ISO 8601, e.g. 2025-01-31T12:00:00.000Z), got ${JSON.stringify(issue.input)}`,
+  });
+
+/** Milliseconds: a finite number, not negative. */
+const Duration = z.number({ error: 'must be a number of milliseconds' }).finite().min(0, { error: (issue) => `must not be negative, got ${String(issue.input)}` });
 
 export const GatewayLineSchema = z.object({
   type: z.literal('gateway'),
@@ -43,13 +54,13 @@ const StepSchema = z.looseObject({
   mode: z.string(),
   failOpen: z.boolean(),
   priority: z.number(),
-  timeoutMs: z.number().optional(),
+  timeoutMs: Duration.optional(),
   skipped: z.string().optional(),
   skipDetail: z.string().optional(),
   result: z.looseObject({}).optional(),
   error: z.looseObject({ kind: z.string(), message: z.string() }).optional(),
-  startMs: z.number(),
-  durationMs: z.number(),
+  startMs: z.number().finite(),
+  durationMs: Duration,
   outcome: z.string(),
   shadow: z.boolean(),
   simulated: z.boolean().optional(),
@@ -58,8 +69,8 @@ const StepSchema = z.looseObject({
 const TraceSchema = z.looseObject({
   event: z.string(),
   phase: z.enum(['request', 'response']),
-  startedAt: z.string(),
-  durationMs: z.number(),
+  startedAt: Iso,
+  durationMs: Duration,
   decision: z.enum(['allow', 'block']),
   status: z.string(),
   steps: z.array(StepSchema),
@@ -75,7 +86,7 @@ export const ExecutionLineSchema = z.object({
     event: z.string().min(1),
     target: z.string().optional(),
     startedAt: Iso,
-    durationMs: z.number(),
+    durationMs: Duration,
     errorReturned: z.looseObject({ code: z.number(), message: z.string() }).optional(),
     outcome: z.enum(['allow', 'blocked', 'mutated', 'error']),
     blockedBy: z.looseObject({ server: z.string(), interceptor: z.string(), phase: z.enum(['request', 'response']) }).optional(),
