@@ -1,5 +1,6 @@
 // The history store: recording chain executions and sink events in SQLite, and reading them back.
-export { openStore, type OpenStoreOptions, type Store } from './open/open-store';
+export { openStore, classifySqliteError, type OpenStoreOptions, type Store } from './open/open-store';
+export { openStoreForReading } from './open/open-for-reading';
 export { StoreOpenError, type StoreOpenErrorKind } from './open/store-open-error';
 export { resolveDbPath, DB_ENV_VAR, DB_FILE_NAME } from './open/db-path';
 export { LATEST_VERSION, APPLICATION_ID, migrations, runMigrations } from './migrations/index';

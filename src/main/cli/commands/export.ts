@@ -4,7 +4,7 @@ import { openPrivateFile } from '../../files/private-files';
 import { exportLines } from '../../store';
 import { CliFailure, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { dbOption, dbUsage, openHistory } from './history-db';
+import { dbOption, dbUsage, openHistory, withHistory } from './history-db';
 
 const usage = `Usage: interceptor-console export [--db FILE] [--out FILE]
 
@@ -31,9 +31,8 @@ export const exportCommand: CliCommand = {
   usage,
   async run(argv) {
     const { values } = parseFlags(argv, { ...dbOption, out: { type: 'string' } });
-    const store = openHistory(values.db);
     let count = 0;
-    try {
+    return withHistory(openHistory(values.db, { read: true }), async (store) => {
       if (values.out) {
         // Written beside the target and renamed at the end: a failed export never leaves half a file.
         const partial = `${values.out}.partial`;
@@ -75,8 +74,6 @@ export const exportCommand: CliCommand = {
         await writeStdout(buffer);
       }
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 };

@@ -1,8 +1,10 @@
 // Shared by the history commands (history, export, import, prune): the --db option, opening the
 // file with the store's checks, and turning the store's errors into CLI errors (usage → exit 2,
-// failure → exit 1 with what to do).
+// failure → exit 1 with one line saying what to do, never a stack trace: a file damaged past its
+// first page is only found out by the query that reads the damage).
+import Database from 'better-sqlite3';
 import { defaultDataDir } from '../../services/environment';
-import { DB_ENV_VAR, openStore, QueryError, resolveDbPath, StoreOpenError, type Store } from '../../store';
+import { classifySqliteError, DB_ENV_VAR, openStore, openStoreForReading, QueryError, resolveDbPath, StoreOpenError, type Store } from '../../store';
 import { CliFailure, UsageError } from '../command';
 
 /** The --db flag every history command takes (spread into its parseFlags options). */
@@ -13,13 +15,40 @@ export function dbUsage(width: number): string {
   return `${'  --db FILE'.padEnd(width)}the history database (default: $${DB_ENV_VAR}, else history.db in the data folder)`;
 }
 
-export function openHistory(flag: string | undefined, options: { create?: boolean } = {}): Store {
+/**
+ * Opens the history file. `read`: the command only reads (history, export), so a file on a
+ * read-only path is opened read-only rather than refused (said on stderr).
+ */
+export function openHistory(flag: string | undefined, options: { create?: boolean; read?: boolean } = {}): Store {
   const path = resolveDbPath({ ...(flag ? { flag } : {}), dataDir: defaultDataDir() });
   try {
+    if (options.read) {
+      return openStoreForReading(path, {
+        onReadOnly: (how) => console.error(`note: ${path} is on a read-only path; reading it ${how === 'copy' ? 'from a temporary copy' : 'read-only'}`),
+      });
+    }
     return openStore(path, { create: options.create ?? false });
   } catch (err) {
     if (err instanceof StoreOpenError) throw new CliFailure(err.message);
     throw err;
+  }
+}
+
+/**
+ * Runs a command's work on an open history and closes it: an SQLite error on the way (a page
+ * damaged past the header, a disk that turned read-only, a lock held too long) becomes one line
+ * naming the file and what to do.
+ */
+export async function withHistory<T>(store: Store, work: (store: Store) => T | Promise<T>): Promise<T> {
+  try {
+    return await work(store);
+  } catch (err) {
+    if (err instanceof Database.SqliteError) {
+      throw new CliFailure(classifySqliteError(err, store.path).message);
+    }
+    throw err;
+  } finally {
+    store.close();
   }
 }
 

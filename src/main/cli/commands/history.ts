@@ -4,7 +4,7 @@ import type { ExecutionOutcome } from '../../../shared/trace/execution';
 import { getExecution, listExecutions, type ExecutionFilter, type ExecutionSummary } from '../../store';
 import { UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { asUsage, dbOption, dbUsage, openHistory, positiveInt } from './history-db';
+import { asUsage, dbOption, dbUsage, openHistory, positiveInt, withHistory } from './history-db';
 
 const usage = `Usage: interceptor-console history [--db FILE] [filters] [--limit N] [--cursor C] [--json]
 
@@ -83,8 +83,7 @@ export const historyCommand: CliCommand = {
     if (values.until) filter.until = values.until;
     if (values.search) filter.search = values.search;
 
-    const store = openHistory(values.db);
-    try {
+    return withHistory(openHistory(values.db, { read: true }), (store) => {
       const page = asUsage(() => listExecutions(store.db, filter, { limit, cursor: values.cursor ?? null }));
       if (values.json) {
         const full = page.items.map((s) => getExecution(store.db, s.id)).filter((d) => d !== undefined);
@@ -97,8 +96,6 @@ export const historyCommand: CliCommand = {
       // On stderr, so that --json output stays parseable.
       if (page.nextCursor) console.error(`More: add --cursor ${page.nextCursor}`);
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 };

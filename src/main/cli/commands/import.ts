@@ -7,7 +7,7 @@ import { defaultDataDir } from '../../services/environment';
 import { readSavedSettings, settingsPath } from '../../services/settings';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlagsAndPositionals } from '../flags';
-import { dbOption, dbUsage, openHistory, positiveNumber } from './history-db';
+import { dbOption, dbUsage, openHistory, positiveNumber, withHistory } from './history-db';
 
 const usage = `Usage: interceptor-console import [--db FILE] [--max-line-mb N] EXPORT.jsonl
 
@@ -46,22 +46,21 @@ export const importCommand: CliCommand = {
         `cannot apply the configured redaction, so nothing was imported: ${(err as Error).message}. Fix ${settingsPath(dataDir)} (or set its redactPaths in the console's Settings).`,
       );
     }
-    const store = openHistory(values.db, { create: true });
-    try {
-      const result = importFromFile(store.db, file, {
-        ...(redactor ? { redactor } : {}),
-        ...(maxLineMb !== undefined ? { maxLineBytes: Math.round(maxLineMb * 1048576) } : {}),
-      });
-      console.log(
-        `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
-          (result.duplicates > 0 ? `; ${result.duplicates} execution(s) were already present and were skipped` : ''),
-      );
-      return 0;
-    } catch (err) {
-      if (err instanceof ImportError) throw new CliFailure(`${file}: ${err.message} Fix that line (or re-export) and import again.`);
-      throw err;
-    } finally {
-      store.close();
-    }
+    return withHistory(openHistory(values.db, { create: true }), (store) => {
+      try {
+        const result = importFromFile(store.db, file, {
+          ...(redactor ? { redactor } : {}),
+          ...(maxLineMb !== undefined ? { maxLineBytes: Math.round(maxLineMb * 1048576) } : {}),
+        });
+        console.log(
+          `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
+            (result.duplicates > 0 ? `; ${result.duplicates} execution(s) were already present and were skipped` : ''),
+        );
+        return 0;
+      } catch (err) {
+        if (err instanceof ImportError) throw new CliFailure(`${file}: ${err.message} Fix that line (or re-export) and import again.`);
+        throw err;
+      }
+    });
   },
 };

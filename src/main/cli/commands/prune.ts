@@ -2,7 +2,7 @@
 import { pruneHistory } from '../../store';
 import { UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { dbOption, dbUsage, openHistory, positiveInt, positiveNumber } from './history-db';
+import { dbOption, dbUsage, openHistory, positiveInt, positiveNumber, withHistory } from './history-db';
 
 const usage = `Usage: interceptor-console prune [--db FILE] [--max-executions N] [--max-age-days D] [--vacuum]
 
@@ -36,8 +36,7 @@ export const pruneCommand: CliCommand = {
     if (maxExecutions === undefined && maxAgeDays === undefined) {
       throw new UsageError('give --max-executions N and/or --max-age-days D: prune deletes nothing without a limit');
     }
-    const store = openHistory(values.db);
-    try {
+    return withHistory(openHistory(values.db), (store) => {
       const result = pruneHistory(store.db, {
         ...(maxExecutions !== undefined ? { maxExecutions } : {}),
         ...(maxAgeDays !== undefined ? { maxAgeDays } : {}),
@@ -48,8 +47,6 @@ export const pruneCommand: CliCommand = {
           `file ${mb(result.bytesBefore)} → ${mb(result.bytesAfter)}`,
       );
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 };

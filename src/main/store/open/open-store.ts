@@ -88,7 +88,11 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     if (readonly) {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version < LATEST_VERSION) {
-        throw new StoreOpenError('newer', file, `${file} was written by an older version (schema ${version}); open it once without read-only mode to upgrade it.`);
+        throw new StoreOpenError(
+          'newer',
+          file,
+          `${file} was written by an older version (schema ${version}) and is opened read-only, so it cannot be upgraded here; open it once where it can be written (or a copy of it) to upgrade it.`,
+        );
       }
     } else {
       runMigrations(db, options.migrateTo ?? LATEST_VERSION);
@@ -146,7 +150,7 @@ function verifyIdentity(db: Database.Database, file: string): void {
   }
 }
 
-function classifySqliteError(err: unknown, file: string): StoreOpenError {
+export function classifySqliteError(err: unknown, file: string): StoreOpenError {
   const code = (err as { code?: string }).code ?? '';
   const message = (err as Error).message ?? String(err);
   if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')) {
@@ -155,6 +159,9 @@ function classifySqliteError(err: unknown, file: string): StoreOpenError {
       file,
       `${file} is damaged (${message}). It was left untouched; restore it from a backup or an export, or use another file with --db.`,
     );
+  }
+  if (code.startsWith('SQLITE_READONLY')) {
+    return new StoreOpenError('read-only', file, `${file} cannot be written here (${message}): it is on a read-only path, or not yours.`);
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new StoreOpenError('io', file, `${file} is locked by another process (${message}); try again when it is done.`);
