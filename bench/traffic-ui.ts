@@ -100,7 +100,7 @@ async function startWeb(db: string): Promise<{ url: string; stop(): Promise<void
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`web mode printed no URL:\n${out}`)), 30_000);
     child.stdout!.on('data', () => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

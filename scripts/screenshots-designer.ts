@@ -36,8 +36,8 @@ try {
   const editor = page.getByRole('textbox', { name: 'Gateway config (JSON)' });
   await editor.click();
   const text = await page.evaluate(async () => {
-    const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')!.content;
-    const res = await fetch('/api/call/designer.load', { method: 'POST', headers: { 'x-ic-token': token }, body: JSON.stringify({ id: 'demo' }) });
+    const token = sessionStorage.getItem('ic-token')!;
+    const res = await fetch('/api/call/designer.load', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ id: 'demo' }) });
     return ((await res.json()) as { value: { text: string } }).value.text;
   });
   await page.keyboard.press('Control+A');

@@ -62,8 +62,10 @@ export function ensureRendererBuilt(): void {
 export interface WebModeRun {
   /** Base URL (no token). */
   url: string;
-  /** The printed URL with the token. */
+  /** The printed URL with the token in its fragment (`#token=…`); append `#/route` to open a page. */
   openUrl: string;
+  /** This run's token (what the page sends as `Authorization: Bearer`). */
+  token: string;
   dataDir: string;
   /** ms from spawn to the URL being printed. */
   readyMs: number;
@@ -85,7 +87,7 @@ export async function startWebMode(options: { demo?: boolean; dataDir?: string }
   const openUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`web mode printed no URL within 60 s:\n${out}`)), 60_000);
     const check = () => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -97,8 +99,9 @@ export async function startWebMode(options: { demo?: boolean; dataDir?: string }
   const readyMs = Date.now() - started;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
-    url: openUrl.replace(/\?token=.*$/, ''),
+    url: openUrl.replace(/#token=.*$/, ''),
     openUrl,
+    token: openUrl.replace(/^.*#token=/, ''),
     dataDir,
     readyMs,
     child,

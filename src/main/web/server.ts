@@ -1,5 +1,8 @@
 // Web mode: the renderer and the app API over HTTP + WebSocket on 127.0.0.1, driven by the same
-// dispatcher as the Electron IPC adapter. Every request passes the Host/Origin check and the token.
+// dispatcher as the Electron IPC adapter. Every request passes the shared Host/Origin guard; every API call
+// and WebSocket upgrade also needs the run's token, which the page holds in memory (from the URL fragment,
+// which browsers never send to a server) and presents as `Authorization: Bearer` or the `bearer.` WebSocket
+// subprotocol. No cookie: browsers send cookies to every port of 127.0.0.1, i.e. to other local servers.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
@@ -7,7 +10,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Dispatcher } from '../api/dispatcher';
 import type { ApiEvent } from '../../shared/api/events';
 import type { Logger } from '../services/environment';
-import { checkHostAndOrigin, cookieToken, securityHeaders, TOKEN_COOKIE, TOKEN_HEADER, tokensEqual } from './security';
+import { RequestGuard } from '../security/request-guard';
+import { securityHeaders, WS_PROTOCOL } from './security';
 import { readStatic } from './static-files';
 
 export interface WebCore {
@@ -26,7 +30,7 @@ export interface WebServerOptions {
 
 export interface WebServer {
   url: string;
-  /** The URL to open: carries the token once, the page then keeps it in a cookie. */
+  /** The URL to open: carries the token in the fragment (`#token=…`), which the page takes and removes. */
   openUrl: string;
   port: number;
   token: string;
@@ -39,8 +43,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const token = options.token ?? randomBytes(24).toString('base64url');
   const { core, logger } = options;
   let port = 0;
-  const cookieName = () => `${TOKEN_COOKIE}_${port}`;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
+  const guard = new RequestGuard({ tokens: new Map([[token, 'console']]) });
+  // The page offers [WS_PROTOCOL, `bearer.<token>`]; the answer names WS_PROTOCOL only, never the token.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((err: unknown) => {
@@ -51,15 +56,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const origin = checkHostAndOrigin(req, port, false);
-    if (!origin.ok) return send(res, origin.status!, 'text/plain; charset=utf-8', `Refused: ${origin.reason}`);
+    const place = guard.checkHostAndOrigin(req);
+    if (!place.ok) return send(res, place.status, 'text/plain; charset=utf-8', place.message);
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
 
     if (url.pathname.startsWith('/api/')) {
-      // API calls must carry the token explicitly (a header): a cookie alone would be ambient authority.
-      const given = req.headers[TOKEN_HEADER];
-      if (!tokensEqual(typeof given === 'string' ? given : undefined, token)) {
-        return sendJson(res, 401, { ok: false, error: { code: 'unavailable', message: 'Missing or wrong token.' } });
+      // Every procedure (some start processes or write files) needs the token, sent explicitly by the page.
+      const auth = guard.checkToken(req);
+      if (!auth.ok) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="interceptor-console"');
+        return sendJson(res, 401, { ok: false, error: { code: 'unavailable', message: `${auth.message}: open the URL that web mode printed` } });
       }
       const match = /^\/api\/call\/([\w.]+)$/.exec(url.pathname);
       if (!match) return sendJson(res, 404, { ok: false, error: { code: 'unknown_procedure', message: `No API route ${url.pathname}` } });
@@ -75,36 +81,18 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed');
-    const queryToken = url.searchParams.get('token') ?? undefined;
-    if (tokensEqual(queryToken, token)) {
-      // First visit from the printed URL: keep the token in a strict cookie and drop it from the address bar.
-      url.searchParams.delete('token');
-      res.writeHead(303, {
-        ...securityHeaders(port),
-        'Set-Cookie': `${cookieName()}=${token}; Path=/; HttpOnly; SameSite=Strict`,
-        Location: `${url.pathname}${url.search}`,
-      });
-      res.end();
-      return;
-    }
-    if (!tokensEqual(cookieToken(req, cookieName()), token)) {
-      return send(
-        res,
-        401,
-        'text/html; charset=utf-8',
-        '<!doctype html><title>Token required</title><p>Open the URL that <code>interceptor-console web</code> (or <code>npm start</code>) printed: it carries this run&#39;s access token.</p>',
-      );
-    }
-    const file = readStatic(options.rendererDir, url.pathname, token);
-    // Built assets are content-hashed and carry no secret: the browser may keep them (and V8 its compiled
-    // code), so the console opens fast the second time. The page itself (it holds the token) stays no-store.
+    // The page and its assets hold no secret: served without the token (the page asks for it if it has none).
+    const styleNonce = randomBytes(16).toString('base64');
+    const file = readStatic(options.rendererDir, url.pathname, styleNonce);
+    // Built assets are content-hashed: the browser may keep them (and V8 its compiled code), so the console
+    // opens fast the second time. The page itself carries a per-response nonce and stays no-store.
     const immutable: Record<string, string> =
       file.status === 200 && url.pathname.startsWith('/assets/') ? { 'Cache-Control': 'private, max-age=31536000, immutable' } : {};
-    send(res, file.status, file.type, req.method === 'HEAD' ? '' : file.body, immutable);
+    send(res, file.status, file.type, req.method === 'HEAD' ? '' : file.body, immutable, styleNonce);
   }
 
-  function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
-    res.writeHead(status, { ...securityHeaders(port), 'Content-Type': type, ...headers });
+  function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}, styleNonce?: string): void {
+    res.writeHead(status, { ...securityHeaders(port, styleNonce), 'Content-Type': type, ...headers });
     res.end(body);
   }
 
@@ -114,13 +102,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refuse = (status: number, reason: string) => {
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nRefused: ${reason}\r\n`);
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\r\n`);
     };
-    const origin = checkHostAndOrigin(req, port, false);
-    if (!origin.ok) return refuse(origin.status!, origin.reason!);
+    const place = guard.checkHostAndOrigin(req);
+    if (!place.ok) return refuse(place.status, place.message);
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    if (url.pathname !== '/api/ws') return refuse(404, 'no WebSocket here');
-    if (!tokensEqual(url.searchParams.get('token') ?? undefined, token)) return refuse(401, 'missing or wrong token');
+    if (url.pathname !== '/api/ws') return refuse(404, 'Not found: no WebSocket here');
+    const auth = guard.checkToken(req);
+    if (!auth.ok) return refuse(auth.status, auth.message);
     wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
   });
 
@@ -158,7 +147,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   return {
     url,
-    openUrl: `${url}?token=${token}`,
+    openUrl: `${url}#token=${token}`,
     port,
     token,
     async close() {

@@ -1,5 +1,6 @@
-// Serves the built renderer (out/renderer). index.html gets the run's token injected as a meta tag,
-// which is how the page authenticates its API calls without the user ever copying it.
+// Serves the built renderer (out/renderer). Nothing served here is secret: the page gets its token from the
+// URL fragment (never sent to any server), so these files need no token. index.html gets this response's
+// CSP nonce as a meta tag, for the one component that writes <style> elements (CodeMirror).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -27,7 +28,7 @@ export function rendererBuilt(dir: string): boolean {
   return existsSync(join(dir, 'index.html'));
 }
 
-export function readStatic(dir: string, pathname: string, token: string): StaticFile {
+export function readStatic(dir: string, pathname: string, styleNonce: string): StaticFile {
   if (!rendererBuilt(dir)) {
     return {
       status: 503,
@@ -41,20 +42,20 @@ export function readStatic(dir: string, pathname: string, token: string): Static
   } catch {
     return { status: 400, type: TYPES['.txt']!, body: 'Bad path' };
   }
-  if (rel === '/' || rel === '' || rel === '/index.html') return indexHtml(dir, token);
+  if (rel === '/' || rel === '' || rel === '/index.html') return indexHtml(dir, styleNonce);
   const full = normalize(join(dir, rel));
   if (!full.startsWith(dir.endsWith(sep) ? dir : dir + sep)) return { status: 404, type: TYPES['.txt']!, body: 'Not found' };
   if (!existsSync(full) || !statSync(full).isFile()) {
     // Client-side routes fall back to the page; missing assets are a plain 404.
-    return extname(full) ? { status: 404, type: TYPES['.txt']!, body: 'Not found' } : indexHtml(dir, token);
+    return extname(full) ? { status: 404, type: TYPES['.txt']!, body: 'Not found' } : indexHtml(dir, styleNonce);
   }
   return { status: 200, type: TYPES[extname(full)] ?? 'application/octet-stream', body: readFileSync(full) };
 }
 
-function indexHtml(dir: string, token: string): StaticFile {
+function indexHtml(dir: string, styleNonce: string): StaticFile {
   const html = readFileSync(join(dir, 'index.html'), 'utf8').replace(
     '<head>',
-    `<head>\n    <meta name="ic-token" content="${token}" />`,
+    `<head>\n    <meta name="csp-nonce" content="${styleNonce}" />`,
   );
   return { status: 200, type: TYPES['.html']!, body: html };
 }

@@ -1,4 +1,4 @@
-// Calls the app API from inside a page, with the token web mode injected into it (as the UI does):
+// Calls the app API from inside a page, with the token the page took from its URL (as the UI does):
 // for e2e tests that set up state (update a gateway, read history) next to what they click.
 import type { Page } from 'playwright-core';
 
@@ -8,8 +8,9 @@ export function pageApi(page: Page): PageApi {
   return async <T,>(procedure: string, input: unknown = {}) => {
     const r = await page.evaluate(
       async ({ procedure, input }) => {
-        const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')!.content;
-        const res = await fetch(`/api/call/${procedure}`, { method: 'POST', headers: { 'x-ic-token': token }, body: JSON.stringify(input) });
+        const token = sessionStorage.getItem('ic-token');
+        if (!token) throw new Error('this page holds no web-mode token: open web.openUrl first');
+        const res = await fetch(`/api/call/${procedure}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(input) });
         return (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
       },
       { procedure, input },

@@ -1,6 +1,8 @@
 // Picks how the page reaches the core: the Electron preload bridge when present, else the web-mode
-// WebSocket (token from the meta tag the server injected). Both carry the same envelopes.
+// WebSocket (the token, taken from the URL fragment, offered as the `bearer.` subprotocol: a browser cannot
+// set headers on a WebSocket). Both carry the same envelopes.
 import type { ApiTransport } from '../../../shared/api/client';
+import { forgetWebToken, webToken } from './web-token';
 
 export function createTransport(): ApiTransport {
   const bridge = window.interceptorConsole;
@@ -44,11 +46,11 @@ class WebSocketTransport implements ApiTransport {
 
   private connect(): Promise<WebSocket> {
     if (this.ready) return this.ready;
-    const token = document.querySelector<HTMLMetaElement>('meta[name="ic-token"]')?.content ?? '';
-    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws?token=${encodeURIComponent(token)}`;
+    const token = webToken() ?? '';
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`;
     this.ready = new Promise((resolve) => {
       const open = () => {
-        const socket = new WebSocket(url);
+        const socket = new WebSocket(url, ['ic.v1', `bearer.${token}`]);
         socket.onopen = () => {
           this.retryMs = 250;
           this.socket = socket;
@@ -66,6 +68,7 @@ class WebSocketTransport implements ApiTransport {
             this.pending.clear();
             void this.connect();
           } else {
+            void this.checkToken(token);
             setTimeout(open, this.retryMs);
             this.retryMs = Math.min(this.retryMs * 2, 5000);
           }
@@ -74,6 +77,15 @@ class WebSocketTransport implements ApiTransport {
       open();
     });
     return this.ready;
+  }
+
+  /** A refused token (web mode restarted with a new one) would fail forever: start over, asking for the URL. */
+  private async checkToken(token: string): Promise<void> {
+    const res = await fetch('/api/call/app.info', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' }).catch(() => undefined);
+    if (res?.status === 401) {
+      forgetWebToken();
+      location.reload();
+    }
   }
 
   private onMessage(text: string): void {

@@ -10,6 +10,7 @@ import { linter, lintGutter } from '@codemirror/lint';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
 import { locateJsonPath, parseJsonPath } from './json-path';
+import { styleNonce } from '../../api/web-token';
 
 export interface JsonEditorProps {
   value: string;
@@ -74,6 +75,8 @@ export function JsonEditor(props: JsonEditorProps) {
       lintGutter(),
       highlightField,
       theme,
+      // CodeMirror writes its styles into a <style> element: web mode's CSP admits it by this page's nonce.
+      EditorView.cspNonce.of(styleNonce()),
       EditorView.contentAttributes.of({ 'aria-label': props.label }),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) onChange.current?.(u.state.doc.toString());
