@@ -179,8 +179,14 @@ describe('CLI against serve-samples --http', () => {
     const evilOrigin = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body });
     expect(evilOrigin.status).toBe(403);
     expect(await evilOrigin.text()).toContain('Origin');
-    const goodOrigin = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'http://localhost:5173' }, body });
-    expect(goodOrigin.status).toBe(200);
+    // Another local port is another origin: refused unless --allowed-origin names it.
+    const otherPort = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'http://localhost:5173' }, body });
+    expect(otherPort.status).toBe(403);
+    const ownOrigin = await fetch(url, { method: 'POST', headers: { ...headers, origin: new URL(url).origin }, body });
+    expect(ownOrigin.status).toBe(200);
+    const allowing = await serveHttp(['--allowed-origin', 'http://localhost:5173']);
+    const allowed = await fetch(allowing.url, { method: 'POST', headers: { ...headers, origin: 'http://localhost:5173' }, body });
+    expect(allowed.status).toBe(200);
     const u = new URL(url);
     const evilHost = await new Promise<{ status?: number; text: string }>((resolve, reject) => {
       const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { ...headers, host: 'evil.example' } }, (res) => {

@@ -1,6 +1,6 @@
 // The Streamable HTTP listener: one SDK transport, one GatewaySession and one backend connection per client
-// session. In front of every request: the path, the Host and Origin checks (DNS-rebinding protection) and
-// the bearer-token map (token → principal; 401 without a known token when tokens are configured).
+// session. In front of every request: the path, then the shared request guard (src/main/security): Host and
+// Origin (403) and the bearer-token map (token → principal; 401 without a known token when tokens are set).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import type { HttpListenConfig } from '../../shared/config/schema';
 import type { JsonRpcMessage } from './jsonrpc';
 import { GatewaySession, type SessionHost } from './session';
 import { isModernVersion, ModernHttp } from './listen-http-modern';
+import { RequestGuard } from '../security/request-guard';
 
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
@@ -25,13 +26,10 @@ const BACKLOG_LIMIT = 200;
 /** Time for the SDK transport to register a new GET stream before the backlog is flushed into it. */
 const STREAM_SETTLE_MS = 20;
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
-
 export class HttpListener {
   private server?: Server;
   private readonly sessions = new Map<string, HttpSession>();
-  private readonly allowedHostnames: Set<string>;
-  private readonly tokens: Map<string, string> | null;
+  private readonly guard: RequestGuard;
   private readonly modern: ModernHttp;
 
   constructor(
@@ -39,10 +37,13 @@ export class HttpListener {
     private readonly listen: HttpListenConfig,
     private readonly maxMessageBytes: number,
   ) {
-    const hosts = new Set([...LOOPBACK_NAMES, ...(listen.allowedHosts ?? []).map((h) => h.toLowerCase())]);
-    if (listen.host !== '0.0.0.0' && listen.host !== '::') hosts.add(listen.host.toLowerCase());
-    this.allowedHostnames = hosts;
-    this.tokens = listen.tokens ? new Map(Object.entries(listen.tokens)) : null;
+    this.guard = new RequestGuard({
+      boundHost: listen.host,
+      allowedHostnames: listen.allowedHosts,
+      allowedOrigins: listen.allowedOrigins,
+      tokens: listen.tokens ? new Map(Object.entries(listen.tokens)) : null,
+      tokenSource: 'listen.tokens',
+    });
     this.modern = new ModernHttp(host, maxMessageBytes);
   }
 
@@ -94,12 +95,10 @@ export class HttpListener {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway.invalid');
     if (url.pathname !== this.listen.path) return reply(res, 404, { error: 'not found', message: `the MCP endpoint is ${this.listen.path}` });
-    const refusal = this.checkHostAndOrigin(req);
-    if (refusal) return reply(res, 403, { error: 'forbidden', message: refusal });
-    const auth = this.authenticate(req);
+    const auth = this.guard.check(req);
     if (!auth.ok) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="interceptor-console"');
-      return reply(res, 401, { error: 'unauthorized', message: auth.message });
+      if (auth.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="interceptor-console"');
+      return reply(res, auth.status, { error: auth.status === 401 ? 'unauthorized' : 'forbidden', message: auth.message });
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -172,44 +171,6 @@ export class HttpListener {
       throw err;
     }
   }
-
-  /** DNS-rebinding protection: the Host must name this listener, and a browser Origin must be local (or allowed). */
-  private checkHostAndOrigin(req: IncomingMessage): string | undefined {
-    const hostHeader = req.headers.host;
-    if (!hostHeader) return 'missing Host header';
-    const hostname = hostnameOf(hostHeader);
-    if (!this.allowedHostnames.has(hostname)) {
-      return `Host "${hostHeader}" is not allowed (DNS-rebinding protection); add it to listen.allowedHosts if it is really this gateway`;
-    }
-    const origin = req.headers.origin;
-    if (origin === undefined) return undefined;
-    if ((this.listen.allowedOrigins ?? []).includes(origin)) return undefined;
-    let originHost: string;
-    try {
-      originHost = new URL(origin).hostname.toLowerCase();
-    } catch {
-      return `Origin "${origin}" is not a valid origin`;
-    }
-    if (LOOPBACK_NAMES.includes(originHost)) return undefined;
-    return `Origin "${origin}" is not allowed (DNS-rebinding protection); add it to listen.allowedOrigins to permit it`;
-  }
-
-  private authenticate(req: IncomingMessage): { ok: true; principal: string | undefined } | { ok: false; message: string } {
-    if (!this.tokens) return { ok: true, principal: undefined };
-    const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
-    if (!match) return { ok: false, message: 'this gateway requires "Authorization: Bearer <token>" (tokens are configured in listen.tokens)' };
-    const principal = this.tokens.get(match[1]!);
-    if (principal === undefined) return { ok: false, message: 'unknown bearer token' };
-    return { ok: true, principal };
-  }
-}
-
-function hostnameOf(hostHeader: string): string {
-  const h = hostHeader.toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
-  const colon = h.lastIndexOf(':');
-  return colon >= 0 ? h.slice(0, colon) : h;
 }
 
 function rpcError(code: number, message: string): Record<string, unknown> {

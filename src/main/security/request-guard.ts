@@ -101,7 +101,7 @@ export class RequestGuard {
 /** The token a request presents: `Authorization: Bearer`, or for a WebSocket upgrade the `bearer.` subprotocol. */
 export function presentedToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  const match = typeof header === 'string' ? /^Bearer\s+(.+?)\s*$/i.exec(header) : null;
   if (match) return match[1];
   if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return undefined;
   const protocols = req.headers['sec-websocket-protocol'];

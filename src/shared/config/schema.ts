@@ -114,11 +114,11 @@ const HttpListenSchema = z.strictObject({
   allowedOrigins: z
     .array(z.string(), { error: 'expected an array of origins' })
     .optional()
-    .describe('Extra Origin values to accept besides loopback ones (DNS-rebinding protection).'),
+    .describe("Extra exact origins (e.g. http://localhost:6274) to accept besides the listener's own; other browser origins, other local ports included, get 403."),
   allowedHosts: z
     .array(z.string(), { error: 'expected an array of host names' })
     .optional()
-    .describe('Extra Host names to accept besides the bound host and loopback names.'),
+    .describe('Extra Host names (any port) to accept besides the bound host and loopback names (DNS-rebinding protection).'),
 });
 export const ListenSchema = z.discriminatedUnion('transport', [StdioListenSchema, HttpListenSchema], {
   error: (issue) =>

@@ -6,6 +6,7 @@ import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 
 const usage = `Usage: interceptor-console serve-samples [--http <port>] [--host <addr>] [--token <token>] [--allowed-host <name>…]
+                                           [--allowed-origin <url>…]
 
 Serves the sample interceptors (pii-validator, email-redactor, request-logger, secretless-redactor,
 cross-boundary-guard, tool-allowlist, prompt-injection-heuristic).
@@ -17,7 +18,9 @@ Options:
   --http <port>            serve over HTTP on this port (0 picks a free one)
   --host <addr>            interface to bind (default 127.0.0.1; others expose the server)
   --token <token>          require "Authorization: Bearer <token>" on every HTTP request
-  --allowed-host <name>    extra hostname accepted in Host/Origin headers (repeatable)
+  --allowed-host <name>    extra host name accepted in the Host header (repeatable)
+  --allowed-origin <url>   extra browser origin allowed to call, e.g. http://localhost:6274
+                           (repeatable; a page's Origin must otherwise be this server's own)
   --page-size <n>          page interceptors/list results (nextCursor) by n`;
 
 export const serveSamplesCommand: CliCommand = {
@@ -30,6 +33,7 @@ export const serveSamplesCommand: CliCommand = {
       host: { type: 'string' },
       token: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
+      'allowed-origin': { type: 'string', multiple: true },
       'page-size': { type: 'string' },
     });
     let pageSize: number | undefined;
@@ -40,8 +44,8 @@ export const serveSamplesCommand: CliCommand = {
     const host = createSampleHost({ pageSize });
 
     if (values.http === undefined) {
-      if (values.host !== undefined || values.token !== undefined || values['allowed-host']) {
-        throw new UsageError('--host, --token and --allowed-host need --http <port>');
+      if (values.host !== undefined || values.token !== undefined || values['allowed-host'] || values['allowed-origin']) {
+        throw new UsageError('--host, --token, --allowed-host and --allowed-origin need --http <port>');
       }
       const serving = await serveHostOverStdio(host);
       const stop = (): void => void serving.close();
@@ -56,7 +60,13 @@ export const serveSamplesCommand: CliCommand = {
     const bind = values.host ?? '127.0.0.1';
     let serving;
     try {
-      serving = await serveHostOverHttp(host, { port, host: bind, token: values.token, allowedHostnames: values['allowed-host'] });
+      serving = await serveHostOverHttp(host, {
+        port,
+        host: bind,
+        token: values.token,
+        allowedHostnames: values['allowed-host'],
+        allowedOrigins: values['allowed-origin'],
+      });
     } catch (err) {
       throw new CliFailure(`cannot listen on ${bind}:${port}: ${(err as Error).message}\n  → pick another --http port (0 picks a free one)`);
     }

@@ -1,11 +1,12 @@
 // Serves an InterceptorHost over Streamable HTTP on one path (default `/mcp`), one MCP session per
-// client. Security defaults (product §4): bound to 127.0.0.1, Host and Origin headers checked
-// against loopback names (DNS-rebinding protection), optional bearer token compared in constant time.
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+// client. Security defaults (product §4): bound to 127.0.0.1; Host, Origin and the optional bearer token
+// checked by the shared request guard (src/main/security), as for web mode and gateways.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { InterceptorHost } from './host';
+import { RequestGuard } from '../../security/request-guard';
 
 export interface HttpServeOptions {
   /** 0 picks a free port. */
@@ -15,8 +16,10 @@ export interface HttpServeOptions {
   path?: string;
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   token?: string;
-  /** Extra hostnames accepted in Host/Origin besides loopback names and the bound host. */
+  /** Extra host names accepted in Host besides loopback names and the bound host. */
   allowedHostnames?: string[];
+  /** Extra exact origins a browser page may call from (its own origin is always accepted). */
+  allowedOrigins?: string[];
   /** Upper bound on concurrent MCP sessions; at the bound the least recently used one is closed. Default 64. */
   maxSessions?: number;
 }
@@ -30,30 +33,26 @@ export interface HttpServing {
   close(): Promise<void>;
 }
 
-const LOOPBACK = ['127.0.0.1', 'localhost', '::1', '[::1]'];
-
 export async function serveHostOverHttp(host: InterceptorHost, options: HttpServeOptions = {}): Promise<HttpServing> {
   const bindHost = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxSessions = options.maxSessions ?? 64;
-  const allowed = new Set([...LOOPBACK, bindHost, ...(options.allowedHostnames ?? [])].map((h) => h.toLowerCase()));
+  const guard = new RequestGuard({
+    boundHost: bindHost,
+    allowedHostnames: options.allowedHostnames,
+    allowedOrigins: options.allowedOrigins,
+    tokens: options.token ? new Map([[options.token, 'client']]) : null,
+    tokenSource: '--token',
+  });
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  const tokenBytes = options.token ? Buffer.from(options.token, 'utf8') : undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname !== path) return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
-    const hostHeader = req.headers.host;
-    if (!hostHeader || !allowed.has(hostnameOf(hostHeader))) {
-      return reply(res, 403, `Forbidden: Host header ${JSON.stringify(hostHeader ?? '')} is not an allowed hostname`);
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, allowed)) {
-      return reply(res, 403, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
-    }
-    if (tokenBytes && !bearerMatches(req.headers.authorization, tokenBytes)) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
+    const auth = guard.check(req);
+    if (!auth.ok) {
+      if (auth.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+      return reply(res, auth.status, auth.message);
     }
 
     const sessionId = req.headers['mcp-session-id'];
@@ -123,29 +122,4 @@ function reply(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   // A JSON-RPC error body so that MCP clients surface the message.
   res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
-}
-
-/** `127.0.0.1:8080` → `127.0.0.1`; `[::1]:8080` → `[::1]`. */
-function hostnameOf(hostHeader: string): string {
-  const h = hostHeader.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
-  const colon = h.lastIndexOf(':');
-  return colon === -1 ? h : h.slice(0, colon);
-}
-
-function originAllowed(origin: string, allowed: Set<string>): boolean {
-  try {
-    const u = new URL(origin);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
-    return allowed.has(u.hostname.toLowerCase());
-  } catch {
-    return false;
-  }
-}
-
-function bearerMatches(header: string | undefined, expected: Buffer): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!m?.[1]) return false;
-  const given = Buffer.from(m[1].trim(), 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
