@@ -6,20 +6,26 @@ describe('IPC sender frame check', () => {
   const prefix = trustedPrefix('/opt/Interceptor Console/resources/app.asar/out/renderer/index.html', '');
 
   it('builds a file:// prefix for the bundled page (POSIX and Windows paths)', () => {
-    expect(prefix).toBe('file:///opt/Interceptor Console/resources/app.asar/out/renderer/index.html');
-    expect(trustedPrefix('C:\\Program Files\\IC\\out\\renderer\\index.html', '')).toBe('file:///C:/Program Files/IC/out/renderer/index.html');
+    // Percent-encoded as Chromium reports frame URLs: the default Linux install path has a space in it.
+    expect(prefix).toBe('file:///opt/Interceptor%20Console/resources/app.asar/out/renderer/index.html');
+    expect(trustedPrefix('C:\\Program Files\\IC\\out\\renderer\\index.html', '')).toBe('file:///C:/Program%20Files/IC/out/renderer/index.html');
     expect(trustedPrefix('/x/index.html', 'http://localhost:5173/some/path')).toBe('http://localhost:5173/');
   });
 
   it('trusts our page in the top frame, with a route hash', () => {
     expect(isTrustedFrame({ url: prefix, parent: null }, prefix)).toBe(true);
     expect(isTrustedFrame({ url: `${prefix}#/gateways`, parent: null }, prefix)).toBe(true);
+    // The URL Chromium reports for a page in a folder with a space (refused before: the prefix was not encoded).
+    expect(isTrustedFrame({ url: 'file:///opt/Interceptor%20Console/resources/app.asar/out/renderer/index.html', parent: null }, prefix)).toBe(true);
   });
 
   it('refuses iframes, other files, other pages and missing frames', () => {
     expect(isTrustedFrame({ url: prefix, parent: { url: prefix } }, prefix)).toBe(false);
     expect(isTrustedFrame({ url: `${prefix}.evil.html`, parent: null }, prefix)).toBe(false);
     expect(isTrustedFrame({ url: 'file:///tmp/evil.html', parent: null }, prefix)).toBe(false);
+    expect(isTrustedFrame({ url: prefix.replace('/index.html', '/index.html/../evil.html'), parent: null }, prefix)).toBe(false);
+    expect(isTrustedFrame({ url: 'file://evil-host/opt/Interceptor%20Console/resources/app.asar/out/renderer/index.html', parent: null }, prefix)).toBe(false);
+    expect(isTrustedFrame({ url: 'not a url', parent: null }, prefix)).toBe(false);
     expect(isTrustedFrame({ url: 'https://example.com/', parent: null }, prefix)).toBe(false);
     expect(isTrustedFrame(null, prefix)).toBe(false);
   });

@@ -1,12 +1,33 @@
-// The trust check for IPC, kept free of runtime Electron imports so it can be unit-tested: only our
-// own page (the bundled file, or the dev server in development), in the top frame, may call the API.
+// Which pages and frames are the app's own, kept free of runtime Electron imports so it can be unit-tested:
+// only our page (the bundled file, or the dev server in development), in the top frame of one of our
+// windows, may call the API or be navigated to.
 import type { WebFrameMain } from 'electron';
 
-/** The URL prefix of our renderer: the dev server's origin in development, the bundled file otherwise. */
+/**
+ * The URL of our renderer: the dev server's origin (ending in `/`) in development, else the bundled file as
+ * Chromium names it (percent-encoded: an install path such as `/opt/Interceptor Console/` has a space).
+ */
 export function trustedPrefix(rendererFile: string, devServerUrl = process.env.ELECTRON_RENDERER_URL): string {
   if (devServerUrl) return `${new URL(devServerUrl).origin}/`;
   const path = rendererFile.replace(/\\/g, '/');
-  return `file://${path.startsWith('/') ? '' : '/'}${path}`;
+  return new URL(`file://${path.startsWith('/') ? '' : '/'}${path}`).href;
+}
+
+/**
+ * Whether `url` is our page: in development any URL of the dev server's origin; otherwise exactly the bundled
+ * file (a route in the hash or a query is fine), never a sibling such as `index.html.evil` or another file.
+ */
+export function isOwnPageUrl(url: string, prefix: string): boolean {
+  let candidate: URL;
+  let own: URL;
+  try {
+    candidate = new URL(url);
+    own = new URL(prefix);
+  } catch {
+    return false;
+  }
+  if (own.protocol === 'http:' || own.protocol === 'https:') return candidate.origin === own.origin;
+  return candidate.protocol === 'file:' && candidate.host === own.host && candidate.pathname === own.pathname;
 }
 
 /** The fields of a frame the check reads (WebFrameMain in the app, plain objects in tests). */
@@ -15,10 +36,5 @@ export type FrameLike = Pick<WebFrameMain, 'url'> & { parent: unknown };
 export function isTrustedFrame(frame: FrameLike | null | undefined, prefix: string): boolean {
   // Top frame only: an iframe (there should be none) never gets the API.
   if (!frame || frame.parent) return false;
-  if (!frame.url.startsWith(prefix)) return false;
-  // The dev server's whole origin is ours; a bundled file must match exactly (plus a hash or query),
-  // never a sibling such as index.html.evil.html.
-  if (prefix.endsWith('/')) return true;
-  const rest = frame.url.slice(prefix.length);
-  return rest === '' || rest.startsWith('#') || rest.startsWith('?');
+  return isOwnPageUrl(frame.url, prefix);
 }
