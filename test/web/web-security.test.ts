@@ -1,10 +1,10 @@
 // Web mode: the API (HTTP and WebSocket) needs the run's token, sent explicitly (bearer header or
 // subprotocol), never taken from a cookie or the URL; the page and assets carry no secret and come without
 // it. (The Host/Origin/token table shared with the other listeners is test/security/request-guard.test.ts.)
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { silentLogger } from '../../src/main/services/environment';
@@ -14,10 +14,12 @@ import { tempDir, testCore } from '../app/helpers';
 let server: WebServer;
 let core: AppCore;
 let cleanup: () => void;
+let markerDir: string;
 
 beforeAll(async () => {
   const t = tempDir('ic-web-');
   cleanup = t.cleanup;
+  markerDir = t.dir;
   const renderer = join(t.dir, 'renderer');
   mkdirSync(join(renderer, 'assets'), { recursive: true });
   writeFileSync(join(renderer, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
@@ -75,6 +77,19 @@ describe('web mode over HTTP', () => {
     expect((await api({ cookie: `ic_token_${server.port}=${server.token}; ic_token=${server.token}` })).status).toBe(401);
     expect((await http(`/api/call/app.info?token=${server.token}`, { method: 'POST', body: '{}' })).status).toBe(401);
     expect((await api({ 'x-ic-token': server.token })).status).toBe(401);
+  });
+
+  it('runs a process-starting procedure only for the bearer of the token (the attack of issue #16)', async () => {
+    const marker = join(markerDir, 'ran');
+    const body = JSON.stringify({ entry: { transport: 'stdio', name: 'x', command: process.execPath, arguments: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } });
+    const call = (headers: Record<string, string>) => http('/api/call/designer.testBackend', { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body });
+    // What a page on another local port could send: the old cookie, its own Origin, or no Origin at all.
+    expect((await call({ cookie: `ic_token_${server.port}=${server.token}`, origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(403);
+    expect((await call({ cookie: `ic_token_${server.port}=${server.token}` })).status).toBe(401);
+    expect(existsSync(marker)).toBe(false);
+    // With the token the same call does run the command: the refusals above were the guard, not the command.
+    expect((await call(bearer())).status).toBe(200);
+    await vi.waitFor(() => expect(existsSync(marker)).toBe(true), { timeout: 20_000 });
   });
 
   it('serves the page and its assets without the token, with no cookie and no secret in them', async () => {
