@@ -218,4 +218,16 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     await expect.poll(() => page.getByTestId('save-status').textContent(), { timeout: 15_000 }).toMatch(/Saved/);
     expect(await jsonTabText()).toBe(before);
   }, 60_000);
+
+  it('shows tool-allowlist enabled without a config as a configuration error in the palette, skipped rather than blocking', async () => {
+    await page.getByRole('tab', { name: 'Canvas', exact: true }).click();
+    const allowlist = page.getByTestId('palette-item-samples/tool-allowlist');
+    await allowlist.dragTo(page.getByTestId('chain-canvas'));
+    const error = page.getByTestId('palette-config-error-samples/tool-allowlist');
+    await error.waitFor({ timeout: 15_000 });
+    expect(await error.textContent()).toMatch(/no config is set .*config\.allow is required.*skipped/);
+    await expect.poll(() => allowlist.getAttribute('data-reason'), { timeout: 15_000 }).toBe('config-invalid');
+    expect(await allowlist.getAttribute('title')).toMatch(/^Configuration error: /);
+    expect(await node('request', 'samples/tool-allowlist').count()).toBe(0);
+  }, 60_000);
 });

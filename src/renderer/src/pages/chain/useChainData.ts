@@ -45,8 +45,11 @@ export function useChainData(id: string, raw: Record<string, unknown> | undefine
   // "Refresh" forces one new interceptors/list per server; later discoveries use the cache again (A15).
   const forceNext = useRef(false);
 
+  // Overrides are in the key because the answer judges each interceptor's config against them (configErrors);
+  // the servers answer from their discovery cache, so an override edit costs no new interceptors/list.
+  const overridesKey = JSON.stringify(config?.overrides ?? null);
   const discovery = useQuery({
-    queryKey: ['designer.discover', id, serversKey, refresh],
+    queryKey: ['designer.discover', id, serversKey, overridesKey, refresh],
     queryFn: () => {
       const force = forceNext.current;
       forceNext.current = false;
