@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
+import { chromiumAvailable, ensureRendererBuilt, launchChromium, root, startWebMode, type WebModeRun } from './harness';
 import { connectHttpClient, firstToken } from '../app/mcp-client';
 
 const haveChromium = chromiumAvailable();
@@ -94,6 +94,25 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
     await dialog.getByLabel('Start it now').uncheck();
     await dialog.getByRole('button', { name: 'Create gateway' }).click();
     await page.getByRole('article', { name: 'everything-via-gateway' }).getByRole('status').first().filter({ hasText: 'Stopped' }).waitFor();
+  });
+
+  it('shows an interceptor that needs a config nobody set as a configuration error on the gateway card', { timeout: 120_000 }, async () => {
+    const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    const config = {
+      serverInfo: { name: 'allowlist-unconfigured', version: '1.0.0' },
+      backend: { transport: 'stdio', name: 'everything', command: process.execPath, arguments: [everything, 'stdio'] },
+      staticInterceptors: [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [join(root, 'out/cli/index.js'), 'serve-samples'] }],
+      listen: { transport: 'http', port: 0 },
+    };
+    await page.getByRole('button', { name: 'New from example…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New gateway from an example' });
+    await dialog.getByLabel(/^Config/).fill(JSON.stringify(config));
+    await dialog.getByLabel('Id (optional)').fill('unconfigured');
+    await dialog.getByLabel('Start it now').check();
+    await dialog.getByRole('button', { name: 'Create gateway' }).click();
+    const error = page.getByRole('article', { name: 'allowlist-unconfigured' }).getByTestId('server-config-error-samples');
+    await error.waitFor({ timeout: 90_000 });
+    expect(await error.textContent()).toMatch(/^config error: samples\/tool-allowlist: no config is set .*config\.allow is required.*skipped/);
   });
 
   it('shows config errors from the gateway schema in the dialog', async () => {
