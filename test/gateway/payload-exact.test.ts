@@ -5,12 +5,13 @@
 // applied (null keys and `__proto__` kept).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/main/gateway';
+import { getExecutionRecord, listExecutions, openStore } from '../../src/main/store';
 import { EMAIL_REPLACEMENT, secretRef } from '../../src/main/interceptors/samples';
 import { parseGatewayConfig } from '../../src/shared/config';
-import { LineClient, cliPath, gatewayArgs, root, waitFor, writeConfig } from './helpers';
+import { LineClient, cliPath, root, waitFor, writeConfig } from './helpers';
 
 const backendPath = join(root, 'test/gateway/fixtures/wire-log-backend.mjs');
 
@@ -42,10 +43,12 @@ function expectAnswered(answer: Record<string, unknown>): void {
 describe('gateway over stdio with the bundled samples forwards arguments byte for byte', () => {
   let gw: LineClient;
   let logFile: string;
+  let db: string;
 
   beforeAll(async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'ic-wire-')), 'backend-stdin.log');
-    gw = new LineClient(gatewayArgs(writeConfig(configFor(logFile))));
+    db = join(dirname(logFile), 'history.db');
+    gw = new LineClient([cliPath, 'gateway', '--config', writeConfig(configFor(logFile)), '--db', db]);
     await gw.initialize();
   });
   afterAll(async () => {
@@ -81,6 +84,20 @@ describe('gateway over stdio with the bundled samples forwards arguments byte fo
     const params = '{"name":"echo","arguments":{"to":"someone@example.org","cc":null,"__proto__":{"x":null}}}';
     const { sent, received } = await call(4, params);
     expect(received).toBe(sent.replace('someone@example.org', EMAIL_REPLACEMENT));
+  });
+
+  it('records what was received and forwarded with the same bytes (null values and __proto__ kept)', async () => {
+    await gw.stop(); // SIGTERM: the recorder flushes before exit
+    const store = openStore(db, { readonly: true, create: false });
+    try {
+      const records = listExecutions(store.db, { limit: 100 }).items.map((i) => getExecutionRecord(store.db, i.id)!);
+      const byId = new Map(records.map((r) => [r.jsonrpcId, r]));
+      expect(JSON.stringify(byId.get(1)?.requestReceived)).toBe('{"name":"echo","arguments":{"note":null,"nested":{"a":null,"b":[null,1]}}}');
+      expect(JSON.stringify(byId.get(2)?.requestReceived)).toBe('{"name":"echo","arguments":{"__proto__":{"polluted":true},"text":"plain"}}');
+      expect(JSON.stringify(byId.get(4)?.requestForwarded)).toBe(`{"name":"echo","arguments":{"to":"${EMAIL_REPLACEMENT}","cc":null,"__proto__":{"x":null}}}`);
+    } finally {
+      store.close();
+    }
   });
 });
 
