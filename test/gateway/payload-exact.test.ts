@@ -90,7 +90,7 @@ describe('gateway over stdio with the bundled samples forwards arguments byte fo
     await gw.stop(); // SIGTERM: the recorder flushes before exit
     const store = openStore(db, { readonly: true, create: false });
     try {
-      const records = listExecutions(store.db, { limit: 100 }).items.map((i) => getExecutionRecord(store.db, i.id)!);
+      const records = listExecutions(store.db, {}, { limit: 100 }).items.map((i) => getExecutionRecord(store.db, i.id)!);
       const byId = new Map(records.map((r) => [r.jsonrpcId, r]));
       expect(JSON.stringify(byId.get(1)?.requestReceived)).toBe('{"name":"echo","arguments":{"note":null,"nested":{"a":null,"b":[null,1]}}}');
       expect(JSON.stringify(byId.get(2)?.requestReceived)).toBe('{"name":"echo","arguments":{"__proto__":{"polluted":true},"text":"plain"}}');
