@@ -118,12 +118,17 @@ describe.skipIf(!haveChromium)('web-mode token isolation from other local server
     expect(status).toBe(401);
   });
 
-  it('a fresh tab on the console without the fragment asks for the printed URL instead of working', async () => {
+  it('a fresh tab without the fragment, or with a stale token, asks for the printed URL instead of working', async () => {
     const tab = await context.newPage();
     try {
       await tab.goto(web.url);
       await tab.getByRole('heading', { name: 'Token required' }).waitFor();
       await tab.getByText(/carries this run.s access token/).waitFor();
+      // A token the server no longer accepts (web mode restarted with a new one): forgotten, and the page asks.
+      await tab.evaluate(() => sessionStorage.setItem('ic-token', 'from-an-earlier-run'));
+      await tab.reload();
+      await tab.getByRole('heading', { name: 'Token required' }).waitFor({ timeout: 30_000 });
+      expect(await tab.evaluate(() => sessionStorage.getItem('ic-token'))).toBeNull();
     } finally {
       await tab.close();
     }
