@@ -15,10 +15,9 @@
 //   port of a host). Compared in constant time.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { WS_TOKEN_PROTOCOL_PREFIX } from '../../shared/api/web-auth';
 
 export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
-/** Prefix of the WebSocket subprotocol that carries the token (`bearer.<token>`). */
-export const WS_TOKEN_PROTOCOL_PREFIX = 'bearer.';
 
 export interface RequestGuardOptions {
   /** Address the listener is bound to; accepted as a Host name unless it is a wildcard (0.0.0.0, ::). */

@@ -2,9 +2,6 @@
 // src/main/security/request-guard.ts; this file only says how the answers are to be treated.)
 import { contentSecurityPolicy } from '../../shared/security/csp';
 
-/** The WebSocket subprotocol the page speaks; it offers the token as a second one (`bearer.<token>`). */
-export const WS_PROTOCOL = 'ic.v1';
-
 export function securityHeaders(port: number, styleNonce?: string): Record<string, string> {
   return {
     'Content-Security-Policy': contentSecurityPolicy({ styleNonce, connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),

@@ -11,7 +11,8 @@ import type { Dispatcher } from '../api/dispatcher';
 import type { ApiEvent } from '../../shared/api/events';
 import type { Logger } from '../services/environment';
 import { RequestGuard } from '../security/request-guard';
-import { securityHeaders, WS_PROTOCOL } from './security';
+import { securityHeaders } from './security';
+import { WS_PROTOCOL } from '../../shared/api/web-auth';
 import { readStatic } from './static-files';
 
 export interface WebCore {

@@ -3,6 +3,7 @@
 // set headers on a WebSocket). Both carry the same envelopes.
 import type { ApiTransport } from '../../../shared/api/client';
 import { forgetWebToken, webToken } from './web-token';
+import { WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX } from '../../../shared/api/web-auth';
 
 export function createTransport(): ApiTransport {
   const bridge = window.interceptorConsole;
@@ -50,7 +51,7 @@ class WebSocketTransport implements ApiTransport {
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`;
     this.ready = new Promise((resolve) => {
       const open = () => {
-        const socket = new WebSocket(url, ['ic.v1', `bearer.${token}`]);
+        const socket = new WebSocket(url, [WS_PROTOCOL, `${WS_TOKEN_PROTOCOL_PREFIX}${token}`]);
         socket.onopen = () => {
           this.retryMs = 250;
           this.socket = socket;
