@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../src/shared/api/bridge';
+import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, STYLE_NONCE_ARG } from '../../src/shared/api/bridge';
 import { contentSecurityPolicy } from '../../src/shared/security/csp';
 import { tempDir, testCore } from '../app/helpers';
 import { app, BrowserWindow, FakeFrame, FakeSession, FakeWebContents, ipcMain, session, shell } from './electron-stand-in';
@@ -58,7 +58,8 @@ describe('navigation guard and window-open handler (hardenWindow)', () => {
 
 describe('session hardening (hardenSession)', () => {
   const s = new FakeSession();
-  hardenSession(s as never);
+  const csp = desktopCsp('n0nce', '');
+  hardenSession(s as never, csp);
 
   it('denies every permission request and check', () => {
     const answers: boolean[] = [];
@@ -73,13 +74,13 @@ describe('session hardening (hardenSession)', () => {
       { url: prefix, responseHeaders: { 'content-security-policy': ["default-src *; script-src * 'unsafe-eval'"], 'X-Other': ['kept'] } },
       (r) => (response = r),
     );
-    expect(response!.responseHeaders).toEqual({ 'Content-Security-Policy': [desktopCsp('')], 'X-Other': ['kept'] });
-    const csp = response!.responseHeaders!['Content-Security-Policy']![0]!;
+    expect(response!.responseHeaders).toEqual({ 'Content-Security-Policy': [csp], 'X-Other': ['kept'] });
     expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("style-src 'self' 'nonce-n0nce';");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toContain('unsafe-eval');
-    // Development: the dev server's hot-reload socket is reachable, nothing else is added.
-    expect(desktopCsp('http://localhost:5173/')).toContain("connect-src 'self' ws://localhost:5173;");
+    expect(csp).not.toMatch(/unsafe-eval|unsafe-inline/);
+    // Development: the dev server's hot-reload socket is reachable and its injected styles allowed.
+    expect(desktopCsp('n0nce', 'http://localhost:5173/')).toContain("connect-src 'self' ws://localhost:5173;");
   });
 
   it('index.html carries the same policy as its meta tag (for file:// loads)', () => {
@@ -181,7 +182,12 @@ describe('main.ts wires it all on start', () => {
     expect(s.permissionRequestHandler).toBeTypeOf('function');
     let headers: Record<string, string[]> | undefined;
     s.headersListener!({ url }, (r) => (headers = r.responseHeaders));
-    expect(headers!['Content-Security-Policy']).toEqual([desktopCsp('')]);
+    // The header's style nonce is the one the window's preload receives (and hands to CodeMirror).
+    const args = (mainWindow().options.webPreferences as { additionalArguments: string[] }).additionalArguments;
+    const nonce = args.find((a) => a.startsWith(STYLE_NONCE_ARG))!.slice(STYLE_NONCE_ARG.length);
+    expect(nonce).toMatch(/^[\w+/]{20,}={0,2}$/);
+    expect(headers!['Content-Security-Policy']).toEqual([desktopCsp(nonce, '')]);
+    expect(headers!['Content-Security-Policy']![0]).not.toContain('unsafe-inline');
   });
 
   it("serves the API to its top frame and refuses a foreign frame", async () => {

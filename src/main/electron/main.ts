@@ -1,6 +1,7 @@
 // Electron main process entry. This folder is the only place that imports `electron`: the core it
 // runs (services, dispatcher, gateways, store) is the same one web mode and the CLI run.
 import { app, BrowserWindow, dialog, session } from 'electron';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCore } from '../services/bootstrap';
@@ -8,11 +9,14 @@ import { cliLaunchFor, stderrLogger } from '../services/environment';
 import type { AppCore } from '../services/app-core';
 import { registerIpc } from './ipc';
 import { installMenu } from './menu';
-import { hardenSession, hardenWindow, trustedPrefix } from './security';
+import { desktopCsp, hardenSession, hardenWindow, trustedPrefix } from './security';
+import { STYLE_NONCE_ARG } from '../../shared/api/bridge';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererFile = join(here, '../renderer/index.html');
 const prefix = trustedPrefix(rendererFile);
+// This run's CSP nonce for <style> elements: in the session's CSP header and, through the preload, CodeMirror's.
+const styleNonce = randomBytes(16).toString('base64');
 let core: AppCore | undefined;
 let mainWindow: BrowserWindow | undefined;
 let quitting = false;
@@ -36,6 +40,7 @@ function createWindow(): BrowserWindow {
       spellcheck: false,
       // Middle-click must not open links in a new window (the window-open handler denies them anyway).
       disableBlinkFeatures: 'Auxclick',
+      additionalArguments: [`${STYLE_NONCE_ARG}${styleNonce}`],
     },
   });
   hardenWindow(win, prefix);
@@ -59,7 +64,7 @@ async function start(): Promise<void> {
     // Packaged resources (examples, schema) sit outside the asar archive.
     resourcesDir: app.isPackaged ? join(process.resourcesPath, 'resources') : join(appRoot, 'resources'),
   });
-  hardenSession(session.defaultSession);
+  hardenSession(session.defaultSession, desktopCsp(styleNonce));
   installMenu(dataDir);
   registerIpc(core, () => BrowserWindow.getAllWindows(), prefix);
   mainWindow = createWindow();

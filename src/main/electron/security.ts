@@ -22,14 +22,17 @@ export function hardenWindow(win: BrowserWindow, prefix: string): void {
   });
 }
 
-/** The CSP of the desktop shell: styles keep 'unsafe-inline' (see src/shared/security/csp.ts for why). */
-export function desktopCsp(devServerUrl = process.env.ELECTRON_RENDERER_URL): string {
-  // In development the dev server's socket (hot reload) must be reachable.
-  const connect = devServerUrl ? [new URL(devServerUrl).origin.replace(/^http/, 'ws')] : [];
-  return contentSecurityPolicy({ connect });
+/**
+ * The CSP header of the desktop shell: <style> elements only with this run's nonce (CodeMirror gets it through
+ * the preload bridge). In development the dev server injects its own <style> elements and needs its socket
+ * (hot reload), so there styles fall back to 'unsafe-inline'.
+ */
+export function desktopCsp(styleNonce: string | undefined, devServerUrl = process.env.ELECTRON_RENDERER_URL): string {
+  if (devServerUrl) return contentSecurityPolicy({ connect: [new URL(devServerUrl).origin.replace(/^http/, 'ws')] });
+  return contentSecurityPolicy({ styleNonce });
 }
 
-export function hardenSession(session: Session, csp = desktopCsp()): void {
+export function hardenSession(session: Session, csp: string): void {
   session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
   // The policy as a response header on everything the session loads, replacing any the server sent. The

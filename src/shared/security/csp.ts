@@ -5,10 +5,11 @@
 //
 // Styles: the React components set styles through the CSSOM (element.style), which CSP does not govern, and
 // the app's CSS is bundled into files; the one thing that writes a <style> element is CodeMirror (style-mod),
-// and it takes a nonce (EditorView.cspNonce). So where a per-page nonce exists (web mode) 'unsafe-inline' is
-// gone. Electron's file:// page is a static file: a nonce written into it would be public and fixed, no better
-// than 'unsafe-inline', so the desktop shell keeps 'unsafe-inline' for styles only (script-src stays 'self':
-// an injected style cannot run code).
+// and it takes a nonce (EditorView.cspNonce). So the headers carry a nonce instead of 'unsafe-inline': web mode a
+// fresh one per page (in a meta tag of that page), the desktop shell one per run (passed to its preload). The
+// meta tag in the static index.html cannot carry a secret nonce, so it keeps 'unsafe-inline' for styles: it only
+// governs alone where no header applies (file:// loads, if Chromium ignores the header there); wherever a header
+// applies, both policies must pass and the header's nonce rule decides. script-src is 'self' everywhere.
 export interface CspOptions {
   /** Per-response nonce for <style> elements; without one, styles fall back to 'unsafe-inline'. */
   styleNonce?: string;

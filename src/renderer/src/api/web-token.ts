@@ -25,7 +25,7 @@ export function forgetWebToken(): void {
   sessionStorage.removeItem(STORAGE_KEY);
 }
 
-/** This page's CSP nonce for <style> elements (web mode puts it in a meta tag); '' in the desktop app. */
+/** This page's CSP nonce for <style> elements: from the desktop bridge, or the meta tag web mode adds. */
 export function styleNonce(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+  return window.interceptorConsole?.styleNonce ?? document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
 }
