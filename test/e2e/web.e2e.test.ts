@@ -196,4 +196,30 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
       await other.close();
     }
   });
+
+  // The header CSP has no 'unsafe-inline' and no 'unsafe-eval': every screen, the canvas (React Flow) and the
+  // editors (CodeMirror, which gets the page's nonce) must work without the browser refusing anything.
+  it('runs every screen under the strict CSP without a single violation', { timeout: 120_000 }, async () => {
+    const strict = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await strict.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { __csp: string[] }).__csp = seen;
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+      });
+      await strict.goto(`${web.openUrl}#/chain/demo`);
+      await strict.locator('.react-flow__node').first().waitFor({ timeout: 60_000 });
+      await strict.getByRole('tab', { name: 'JSON', exact: true }).click();
+      await strict.locator('.cm-editor').first().waitFor();
+      // CodeMirror's own stylesheet applied (its base theme makes the editor a flex box).
+      expect(await strict.locator('.cm-editor').first().evaluate((e) => getComputedStyle(e).display)).toBe('flex');
+      for (const route of ['#/playground', '#/traffic', '#/sinks', '#/settings', '#/gateways']) {
+        await strict.evaluate((r) => (location.hash = r), route);
+        await strict.getByRole('heading', { level: 1 }).first().waitFor();
+      }
+      expect(await strict.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
 });
