@@ -164,4 +164,22 @@ class FakeApp extends EventEmitter {
 
 export const app = new FakeApp();
 
-export default { app, BrowserWindow, dialog, ipcMain, Menu, session, shell };
+/** The preload's side: what it exposes to the page, and the invokes it makes. */
+export const contextBridge = {
+  exposed: new Map<string, unknown>(),
+  exposeInMainWorld(key: string, api: unknown): void {
+    this.exposed.set(key, api);
+  },
+};
+
+export const ipcRenderer = {
+  invoked: [] as unknown[][],
+  async invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    this.invoked.push([channel, ...args]);
+    return { ok: true, value: null };
+  },
+  on(): void {},
+  removeListener(): void {},
+};
+
+export default { app, BrowserWindow, contextBridge, dialog, ipcMain, ipcRenderer, Menu, session, shell };

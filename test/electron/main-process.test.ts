@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, STYLE_NONCE_ARG } from '../../src/shared/api/bridge';
 import { contentSecurityPolicy } from '../../src/shared/security/csp';
 import { tempDir, testCore } from '../app/helpers';
-import { app, BrowserWindow, FakeFrame, FakeSession, FakeWebContents, ipcMain, session, shell } from './electron-stand-in';
+import { app, BrowserWindow, contextBridge, FakeFrame, FakeSession, FakeWebContents, ipcMain, ipcRenderer, session, shell } from './electron-stand-in';
+import type { ConsoleBridge } from '../../src/shared/api/bridge';
 
 vi.mock('electron', async () => await import('./electron-stand-in'));
 
@@ -197,5 +198,21 @@ describe('main.ts wires it all on start', () => {
     expect(await handler({ sender: contents, senderFrame: new FakeFrame(contents.mainFrame.url, contents.mainFrame) }, 'app.info', {})).toEqual(REFUSED);
     const stranger = new FakeWebContents(contents.mainFrame.url);
     expect(await handler({ sender: stranger, senderFrame: stranger.mainFrame }, 'app.info', {})).toEqual(REFUSED);
+  });
+});
+
+describe('preload bridge', () => {
+  it('exposes two functions and the style nonce the main process passed, nothing of ipcRenderer', async () => {
+    process.argv.push(`${STYLE_NONCE_ARG}bm9uY2U=`);
+    try {
+      await import('../../src/preload/index');
+    } finally {
+      process.argv.pop();
+    }
+    const bridge = contextBridge.exposed.get('interceptorConsole') as ConsoleBridge;
+    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'onEvent', 'styleNonce']);
+    expect(bridge.styleNonce).toBe('bm9uY2U=');
+    await bridge.invoke('app.info', {});
+    expect(ipcRenderer.invoked.at(-1)).toEqual([IPC_INVOKE_CHANNEL, 'app.info', {}]);
   });
 });
