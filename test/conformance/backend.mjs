@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// The conformance backend: a real MCP server (v2 server SDK) implementing what the official conformance
+// suite's server scenarios call, served in both eras.
+//   node test/conformance/backend.mjs --port P   Streamable HTTP on http://127.0.0.1:P/mcp (P=0: a free port)
+//   node test/conformance/backend.mjs --stdio    stdio
+// Over HTTP, 2026-07-28 requests go to the SDK's per-request handler (createMcpHandler, with
+// subscriptions/listen), and 2025-era traffic to sessionful Streamable HTTP transports with an event store,
+// so a 2025 client can resume a closed stream (SEP-1699). Prints `listening <url>` once it accepts requests.
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { createConformanceServer } from './backend-server.mjs';
+
+const args = process.argv.slice(2);
+if (args.includes('--stdio')) {
+  serveStdio(() => createConformanceServer());
+} else {
+  const index = args.indexOf('--port');
+  const port = index >= 0 ? Number(args[index + 1]) : NaN;
+  if (!Number.isInteger(port) || port < 0) {
+    process.stderr.write('usage: backend.mjs --port P | --stdio\n');
+    process.exit(2);
+  }
+  serveHttp(port);
+}
+
+function eventStore() {
+  const events = new Map();
+  let seq = 0;
+  return {
+    async storeEvent(streamId, message) {
+      const eventId = `${streamId}::${String(++seq).padStart(10, '0')}`;
+      events.set(eventId, { streamId, message });
+      return eventId;
+    },
+    async getStreamIdForEventId(eventId) {
+      return events.get(eventId)?.streamId;
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const streamId = lastEventId.split('::')[0];
+      for (const [eventId, e] of events) if (e.streamId === streamId && eventId > lastEventId) await send(eventId, e.message);
+      return streamId;
+    },
+  };
+}
+
+function serveHttp(port) {
+  const modern = createMcpHandler(() => createConformanceServer({ notify: modern.notify }), { legacy: 'reject' });
+  const modernNode = toNodeHandler(modern);
+  const sessions = new Map();
+
+  async function legacy(req, res, body) {
+    const id = req.headers['mcp-session-id'];
+    const existing = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (existing) return existing.handleRequest(req, res, body);
+    if (typeof id === 'string') return json(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+    if (req.method !== 'POST') return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no session' } });
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: eventStore(),
+      retryInterval: 200,
+      onsessioninitialized: (sid) => sessions.set(sid, transport),
+    });
+    transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
+    const server = createConformanceServer({ closeSSE: (ctx) => ctx.http?.closeSSE?.() });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  const http = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://backend.invalid');
+      if (url.pathname !== '/mcp') return json(res, 404, { error: 'not found' });
+      if (!isLocal(req.headers.host) || (req.headers.origin !== undefined && !isLocal(new URL(req.headers.origin).host))) {
+        return json(res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: non-local Host or Origin' } });
+      }
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      if (body === PARSE_ERROR) return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      const probe = await toWebRequest(req, body);
+      if (req.method !== 'POST' || typeof req.headers['mcp-session-id'] === 'string' || (await isLegacyRequest(probe))) return await legacy(req, res, body);
+      await modernNode(req, res, body);
+    } catch (err) {
+      process.stderr.write(`backend: ${err.stack ?? err}\n`);
+      if (!res.headersSent) json(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+    }
+  });
+  http.listen(port, '127.0.0.1', () => process.stdout.write(`listening http://127.0.0.1:${http.address().port}/mcp\n`));
+  const stop = () => http.close(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+const PARSE_ERROR = Symbol('parse error');
+async function readJson(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return PARSE_ERROR;
+  }
+}
+
+function isLocal(host) {
+  if (typeof host !== 'string') return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+  return ['localhost', '127.0.0.1', '[::1]'].includes(name.toLowerCase());
+}
+
+function json(res, status, body) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
