@@ -5,8 +5,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { BackendEntry } from '../../shared/config/schema';
-import type { JsonRpcMessage } from './jsonrpc';
+import type { JsonRpcId, JsonRpcMessage } from './jsonrpc';
 import { LineChannel, type InvalidLine } from './line-channel';
+import { abortModern, postModern, type ModernRelay } from './backend-modern';
+
+export type { ModernRelay } from './backend-modern';
 
 export class BackendStartError extends Error {
   override name = 'BackendStartError';
@@ -26,7 +29,10 @@ const STDERR_TAIL_BYTES = 4096;
 const KILL_GRACE_MS = 2000;
 
 export class Backend {
-  onmessage?: (message: JsonRpcMessage) => void;
+  /** `related`: the request whose response stream carried the message (2026-07-28 per-request HTTP). */
+  onmessage?: (message: JsonRpcMessage, related?: JsonRpcId) => void;
+  /** Set by the HTTP listener for 2026-07-28 clients: their requests go upstream as their own POSTs. */
+  modern?: ModernRelay;
   /** The connection ended on its own (crash, exit, HTTP stream loss); `reason` says how, for errors to clients. */
   onclose?: (reason: string) => void;
   /** A line from a stdio backend that is not JSON-RPC (or is over the size cap). */
@@ -98,6 +104,11 @@ export class Backend {
     if (this.channel) {
       this.channel.send(message);
       return;
+    }
+    if (this.modern && this.entry.transport === 'http') {
+      const headers = this.modern.headersFor(message);
+      if (headers) return postModern(this, this.entry, message, headers, onStreamEnd);
+      if (abortModern(this, message)) return;
     }
     // The SDK transport types messages with its own (structurally equal) JSON-RPC types.
     const wire = message as unknown as JSONRPCMessage;

@@ -1,59 +1,114 @@
 // 2026-07-28 traffic on the HTTP listener: no initialize and no Mcp-Session-Id, every POST carries one
 // request whose `_meta` envelope says who the client is. Such requests share one GatewaySession (and so one
-// backend connection) per principal; each POST gets its own stateless SDK transport for its response stream.
+// backend connection) per principal; each POST is answered on its own response, written here: JSON, or SSE
+// once something related to the request (progress, a log, a subscription event) comes before its answer.
+// An HTTP backend gets each request as its own POST with the client's protocol headers, and its HTTP status
+// comes back with its answer (backend-modern.ts), so the gateway adds nothing a direct client would not see.
 // Ids and progress tokens are rewritten on the way in (clients of one principal may reuse them) and back on
 // the way out. The era has no server→client requests: a backend asking one gets an error.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { toWebRequest } from '@modelcontextprotocol/node';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
+import type { Backend, ModernRelay } from './backend';
 import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
 import { GatewaySession, type SessionHost } from './session';
 
-type Transport = NodeStreamableHTTPServerTransport;
 interface Route {
-  transport: Transport;
+  res: ServerResponse;
   clientId: JsonRpcId;
+  /** The client's protocol headers, sent upstream with its request (HTTP backends). */
+  upstream: Record<string, string>;
+  /** The backend's HTTP answer, mirrored to the client: its status, SSE or JSON, a null id. */
+  head?: { status: number; sse: boolean; nullId: boolean };
+  streaming: boolean;
 }
 
-/** True for a protocol-version header of the 2026 era or later (dates compare as strings). */
-export function isModernVersion(header: string | string[] | undefined): boolean {
-  return typeof header === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(header) && header >= '2026-07-28';
+/** Client headers an HTTP backend must see as sent: the protocol's own (`MCP-*`) and content negotiation. */
+function upstreamHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value !== 'string') continue;
+    if (name.startsWith('mcp-') || name === 'accept' || name === 'content-type' || name === 'last-event-id') out[name] = value;
+  }
+  return out;
 }
 
-class ModernHub {
+/**
+ * Whether the SDK's own classifier (the one a v2 server runs) reads this POST as 2026-07-28 traffic:
+ * the gateway routes exactly as its backend would.
+ */
+export async function isModernRequest(req: IncomingMessage, body: unknown): Promise<boolean> {
+  if (body === undefined) return false;
+  return !(await isLegacyRequest(await toWebRequest(req, body)));
+}
+
+class ModernHub implements ModernRelay {
   readonly session: GatewaySession;
   private readonly routes = new Map<JsonRpcId, Route>();
-  private readonly tokens = new Map<string, { transport: Transport; token: unknown }>();
+  private readonly tokens = new Map<string, { route: Route; token: unknown }>();
   private seq = 0;
 
   constructor(host: SessionHost, principal: string | undefined) {
-    this.session = new GatewaySession(host, { send: (m, related) => this.toClient(m, related) }, { principal, transport: 'http' });
+    const createBackend = (): Backend => {
+      const backend = host.createBackend();
+      backend.modern = this;
+      return backend;
+    };
+    const hubHost: SessionHost = {
+      get config() {
+        return host.config;
+      },
+      get gatewayName() {
+        return host.gatewayName;
+      },
+      get interception() {
+        return host.interception;
+      },
+      createBackend,
+      log: (line) => host.log(line),
+      onSession: (r) => host.onSession(r),
+      onExecution: (r) => host.onExecution(r),
+      wantsRecords: host.wantsRecords ? () => host.wantsRecords!() : undefined,
+      count: host.count ? (o, d) => host.count!(o, d) : undefined,
+      onBackendEvent: (e) => host.onBackendEvent(e),
+    };
+    this.session = new GatewaySession(hubHost, { send: (m, related) => this.toClient(m, related) }, { principal, transport: 'http' });
   }
 
-  fromClient(message: JsonRpcMessage, transport: Transport): void {
+  headersFor(message: JsonRpcMessage): Record<string, string> | undefined {
+    return isRequest(message) ? this.routes.get(message.id)?.upstream : undefined;
+  }
+
+  onHead(id: JsonRpcId, head: { status: number; sse: boolean; nullId: boolean }): void {
+    const route = this.routes.get(id);
+    if (route) route.head = head;
+  }
+
+  fromClient(message: JsonRpcMessage, req: IncomingMessage, res: ServerResponse): void {
     if (!isRequest(message)) {
       if (isNotification(message)) this.session.handleClientMessage(message);
-      return; // responses: this era has no server→client requests to answer
+      res.writeHead(202).end();
+      return;
     }
     const id = `m${++this.seq}`;
-    this.routes.set(id, { transport, clientId: message.id });
+    const route: Route = { res, clientId: message.id, upstream: upstreamHeaders(req), streaming: false };
+    this.routes.set(id, route);
+    res.once('close', () => this.abandon(id, route));
     let params = message.params;
     const meta = params?._meta as Record<string, unknown> | undefined;
     if (meta && meta.progressToken !== undefined) {
       const token = `p${this.seq}`;
-      this.tokens.set(token, { transport, token: meta.progressToken });
+      this.tokens.set(token, { route, token: meta.progressToken });
       params = { ...params, _meta: { ...meta, progressToken: token } };
     }
     this.session.handleClientMessage({ ...message, id, ...(params ? { params } : {}) });
   }
 
   /** The client closed a response stream before its answer: in this era that is the cancellation. */
-  abandon(transport: Transport): void {
-    for (const [id, route] of this.routes) {
-      if (route.transport !== transport) continue;
-      this.routes.delete(id);
-      this.session.handleClientMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'response stream closed' } });
-    }
-    for (const [token, t] of this.tokens) if (t.transport === transport) this.tokens.delete(token);
+  private abandon(id: JsonRpcId, route: Route): void {
+    for (const [token, t] of this.tokens) if (t.route === route) this.tokens.delete(token);
+    if (!this.routes.delete(id)) return;
+    this.session.handleClientMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'response stream closed' } });
   }
 
   private toClient(message: JsonRpcMessage, related: JsonRpcId | undefined): void {
@@ -66,60 +121,58 @@ class ModernHub {
     if (isNotification(message)) {
       if (message.method === 'notifications/progress') {
         const t = this.tokens.get(String(message.params?.progressToken));
-        if (t) void this.deliver(t.transport, { ...message, params: { ...message.params, progressToken: t.token } } as JsonRpcMessage, related);
+        if (t) write(t.route, { ...message, params: { ...message.params, progressToken: t.token } } as JsonRpcMessage, false);
         return;
       }
       const route = related !== undefined ? this.routes.get(related) : undefined;
-      if (route) void this.deliver(route.transport, message, related);
-      return; // unrelated notifications need subscriptions/listen, which this gateway does not serve
+      if (route) write(route, message, false);
+      return; // unrelated notifications belong to subscriptions/listen streams, which carry their own
     }
     const id = (message as { id: JsonRpcId | null }).id;
     const route = id !== null ? this.routes.get(id) : undefined;
     if (!route || id === null) return;
     this.routes.delete(id);
-    for (const [token, t] of this.tokens) if (t.transport === route.transport) this.tokens.delete(token);
-    void this.deliver(route.transport, { ...message, id: route.clientId } as JsonRpcMessage, id);
+    for (const [token, t] of this.tokens) if (t.route === route) this.tokens.delete(token);
+    write(route, { ...message, id: route.head?.nullId ? null : route.clientId } as JsonRpcMessage, true);
   }
+}
 
-  private async deliver(transport: Transport, message: JsonRpcMessage, related: JsonRpcId | undefined): Promise<void> {
-    const route = related !== undefined ? this.routes.get(related) : undefined;
-    const relatedRequestId = route?.clientId ?? ('id' in message && !('method' in message) ? (message.id ?? undefined) : undefined);
-    await transport
-      .send(message as Parameters<Transport['send']>[0], relatedRequestId !== undefined && relatedRequestId !== null ? { relatedRequestId } : undefined)
-      .catch(() => undefined);
+/** Writes one message on a request's response: JSON when it is the only one, else an SSE stream. */
+function write(route: Route, message: JsonRpcMessage, final: boolean): void {
+  const res = route.res;
+  if (res.writableEnded || res.destroyed) return;
+  if (!route.streaming && final && !route.head?.sse) {
+    res.writeHead(route.head?.status ?? 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(message));
+    return;
   }
+  if (!route.streaming) {
+    route.streaming = true;
+    res.writeHead(route.head?.sse ? route.head.status : 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  }
+  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  if (final) res.end();
 }
 
 export class ModernHttp {
   private readonly hubs = new Map<string, ModernHub>();
 
-  constructor(
-    private readonly host: SessionHost,
-    private readonly maxMessageBytes: number,
-  ) {}
+  constructor(private readonly host: SessionHost) {}
 
-  async handle(req: IncomingMessage, res: ServerResponse, principal: string | undefined): Promise<void> {
+  /** One 2026-07-28 POST whose body the listener already read and parsed. */
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown, principal: string | undefined): void {
     const key = principal ?? '';
     let hub = this.hubs.get(key);
     if (!hub) {
       hub = new ModernHub(this.host, principal);
       this.hubs.set(key, hub);
     }
-    // The SDK transport checks MCP-Protocol-Version against its own list: accept the revision the client
-    // announced (already known to be 2026-07-28 or later); the backend decides whether it speaks it.
-    const version = req.headers['mcp-protocol-version'] as string;
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      maxRequestBodySize: this.maxMessageBytes,
-      supportedProtocolVersions: [version],
-    });
-    const owner = hub;
-    transport.onmessage = (message) => owner.fromClient(message as unknown as JsonRpcMessage, transport);
-    res.once('close', () => {
-      owner.abandon(transport);
-      void transport.close().catch(() => undefined);
-    });
-    await transport.handleRequest(req, res);
+    if (!body || typeof body !== 'object' || Array.isArray(body) || (body as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorResponse(null, RpcCode.InvalidRequest, 'Invalid Request: the body must be one JSON-RPC 2.0 message')));
+      return;
+    }
+    hub.fromClient(body as JsonRpcMessage, req, res);
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { HttpListenConfig } from '../../shared/config/schema';
 import type { JsonRpcMessage } from './jsonrpc';
 import { GatewaySession, type SessionHost } from './session';
-import { isModernVersion, ModernHttp } from './listen-http-modern';
+import { isModernRequest, ModernHttp } from './listen-http-modern';
 import { RequestGuard } from '../security/request-guard';
 
 interface HttpSession {
@@ -44,7 +44,7 @@ export class HttpListener {
       tokens: listen.tokens ? new Map(Object.entries(listen.tokens)) : null,
       tokenSource: 'listen.tokens',
     });
-    this.modern = new ModernHttp(host, maxMessageBytes);
+    this.modern = new ModernHttp(host);
   }
 
   get sessionCount(): number {
@@ -109,11 +109,15 @@ export class HttpListener {
       return existing.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; start a session with an initialize POST'));
-    if (isModernVersion(req.headers['mcp-protocol-version'])) return this.modern.handle(req, res, auth.principal);
-    await this.openSession(req, res, auth.principal);
+    // The body is read here once: which era a POST belongs to is in its body (the 2026 `_meta` envelope).
+    const body = await readBody(req, this.maxMessageBytes);
+    if (body.kind === 'too-large') return reply(res, 413, rpcError(-32600, `the request body exceeds the gateway's cap of ${this.maxMessageBytes} bytes (maxMessageBytes)`));
+    if (body.kind === 'invalid') return reply(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
+    if (await isModernRequest(req, body.value)) return this.modern.handle(req, res, body.value, auth.principal);
+    await this.openSession(req, res, auth.principal, body.value);
   }
 
-  private async openSession(req: IncomingMessage, res: ServerResponse, principal: string | undefined): Promise<void> {
+  private async openSession(req: IncomingMessage, res: ServerResponse, principal: string | undefined, body: unknown): Promise<void> {
     const ref: { entry?: HttpSession } = {};
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -147,7 +151,7 @@ export class HttpListener {
       if (id) this.sessions.delete(id);
       void session.close();
     };
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
     // Not an initialize (the transport answered 400): nothing to keep.
     if (!transport.sessionId) {
       await transport.close().catch(() => undefined);
@@ -170,6 +174,21 @@ export class HttpListener {
       clearTimeout(timer);
       throw err;
     }
+  }
+}
+
+async function readBody(req: IncomingMessage, cap: number): Promise<{ kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'invalid' }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > cap) return { kind: 'too-large' };
+    chunks.push(chunk);
+  }
+  try {
+    return { kind: 'ok', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+  } catch {
+    return { kind: 'invalid' };
   }
 }
 

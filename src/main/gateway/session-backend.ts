@@ -6,7 +6,8 @@ import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMe
 import type { SessionHost } from './session';
 
 export interface BackendLinkEvents {
-  onmessage(message: JsonRpcMessage): void;
+  /** `related`: the client request whose response stream carried the message, when the backend knows it. */
+  onmessage(message: JsonRpcMessage, related?: JsonRpcId): void;
   /** The backend died on its own; `reason` names the command/endpoint and the stderr tail. */
   onclose(reason: string): void;
   oninvalid(problem: InvalidLine): void;
@@ -42,8 +43,8 @@ export class BackendLink {
   attach(backend: Backend, up: boolean): void {
     this.backend = backend;
     this.up = up;
-    backend.onmessage = (m) => {
-      if (!this.takeInternal(m)) this.events.onmessage(m);
+    backend.onmessage = (m, related) => {
+      if (!this.takeInternal(m)) this.events.onmessage(m, related);
     };
     backend.onclose = (reason) => {
       if (backend !== this.backend) return;

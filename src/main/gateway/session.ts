@@ -89,7 +89,7 @@ export class GatewaySession {
       protocolVersion: () => this.handshake.protocolVersion,
     });
     this.link = new BackendLink(host, this.id, {
-      onmessage: (m) => this.onBackendMessage(m),
+      onmessage: (m, related) => this.onBackendMessage(m, related),
       onclose: (reason) => this.onBackendClosed(reason),
       oninvalid: (problem) => this.onBackendInvalid(problem),
     });
@@ -245,10 +245,10 @@ export class GatewaySession {
 
   // ---- backend → client ----
 
-  private onBackendMessage(message: JsonRpcMessage): void {
+  private onBackendMessage(message: JsonRpcMessage, related?: JsonRpcId): void {
     if (this.closed) return;
     if (isRequest(message)) void this.onBackendRequest(message);
-    else if (isNotification(message)) this.onBackendNotification(message);
+    else if (isNotification(message)) this.onBackendNotification(message, related);
     else void this.onBackendResponse(message as JsonRpcResponse);
   }
 
@@ -316,10 +316,11 @@ export class GatewaySession {
     this.client.send(outgoing, newestForwarded(this.exchanges.fromClient));
   }
 
-  private onBackendNotification(note: JsonRpcNotification): void {
+  /** `stream`: the request whose response stream carried it (2026-07-28 HTTP backends), else guessed below. */
+  private onBackendNotification(note: JsonRpcNotification, stream?: JsonRpcId): void {
     let related: JsonRpcId | undefined;
     if (note.method === 'notifications/progress') {
-      related = markProgress(this.exchanges.fromClient, note.params?.progressToken);
+      related = markProgress(this.exchanges.fromClient, note.params?.progressToken) ?? stream;
     } else if (note.method === 'notifications/cancelled') {
       const requestId = note.params?.requestId as JsonRpcId | undefined;
       if (requestId !== undefined) {
@@ -327,7 +328,7 @@ export class GatewaySession {
         this.exchanges.fromBackend.delete(requestId);
       }
     } else {
-      related = newestForwarded(this.exchanges.fromClient);
+      related = stream ?? newestForwarded(this.exchanges.fromClient);
     }
     this.client.send(note, related);
   }
