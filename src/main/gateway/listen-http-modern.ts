@@ -11,6 +11,7 @@ import { toWebRequest } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Backend, ModernRelay } from './backend';
 import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
+import { entryRejection, statusForError } from './modern-http-face';
 import { GatewaySession, type SessionHost } from './session';
 
 interface Route {
@@ -142,7 +143,8 @@ function write(route: Route, message: JsonRpcMessage, final: boolean): void {
   const res = route.res;
   if (res.writableEnded || res.destroyed) return;
   if (!route.streaming && final && !route.head?.sse) {
-    res.writeHead(route.head?.status ?? 200, { 'content-type': 'application/json' });
+    // Without a backend HTTP status (stdio), the status a v2 HTTP server gives the error.
+    res.writeHead(route.head?.status ?? statusForError((message as { error?: { code?: number } }).error?.code), { 'content-type': 'application/json' });
     res.end(JSON.stringify(message));
     return;
   }
@@ -171,6 +173,17 @@ export class ModernHttp {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify(errorResponse(null, RpcCode.InvalidRequest, 'Invalid Request: the body must be one JSON-RPC 2.0 message')));
       return;
+    }
+    // An HTTP backend judges the request itself (its answer comes back as given). A stdio backend has no
+    // HTTP face: the gateway shows the one a v2 HTTP server shows (modern-http-face.ts), which also keeps a
+    // malformed request from becoming a stdio backend's opening exchange (that would pin it to 2025).
+    if (this.host.config.backend.transport === 'stdio') {
+      const rejection = entryRejection(req, body);
+      if (rejection) {
+        res.writeHead(rejection.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(rejection.body));
+        return;
+      }
     }
     hub.fromClient(body as JsonRpcMessage, req, res);
   }
