@@ -14,6 +14,8 @@ import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type
 import { entryRejection, statusForError } from './modern-http-face';
 import { GatewaySession, type SessionHost } from './session';
 
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
 interface Route {
   res: ServerResponse;
   clientId: JsonRpcId;
@@ -123,6 +125,15 @@ class ModernHub implements ModernRelay {
       if (message.method === 'notifications/progress') {
         const t = this.tokens.get(String(message.params?.progressToken));
         if (t) write(t.route, { ...message, params: { ...message.params, progressToken: t.token } } as JsonRpcMessage, false);
+        return;
+      }
+      // A subscriptions/listen stream's notifications name it by its request id, which the gateway rewrote:
+      // they go to that stream, with the client's own id.
+      const meta = message.params?._meta as Record<string, unknown> | undefined;
+      const subscription = meta?.[SUBSCRIPTION_ID] as JsonRpcId | undefined;
+      const listen = subscription !== undefined ? this.routes.get(subscription) : undefined;
+      if (listen) {
+        write(listen, { ...message, params: { ...message.params, _meta: { ...meta, [SUBSCRIPTION_ID]: listen.clientId } } }, false);
         return;
       }
       const route = related !== undefined ? this.routes.get(related) : undefined;

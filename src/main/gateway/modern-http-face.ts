@@ -4,10 +4,12 @@
 // relays its answer as given; a stdio backend only speaks JSON-RPC, so without this face a client would
 // get HTTP 200 where a direct v2 server gives 400 or 404.
 import type { IncomingMessage } from 'node:http';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, UnsupportedProtocolVersionError } from '@modelcontextprotocol/server';
 import { errorResponse, type JsonRpcError, type JsonRpcId } from './jsonrpc';
 
 const HEADER_MISMATCH = -32020;
+/** The 2026-era revisions the bundled SDK serves (the SDK keeps its own list internal). */
+const MODERN_REVISIONS = ['2026-07-28'];
 /** The SDK's ladder table: the statuses its HTTP entry gives these codes (everything else is in-band, 200). */
 const LADDER_STATUS: Record<number, number> = { [-32700]: 400, [-32600]: 400, [-32601]: 404, [-32022]: 400, [-32021]: 400, [HEADER_MISMATCH]: 400 };
 /** Which body field the Mcp-Name header mirrors (SEP-2243, and SEP-2663 for tasks). */
@@ -39,6 +41,11 @@ export function entryRejection(req: IncomingMessage, body: unknown): Rejection |
     status: 400,
     body: errorResponse(id, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${what}`, { mismatch: { header: headerValue, body: what } }),
   });
+  const revision = outcome.classification.revision;
+  if (revision === undefined || !MODERN_REVISIONS.includes(revision)) {
+    const error = new UnsupportedProtocolVersionError({ supported: MODERN_REVISIONS, requested: revision ?? 'unknown' });
+    return { status: 400, body: errorResponse(id, error.code, error.message, error.data) };
+  }
   const method = outcome.message.method;
   if (versionHeader === undefined) return mismatch('(missing)', 'the body carries a modern per-request envelope but the required MCP-Protocol-Version header is absent');
   if (methodHeader === undefined) return mismatch('(missing)', `the body names method ${method} but the required Mcp-Method header is absent`);
