@@ -107,12 +107,14 @@ export function createConformanceServer(hooks = {}) {
   server.registerTool('json_schema_2020_12_tool', { description: 'JSON Schema 2020-12', inputSchema: z.object({ name: z.string().optional() }) }, async (args) => text(JSON.stringify(args)));
   server.registerTool('test_trigger_tool_change', { description: 'adds a tool' }, async () => {
     if (!added.tool) added.tool = server.registerTool('test_added_tool', { description: 'added' }, async () => text('added'));
-    hooks.notify?.toolsChanged();
+    if (hooks.notify) hooks.notify.toolsChanged();
+    else server.sendToolListChanged();
     return text('tool added');
   });
   server.registerTool('test_trigger_prompt_change', { description: 'adds a prompt' }, async () => {
     if (!added.prompt) added.prompt = server.registerPrompt('test_added_prompt', { description: 'added' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'added' } }] }));
-    hooks.notify?.promptsChanged();
+    if (hooks.notify) hooks.notify.promptsChanged();
+    else server.sendPromptListChanged();
     return text('prompt added');
   });
   const added = {};
