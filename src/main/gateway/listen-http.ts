@@ -10,6 +10,7 @@ import type { JsonRpcMessage } from './jsonrpc';
 import { GatewaySession, type SessionHost } from './session';
 import { isModernRequest, ModernHttp } from './listen-http-modern';
 import { RequestGuard } from '../security/request-guard';
+import { sessionEventStore } from './sse-event-store';
 
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
@@ -25,6 +26,9 @@ interface HttpSession {
 const BACKLOG_LIMIT = 200;
 /** Time for the SDK transport to register a new GET stream before the backlog is flushed into it. */
 const STREAM_SETTLE_MS = 20;
+
+/** The `retry` the gateway's SSE streams announce: how long a client waits before resuming one (ms). */
+const SSE_RETRY_MS = 500;
 
 export class HttpListener {
   private server?: Server;
@@ -105,7 +109,8 @@ export class HttpListener {
       const existing = this.sessions.get(sessionId);
       if (!existing) return reply(res, 404, rpcError(-32001, `Session not found: ${sessionId} (it ended or the gateway restarted); initialize a new session`));
       if (existing.principal !== auth.principal) return reply(res, 403, { error: 'forbidden', message: 'this session belongs to another principal' });
-      if (req.method === 'GET') return this.openStandaloneStream(existing, req, res);
+      // A GET with Last-Event-ID resumes a stream (the transport replays what was missed); without, it opens the standalone one.
+      if (req.method === 'GET' && req.headers['last-event-id'] === undefined) return this.openStandaloneStream(existing, req, res);
       return existing.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; start a session with an initialize POST'));
@@ -122,6 +127,9 @@ export class HttpListener {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: this.maxMessageBytes,
+      // Event ids, a priming event and `retry` on every stream, so a client can resume one (SEP-1699).
+      eventStore: sessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
         if (ref.entry) this.sessions.set(id, ref.entry);
       },
