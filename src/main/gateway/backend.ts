@@ -35,6 +35,11 @@ export class Backend {
   modern?: ModernRelay;
   /** The connection ended on its own (crash, exit, HTTP stream loss); `reason` says how, for errors to clients. */
   onclose?: (reason: string) => void;
+  /**
+   * An HTTP backend closed a request's response stream before answering and the transport will resume it
+   * (SEP-1699): the gateway mirrors the drop to its clients, who resume theirs the same way.
+   */
+  onstreamdrop?: () => void;
   /** A line from a stdio backend that is not JSON-RPC (or is over the size cap). */
   oninvalid?: (problem: InvalidLine) => void;
   state: BackendState = 'idle';
@@ -200,7 +205,17 @@ export class Backend {
     const url = new URL(entry.endpoint);
     const requestInit = entry.headers ? { headers: entry.headers } : undefined;
     const transport: HttpTransport =
-      entry.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+      entry.transport === 'sse'
+        ? new SSEClientTransport(url, { requestInit })
+        : new StreamableHTTPClientTransport(url, {
+            requestInit,
+            // Called only when a stream ended without its answer and will be resumed after the backend's `retry`.
+            reconnectionScheduler: (reconnect, delay) => {
+              this.onstreamdrop?.();
+              const timer = setTimeout(reconnect, delay);
+              return () => clearTimeout(timer);
+            },
+          });
     transport.onmessage = (m: unknown) => this.onmessage?.(m as JsonRpcMessage);
     transport.onerror = (err: Error) => this.options.log?.(`[backend ${entry.name}] ${err.message}`);
     transport.onclose = () => {

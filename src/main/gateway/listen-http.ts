@@ -149,6 +149,7 @@ export class HttpListener {
             this.host.log(`http session ${transport.sessionId ?? '?'}: could not deliver a message: ${err.message}`);
           });
         },
+        closeStream: (relatedRequestId) => transport.closeSSEStream(relatedRequestId),
       },
       { principal, transport: 'http' },
     );

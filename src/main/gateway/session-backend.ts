@@ -11,6 +11,8 @@ export interface BackendLinkEvents {
   /** The backend died on its own; `reason` names the command/endpoint and the stderr tail. */
   onclose(reason: string): void;
   oninvalid(problem: InvalidLine): void;
+  /** The backend dropped a response stream it will resume (HTTP, SEP-1699). */
+  onstreamdrop?(): void;
 }
 
 export class BackendLink {
@@ -54,6 +56,7 @@ export class BackendLink {
       this.events.onclose(reason);
     };
     backend.oninvalid = (problem) => this.events.oninvalid(problem);
+    backend.onstreamdrop = () => this.events.onstreamdrop?.();
   }
 
   /** Sends if connected; silently drops otherwise (callers that must not lose a message use ensure()). */

@@ -42,6 +42,8 @@ const PROGRESS_SETTLE_MS = 10;
 /** Where the session writes to its client; `relatedRequestId` routes HTTP messages onto a request's stream. */
 export interface ClientSink {
   send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void;
+  /** Closes the response stream of a request that is still running (the client resumes it: SEP-1699). */
+  closeStream?(relatedRequestId: JsonRpcId): void;
 }
 
 export interface SessionHost {
@@ -92,6 +94,10 @@ export class GatewaySession {
       onmessage: (m, related) => this.onBackendMessage(m, related),
       onclose: (reason) => this.onBackendClosed(reason),
       oninvalid: (problem) => this.onBackendInvalid(problem),
+      // The backend closed a stream mid-call: so does the gateway, so that its client sees what a direct one would.
+      onstreamdrop: () => {
+        for (const ex of this.exchanges.fromClient.values()) if (ex.forwarded) this.client.closeStream?.(ex.id);
+      },
     });
     this.exchanges = new SessionExchanges(host, this.id, client, (m) => this.link.sendIfUp(m));
     if (options.backend) this.link.attach(options.backend, true);
