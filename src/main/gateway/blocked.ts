@@ -25,3 +25,14 @@ export function blockedResponse(id: JsonRpcId, method: string, block: BlockInfo,
   }
   return errorResponse(id, RpcCode.InvalidParams, blockText(block), blockErrorData(block));
 }
+
+/**
+ * A result the gateway makes itself (a blocked call, an interceptor-protocol answer) in a 2026-07-28
+ * session: that revision requires `resultType` on every result, and a v2 client pinned to it rejects one
+ * without (the backend's own results carry it already).
+ */
+export function asEraResult<T extends JsonRpcResponse>(response: T, protocolVersion: string | undefined): T {
+  if (!protocolVersion || protocolVersion < '2026-07-28' || !('result' in response)) return response;
+  if (response.result.resultType !== undefined) return response;
+  return { ...response, result: { ...response.result, resultType: 'complete' } };
+}

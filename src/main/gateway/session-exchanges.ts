@@ -1,7 +1,7 @@
 // A session's open exchanges, both directions, and how one ends when the gateway answers it itself
 // (blocked, failed, the backend gone): the answer goes back to whoever asked, the exchange leaves the
 // pending map, and it is recorded once. Ids are the peers' own, so a map per direction keeps them apart.
-import { blockedResponse } from './blocked';
+import { asEraResult, blockedResponse } from './blocked';
 import { outcomeOf, toExecutionRecord, type Exchange } from './exchange';
 import { errorResponse, isErrorResponse, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
 import type { ClientSink, SessionHost } from './session';
@@ -18,6 +18,8 @@ export class SessionExchanges {
     private readonly client: ClientSink,
     /** Sends to the backend when it is connected; dropped otherwise (nobody is left to answer). */
     private readonly toBackend: (message: JsonRpcMessage) => void,
+    /** The session's negotiated protocol version: results the gateway makes follow its era. */
+    private readonly protocolVersion: () => string | undefined = () => undefined,
   ) {}
 
   get size(): number {
@@ -29,7 +31,7 @@ export class SessionExchanges {
     const block = ex.blockedBy!;
     if (ex.direction === 'client') {
       this.fromClient.delete(ex.id);
-      const response = blockedResponse(ex.id, ex.method, block, this.host.config.blockedToolCall);
+      const response = asEraResult(blockedResponse(ex.id, ex.method, block, this.host.config.blockedToolCall), this.protocolVersion());
       if (isErrorResponse(response)) ex.errorReturned = response.error;
       else ex.responseReturned = response.result;
       this.client.send(response, ex.id);

@@ -8,6 +8,7 @@ import type { GatewayConfig } from '../../shared/config/schema';
 import { METHOD_INVOKE, METHOD_LIST, type Phase } from '../../shared/protocol/constants';
 import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
 import type { Backend } from './backend';
+import { asEraResult } from './blocked';
 import { BackendLink } from './session-backend';
 import { SessionChain } from './session-chain';
 import { SessionExchanges } from './session-exchanges';
@@ -99,7 +100,7 @@ export class GatewaySession {
         for (const ex of this.exchanges.fromClient.values()) if (ex.forwarded) this.client.closeStream?.(ex.id);
       },
     });
-    this.exchanges = new SessionExchanges(host, this.id, client, (m) => this.link.sendIfUp(m));
+    this.exchanges = new SessionExchanges(host, this.id, client, (m) => this.link.sendIfUp(m), () => this.handshake.protocolVersion);
     if (options.backend) this.link.attach(options.backend, true);
   }
 
@@ -242,7 +243,7 @@ export class GatewaySession {
 
   private async answerInterceptorMethod(req: JsonRpcRequest): Promise<void> {
     const ex = newExchange(req, 'client');
-    const response = await this.host.interception.answer(this.chain.current(), req);
+    const response = asEraResult(await this.host.interception.answer(this.chain.current(), req), this.handshake.protocolVersion);
     if (isErrorResponse(response)) ex.errorReturned = response.error;
     else ex.responseReturned = response.result;
     this.client.send(response, req.id);
