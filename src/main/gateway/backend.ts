@@ -27,6 +27,8 @@ type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
 
 const STDERR_TAIL_BYTES = 4096;
 const KILL_GRACE_MS = 2000;
+/** How long `initialized` waits for the backend's GET stream before the session goes on without it. */
+const STANDALONE_WAIT_MS = 2000;
 
 export class Backend {
   /** `related`: the request whose response stream carried the message (2026-07-28 per-request HTTP). */
@@ -47,6 +49,9 @@ export class Backend {
   private channel?: LineChannel;
   private http?: HttpTransport;
   private stderrTail = '';
+  /** Held while `initialized` waits for the backend's GET stream: later sends queue behind it. */
+  private gate?: Promise<void>;
+  private readonly standalone = new StreamOpening();
   private exitPromise?: Promise<void>;
   private stopping = false;
   private lastExit?: string;
@@ -115,8 +120,31 @@ export class Backend {
       if (headers) return postModern(this, this.entry, message, headers, onStreamEnd);
       if (abortModern(this, message)) return;
     }
+    if (this.gate) await this.gate;
     // The SDK transport types messages with its own (structurally equal) JSON-RPC types.
     const wire = message as unknown as JSONRPCMessage;
+    if (this.http instanceof StreamableHTTPClientTransport && 'method' in message && message.method === 'notifications/initialized') {
+      // The transport opens its GET stream after `initialized`, without waiting. Until the backend has it,
+      // whatever the backend says outside a request (the log of a `logging/setLevel` sent right after) has
+      // nowhere to go and is lost: so nothing more is sent before that stream is open.
+      const http = this.http;
+      const gate = (async () => {
+        const opened = this.standalone.next();
+        await http.send(wire);
+        await opened;
+      })();
+      const held = gate.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.gate = held;
+      try {
+        await gate;
+      } finally {
+        if (this.gate === held) this.gate = undefined;
+      }
+      return;
+    }
     if (this.http instanceof StreamableHTTPClientTransport) await this.http.send(wire, onStreamEnd ? { onRequestStreamEnd: onStreamEnd } : undefined);
     else await this.http!.send(wire);
   }
@@ -209,6 +237,12 @@ export class Backend {
         ? new SSEClientTransport(url, { requestInit })
         : new StreamableHTTPClientTransport(url, {
             requestInit,
+            // Sees the transport's standalone GET (the stream for unrelated server messages) being answered.
+            fetch: (input, init) => {
+              const response = fetch(input, init);
+              if ((init?.method ?? 'GET') === 'GET') void response.then(() => this.standalone.open(), () => this.standalone.open());
+              return response;
+            },
             // Called only when a stream ended without its answer and will be resumed after the backend's `retry`.
             reconnectionScheduler: (reconnect, delay) => {
               this.onstreamdrop?.();
@@ -229,6 +263,29 @@ export class Backend {
       throw new BackendStartError(`could not reach backend "${entry.name}" at ${entry.endpoint}: ${(err as Error).message}`);
     }
     this.http = transport;
+  }
+}
+
+/** Resolves waiters when the standalone GET stream is answered, or after a bound (a backend may never open one). */
+class StreamOpening {
+  private waiters: (() => void)[] = [];
+
+  next(boundMs = STANDALONE_WAIT_MS): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, boundMs);
+      const waiters = this.waiters;
+      function done() {
+        clearTimeout(timer);
+        const i = waiters.indexOf(done);
+        if (i >= 0) waiters.splice(i, 1);
+        resolve();
+      }
+      waiters.push(done);
+    });
+  }
+
+  open(): void {
+    for (const done of [...this.waiters]) done();
   }
 }
 
