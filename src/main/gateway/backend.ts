@@ -243,9 +243,10 @@ export class Backend {
               if ((init?.method ?? 'GET') === 'GET') void response.then(() => this.standalone.open(), () => this.standalone.open());
               return response;
             },
-            // Called only when a stream ended without its answer and will be resumed after the backend's `retry`.
-            reconnectionScheduler: (reconnect, delay) => {
-              this.onstreamdrop?.();
+            // Called when a stream ended without its answer and will be resumed after the backend's `retry`
+            // (attempt 0), and again for each failed resumption (not a new drop: nothing to mirror).
+            reconnectionScheduler: (reconnect, delay, attempt) => {
+              if (attempt === 0) this.onstreamdrop?.();
               const timer = setTimeout(reconnect, delay);
               return () => clearTimeout(timer);
             },
