@@ -197,10 +197,14 @@ describe('execution model (A2)', () => {
   });
 
   it('an AbortSignal cancels everything in flight and rejects the run', async () => {
-    const s = memServer('s', [ic(desc('v', 'validation'), hang), ic(desc('m', 'mutation'), appendNote('!'))]);
     const controller = new AbortController();
+    // Aborted once the validation is running (after the mutation pass), not after a guessed delay.
+    const hangThenAbort: MemoryHandler = (c) => {
+      setImmediate(() => controller.abort());
+      return hang(c);
+    };
+    const s = memServer('s', [ic(desc('v', 'validation'), hangThenAbort), ic(desc('m', 'mutation'), appendNote('!'))]);
     const running = new ChainRuntime([s]).run('tools/call', 'request', call('x'), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
     await expect(running).rejects.toBeInstanceOf(ChainCancelledError);
   });
 

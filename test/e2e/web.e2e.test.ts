@@ -33,9 +33,10 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
   it('loads the app with its rail and the Gateways page', async () => {
     console.log(`web mode printed its URL ${web.readyMs} ms after spawn (target < 3000 ms)`);
     const nav = page.getByRole('navigation', { name: 'Main' });
+    // The rail is rendered once the app has loaded: wait for it, then each link is there exactly once.
+    await nav.waitFor();
     for (const name of ['Gateways', 'Chain', 'Playground', 'Traffic', 'Sinks', 'Settings']) {
-      await expect(nav.getByRole('link', { name })).toBeDefined();
-      expect(await nav.getByRole('link', { name }).count()).toBe(1);
+      expect(await nav.getByRole('link', { name, exact: true }).count(), name).toBe(1);
     }
     await page.getByRole('heading', { name: 'Gateways', level: 1 }).waitFor();
     expect(page.url()).not.toContain('token=');

@@ -174,8 +174,11 @@ describe('HTTP backends and chained gateways', { timeout: 90_000 }, () => {
     try {
       expect((await client.callTool({ name: 'echo', arguments: { message: 'one' } })).content).toEqual([{ type: 'text', text: 'Echo: one' }]);
       // A call in flight when the backend dies gets an error, not a hang.
-      const inFlight = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 5, steps: 5 } });
-      await new Promise((r) => setTimeout(r, 300));
+      let progressed = false;
+      const inFlight = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 5, steps: 5 } }, {
+        onprogress: () => (progressed = true),
+      });
+      await waitFor(() => progressed, 10_000, 'the long call to reach the backend');
       const backend = children.pop()!;
       backend.kill('SIGKILL');
       await waitFor(() => backend.exitCode !== null || backend.signalCode !== null, 5000, 'backend gone');

@@ -7,7 +7,7 @@ import { InterceptorServerClient } from '../../src/main/interceptors/client';
 import { InterceptorHost } from '../../src/main/interceptors/host';
 import { InvokeError } from '../../src/main/interceptors/server-handle';
 import { INTERCEPTORS_EXTENSION_ID } from '../../src/shared/protocol';
-import { inMemoryClient, sleep } from './helpers';
+import { inMemoryClient } from './helpers';
 
 const open: InterceptorServerClient[] = [];
 afterEach(async () => {
@@ -252,18 +252,21 @@ describe('InterceptorServerClient invoke', () => {
     const host = new InterceptorHost();
     let hostAborted!: () => void;
     const hostSawAbort = new Promise<void>((r) => (hostAborted = r));
+    let hostStarted!: () => void;
+    const hostHasCall = new Promise<void>((r) => (hostStarted = r));
     host.registerValidator({
       name: 'v',
       phase: 'request',
       handler: (_p, { signal }) =>
         new Promise(() => {
           signal.addEventListener('abort', () => hostAborted());
+          hostStarted();
         }),
     });
     const client = track(inMemoryClient(host));
     const ac = new AbortController();
     const pending = invokeError(client.invoke(call, { signal: ac.signal, timeoutMs: 5_000 }));
-    await sleep(50);
+    await hostHasCall; // cancelled while the host works on it
     ac.abort();
     expect((await pending).kind).toBe('cancelled');
     await hostSawAbort; // notifications/cancelled reached the host

@@ -25,6 +25,3 @@ export function inMemoryClient(
   });
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}

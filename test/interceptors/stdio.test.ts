@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterceptorServerClient } from '../../src/main/interceptors/client';
 import { InvokeError } from '../../src/main/interceptors/server-handle';
-import { sleep } from './helpers';
+import { waitFor } from '../gateway/helpers';
 
 const fixture = fileURLToPath(new URL('./fixtures/stdio-host.ts', import.meta.url));
 const open: InterceptorServerClient[] = [];
@@ -42,7 +42,7 @@ describe('InterceptorServerClient over stdio', () => {
       });
     });
     const pending = client.invoke({ ...okCall, name: 'hang' }, { timeoutMs: 20_000 });
-    await sleep(100);
+    await waitFor(() => client.status.stderrTail?.includes('hang called') === true, 10_000, 'the hang call to reach the server');
     const killedAt = Date.now();
     process.kill(pid!, 'SIGKILL');
     const err = await pending.then(

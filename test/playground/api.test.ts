@@ -216,8 +216,9 @@ describe('built-in client and failure simulation', () => {
   });
 
   it('connects directly to a server by command line', async () => {
+    // server-everything is a devDependency: always installed where the tests run.
     const everything = serverEverythingEntry();
-    if (!everything) return;
+    expect(everything, '@modelcontextprotocol/server-everything is not installed').toBeDefined();
     const session = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(everything)} stdio` } });
     const catalog = await call<{ tools: { name: string }[] }>('client.list', { sessionId: session.sessionId });
     expect(catalog.tools.map((t) => t.name)).toContain('echo');
