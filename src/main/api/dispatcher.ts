@@ -26,7 +26,7 @@ export function createDispatcher(handlers: Handlers, logger: Logger): Dispatcher
       }
       const handler = handlers[name] as ((input: unknown) => unknown) | undefined;
       if (!handler) {
-        return { ok: false, error: { code: 'not_implemented', message: `${name} is not available in this build yet.` } };
+        return { ok: false, error: { code: 'not_implemented', message: `${name} has no handler in this console.` } };
       }
       let value: unknown;
       try {

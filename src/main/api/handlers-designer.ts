@@ -9,8 +9,8 @@ import type { Handlers } from './dispatcher';
 import type { HandlerDeps } from './handlers';
 
 export function buildDesignerHandlers(d: HandlerDeps): Handlers {
-  const pool = () => d.pool ?? unavailable('Interceptor server connections are not part of this build yet.');
-  const chain = () => d.chain ?? unavailable('The chain engine is not part of this build yet.');
+  const pool = () => d.pool ?? unavailable('This console was started without interceptor server connections, so they are unavailable.');
+  const chain = () => d.chain ?? unavailable('This console was started without the chain engine, so chain procedures are unavailable.');
   const designer = new ChainDesigner(d.env, d.manager, pool);
 
   return {

@@ -57,5 +57,5 @@ function tooMany(count: { count: number; capped: boolean }, filter: HistoryFilte
 }
 
 function unavailable(): never {
-  throw new ApiError('unavailable', 'The history store is not available in this build, so the Traffic screen cannot read it.');
+  throw new ApiError('unavailable', 'The SQLite history store is not in use (history is kept in memory only; app.info says why), so this procedure has nothing to read.');
 }

@@ -32,8 +32,8 @@ const BUCKETS = 30;
 
 export function buildHandlers(d: HandlerDeps): Handlers {
   const { env, manager, settings, history } = d;
-  const chain = () => d.chain ?? unavailable('The chain engine is not part of this build yet.');
-  const pool = () => d.pool ?? unavailable('Interceptor server connections are not part of this build yet.');
+  const chain = () => d.chain ?? unavailable('This console was started without the chain engine, so chain procedures are unavailable.');
+  const pool = () => d.pool ?? unavailable('This console was started without interceptor server connections, so they are unavailable.');
 
   return {
     'app.info': () => ({

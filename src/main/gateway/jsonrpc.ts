@@ -49,9 +49,6 @@ export function isRequest(m: JsonRpcMessage): m is JsonRpcRequest {
 export function isNotification(m: JsonRpcMessage): m is JsonRpcNotification {
   return 'method' in m && !('id' in m && m.id !== undefined && m.id !== null);
 }
-export function isResponse(m: JsonRpcMessage): m is JsonRpcResponse {
-  return !('method' in m) && ('result' in m || 'error' in m);
-}
 export function isErrorResponse(m: JsonRpcResponse): m is JsonRpcError {
   return 'error' in m;
 }

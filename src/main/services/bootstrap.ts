@@ -39,7 +39,7 @@ export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
   };
 }
 
-/** Ports backed by the real capabilities, as far as they exist in this build. */
+/** Ports backed by the real capabilities: gateway engine, SQLite store, chain engine, interceptor connections. */
 export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
   const pool = new InterceptorServerPool(env.logger);
   return { history: openHistory(env), runtimeFactory: gatewayRuntimeFactory, pool, chain: new PoolChainService(pool) };

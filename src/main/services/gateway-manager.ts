@@ -246,7 +246,7 @@ export class GatewayManager {
 
   private async startNow(e: Entry): Promise<void> {
     if (!e.config) throw new ApiError('invalid_config', `Gateway "${e.id}" cannot start: ${e.error ?? 'its config is invalid'}`);
-    if (!this.factory) throw new ApiError('unavailable', 'The gateway engine is not part of this build yet, so gateways cannot run.');
+    if (!this.factory) throw new ApiError('unavailable', 'This console was started without the gateway engine, so gateways cannot run.');
     if (e.config.listen.transport === 'stdio') {
       throw new ApiError(
         'conflict',

@@ -8,7 +8,7 @@ export const API_ERROR_CODES = [
   'not_found', // the gateway / execution / server named does not exist
   'conflict', // e.g. a gateway with that id exists, or it is already running
   'unavailable', // a part the procedure needs is not running or not installed
-  'not_implemented', // the procedure exists in the contract but its service is not built yet
+  'not_implemented', // the procedure exists in the contract but this core has no handler for it
   'failed', // the operation ran and failed (message says why)
   'internal', // an unexpected exception
 ] as const;

@@ -75,7 +75,6 @@ export const DesignerDocumentSchema = z.object({
   configPath: z.string(),
   info: GatewayInfoSchema,
 });
-export type DesignerDocument = z.infer<typeof DesignerDocumentSchema>;
 
 export const DesignerSaveResultSchema = z.object({
   /** What was written, byte for byte (the JSON tab shows exactly this afterwards). */

@@ -1,7 +1,7 @@
 // The mutable state of one chain run shared by the three passes, and the helpers that turn an
 // entry plus an invocation into a TraceStep. Routing of failures (S4) lives here so that every pass
 // applies it identically: audit → continue, active+failOpen → continue, active+!failOpen → block.
-import type { BlockInfo, ChainStatus, Pass, SkipReason, StepError, StepOutcome, TraceStep } from '../../../../shared/trace/types';
+import type { BlockInfo, ChainStatus, Pass, SkipReason, StepError, TraceStep } from '../../../../shared/trace/types';
 import { invokeEntry, type Invocation, type RunScope } from '../invoke-step';
 import type { PlannedEntry } from '../types';
 import { ChainCancelledError } from '../types';
@@ -114,9 +114,6 @@ export function deadlineFailure(state: ChainState, entry: PlannedEntry): TraceSt
   if (routeFailure(entry, step)) setBlock(state, entry, 'timeout', entry.pass, failureReason(entry, step.error), [step.error.message]);
   return step;
 }
-
-/** Outcome names of steps that ran, for readers of the trace. */
-export type RanOutcome = Exclude<StepOutcome, 'skipped'>;
 
 /**
  * The shared start of the two parallel passes (validations, sinks): skip every entry after a block

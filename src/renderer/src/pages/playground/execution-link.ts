@@ -23,10 +23,6 @@ export interface PlaygroundLink {
   phase: Phase;
 }
 
-export function playgroundLink(tab: PlaygroundLink['tab'], executionId: string, phase: Phase = 'request'): string {
-  return `#/playground/${tab}/${encodeURIComponent(executionId)}/${phase}`;
-}
-
 export function parsePlaygroundLink(hash: string): PlaygroundLink | undefined {
   const [route, tab, id, phase] = hash.replace(/^#\/?/, '').split('/');
   if (route !== 'playground' || (tab !== 'invoke' && tab !== 'dry-run') || !id) return undefined;

@@ -46,7 +46,3 @@ export function patchOverride(raw: Record<string, unknown>, key: string, patch: 
 export function setEnabled(raw: Record<string, unknown>, key: string, enabled: boolean): Record<string, unknown> {
   return patchOverride(raw, key, { enabled: enabled ? undefined : false });
 }
-
-export function isEnabled(raw: Record<string, unknown> | undefined, key: string): boolean {
-  return overrideOf(raw, key).enabled !== false;
-}
