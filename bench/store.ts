@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionRecord } from '../src/shared/trace/execution';
-import { encodeExecution } from '../src/main/store/codec/encode';
-import { ExecutionInserter } from '../src/main/store/codec/inserter';
+import { encodeExecution } from '../src/main/store/sql/encode';
+import { ExecutionInserter } from '../src/main/store/sql/inserter';
 import {
   countExecutions,
   gatewayCounters,

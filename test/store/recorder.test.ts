@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
-import { encodeExecution } from '../../src/main/store/codec/encode';
+import { encodeExecution } from '../../src/main/store/sql/encode';
 import { countExecutions, openStore, SqliteRecorder, type SqliteRecorderOptions } from '../../src/main/store';
 import { makeExecution, tempDir } from './fixtures';
 

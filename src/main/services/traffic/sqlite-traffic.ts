@@ -6,7 +6,7 @@ import type { Facets, SinkEventPage, TrafficRow } from '../../../shared/api/mode
 import { getExecution, getExecutionRecord, listExecutions, listSinkEvents, QueryError } from '../../store';
 import { compileFilter, type ExecutionFilter } from '../../store/queries/filters';
 import { cachedStatement } from '../../store/queries/statement-cache';
-import { SESSION_SELECT, sessionFromRow } from '../../store/codec/reader';
+import { SESSION_SELECT, sessionFromRow } from '../../store/sql/reader';
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../store/portability/line-schema';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ExecutionDetailView, SinkQuery, TrafficPort } from './traffic-port';

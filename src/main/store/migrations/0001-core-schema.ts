@@ -45,7 +45,7 @@ export const migration0001: Migration = {
       -- What the Traffic list filters, sorts and shows: kept narrow so that index walks, counts and
       -- aggregates over a million rows touch few pages.
       CREATE TABLE executions (
-        -- started_ms * 1024 + n (codec/execution-ids.ts): the key itself is time-ordered, so
+        -- started_ms * 1024 + n (sql/execution-ids.ts): the key itself is time-ordered, so
         -- "newest first", time ranges, keyset cursors and the search index all walk one order.
         id INTEGER PRIMARY KEY,
         uuid TEXT NOT NULL UNIQUE,
@@ -95,7 +95,7 @@ export const migration0001: Migration = {
         extra_json TEXT
       );
 
-      -- Large payloads (codec/payload-size.ts), stored once across all executions by the SHA-256 of
+      -- Large payloads (sql/payload-size.ts), stored once across all executions by the SHA-256 of
       -- their text: a 1 MB result seen as received, returned, step input and trace input costs 1 MB.
       CREATE TABLE payloads (
         id INTEGER PRIMARY KEY,

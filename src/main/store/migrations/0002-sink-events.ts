@@ -2,8 +2,8 @@
 // it pages by interceptor and time without walking every step).
 //
 // Sink steps recorded before this version get their events here too (else the Sinks screen would
-// silently miss them): the same row the inserter writes (codec/encode.ts, `sink`), rebuilt from the
-// version-1 steps. It reads those tables as they are at version 1, not through today's codec.
+// silently miss them): the same row the inserter writes (sql/encode.ts, `sink`), rebuilt from the
+// version-1 steps. It reads those tables as they are at version 1, not through today's sql/ code.
 import type Database from 'better-sqlite3';
 import type { Migration } from './types';
 

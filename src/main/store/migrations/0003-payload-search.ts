@@ -4,11 +4,11 @@
 // third of the size and faster writes; a search then means "all these words" (no phrases).
 //
 // Executions recorded before this version are indexed here too (else a search would silently skip
-// them): the same text the inserter indexes (codec/search-text.ts), rebuilt from the version-2 rows.
-// It reads those tables as they are at version 2, not through today's codec, which later versions
+// them): the same text the inserter indexes (sql/search-text.ts), rebuilt from the version-2 rows.
+// It reads those tables as they are at version 2, not through today's sql/ code, which later versions
 // may change.
 import type Database from 'better-sqlite3';
-import { SEARCH_TEXT_LIMIT } from '../codec/search-text';
+import { SEARCH_TEXT_LIMIT } from '../sql/search-text';
 import type { Migration } from './types';
 
 export const migration0003: Migration = {
@@ -42,7 +42,7 @@ interface Version2Row {
   blocked_json: string | null;
 }
 
-/** A line of execution_details.bodies that stands for payloads.id = n (codec/payload-size.ts at version 2). */
+/** A line of execution_details.bodies that stands for payloads.id = n (sql/payload-size.ts at version 2). */
 const LARGE_PAYLOAD_MARK = '#';
 const PAGE = 1000;
 
@@ -65,7 +65,7 @@ function backfill(db: Database.Database): void {
   }
 }
 
-/** codec/search-text.ts's searchText, from the stored form: the four payloads (each once), the error, the block reason. */
+/** sql/search-text.ts's searchText, from the stored form: the four payloads (each once), the error, the block reason. */
 function searchTextOf(row: Version2Row, large: (id: number) => string | undefined): string {
   const lines = row.bodies.split('\n');
   const payload = (line: number | null): string | undefined => {

@@ -1,7 +1,7 @@
 // Export to JSONL (format in line-schema.ts). Deterministic: the same data gives the same bytes,
 // so export → import into a fresh file → export reproduces the file exactly.
 import type Database from 'better-sqlite3';
-import { EXECUTION_COLUMNS, EXECUTION_FROM_BY_KEY, SESSION_SELECT, sessionFromRow, type ExecutionRow } from '../codec/reader';
+import { EXECUTION_COLUMNS, EXECUTION_FROM_BY_KEY, SESSION_SELECT, sessionFromRow, type ExecutionRow } from '../sql/reader';
 import { readerFor } from '../queries/execution-detail';
 import { compileFilter, type ExecutionFilter } from '../queries/filters';
 import { cachedStatement } from '../queries/statement-cache';

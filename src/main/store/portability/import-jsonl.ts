@@ -7,8 +7,8 @@ import type Database from 'better-sqlite3';
 import type { ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
 import { withoutConfigSecrets } from '../../../shared/config/secrets';
 import type { Redactor } from '../redaction/redactor';
-import { encodeExecution, encodeGateway, encodeSession } from '../codec/encode';
-import { ExecutionInserter } from '../codec/inserter';
+import { encodeExecution, encodeGateway, encodeSession } from '../sql/encode';
+import { ExecutionInserter } from '../sql/inserter';
 import { DataLineSchema, EXPORT_FORMAT, HeaderLineSchema, type DataLine } from './line-schema';
 import { DEFAULT_MAX_LINE_BYTES, fileLines, LineTooLongError, stringLines } from './line-reader';
 

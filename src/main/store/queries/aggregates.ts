@@ -2,7 +2,7 @@
 // percentiles per interceptor, and time buckets for sparklines. Percentiles are computed by
 // SQLite's percentile extension (compiled into better-sqlite3), in one pass over a key range.
 import type Database from 'better-sqlite3';
-import { lowerKeyFor, upperKeyFor } from '../codec/execution-ids';
+import { lowerKeyFor, upperKeyFor } from '../sql/execution-ids';
 import { gatewayIds, toMs } from './filters';
 import { QueryError } from './query-error';
 import { cachedStatement } from './statement-cache';

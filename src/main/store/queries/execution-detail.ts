@@ -2,7 +2,7 @@
 // sink events, its session, and the replays made of it.
 import type Database from 'better-sqlite3';
 import type { ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
-import { ExecutionReader, SESSION_SELECT, sessionFromRow } from '../codec/reader';
+import { ExecutionReader, SESSION_SELECT, sessionFromRow } from '../sql/reader';
 import { listSinkEvents, type SinkEvent } from './sink-events';
 import { cachedStatement } from './statement-cache';
 

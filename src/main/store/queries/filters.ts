@@ -3,7 +3,7 @@
 // index ends in the time-ordered id: a filtered page is an index walk, newest first.
 import type Database from 'better-sqlite3';
 import type { ExecutionOutcome } from '../../../shared/trace/execution';
-import { lowerKeyFor, upperKeyFor } from '../codec/execution-ids';
+import { lowerKeyFor, upperKeyFor } from '../sql/execution-ids';
 import { cachedStatement } from './statement-cache';
 import { QueryError } from './query-error';
 import { toFtsQuery } from './search-syntax';

@@ -2,7 +2,7 @@
 // key seen), plus counts. A page is one index walk that stops after `limit` rows.
 import type Database from 'better-sqlite3';
 import type { ExecutionOutcome } from '../../../shared/trace/execution';
-import { startedAtOf } from '../codec/reader';
+import { startedAtOf } from '../sql/reader';
 import { compileFilter, type ExecutionFilter } from './filters';
 import { QueryError } from './query-error';
 import { cachedStatement } from './statement-cache';

@@ -1,6 +1,6 @@
 // The Sinks screen: sink events newest first, by interceptor, event, recorded flag and time.
 import type Database from 'better-sqlite3';
-import { lowerKeyFor, upperKeyFor } from '../codec/execution-ids';
+import { lowerKeyFor, upperKeyFor } from '../sql/execution-ids';
 import { gatewayIds, interceptorIds, toMs } from './filters';
 import { QueryError } from './query-error';
 import { cachedStatement } from './statement-cache';

@@ -2,7 +2,7 @@
 // replay links cascade, the search index follows by trigger), then payloads no execution refers to
 // any more, then sessions left without executions, and hands the freed pages back to the disk.
 import type Database from 'better-sqlite3';
-import { lowerKeyFor } from '../codec/execution-ids';
+import { lowerKeyFor } from '../sql/execution-ids';
 
 export interface PruneOptions {
   maxExecutions?: number;

@@ -3,8 +3,8 @@
 // again item by item and the refused ones are reported; a transient error (busy, locked, full)
 // leaves everything unwritten so the caller retries the whole batch later.
 import type Database from 'better-sqlite3';
-import type { EncodedItem } from '../codec/encoded';
-import type { ExecutionInserter, WriteResult } from '../codec/inserter';
+import type { EncodedItem } from '../sql/encoded';
+import type { ExecutionInserter, WriteResult } from '../sql/inserter';
 import { describeError, isTransient } from './retry-policy';
 
 export interface BatchTally {

@@ -1,7 +1,7 @@
 // Where batches are written: on a worker thread with its own connection (so SQLite never blocks
 // the gateway's event loop), or on this thread when no worker can be started.
-import type { EncodedItem } from '../codec/encoded';
-import { ExecutionInserter } from '../codec/inserter';
+import type { EncodedItem } from '../sql/encoded';
+import { ExecutionInserter } from '../sql/inserter';
 import type { Store } from '../open/open-store';
 import { applyBatch, type BatchResult } from './apply-batch';
 

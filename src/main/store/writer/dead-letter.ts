@@ -2,7 +2,7 @@
 // they go to a dead-letter file beside the database, one JSON line each with the reason, so that
 // nothing is silently dropped and someone can look at them.
 import { appendPrivateFile } from '../../files/private-files';
-import type { EncodedItem } from '../codec/encoded';
+import type { EncodedItem } from '../sql/encoded';
 import { describeError } from './retry-policy';
 
 export function describeItem(item: EncodedItem): string {

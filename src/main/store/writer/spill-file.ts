@@ -4,7 +4,7 @@
 // by uuid, sessions and gateways are upserts).
 import { closeSync, existsSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { appendPrivateFile } from '../../files/private-files';
-import type { EncodedItem } from '../codec/encoded';
+import type { EncodedItem } from '../sql/encoded';
 
 const WRITE_BUFFER_BYTES = 1 << 20;
 const READ_CHUNK_BYTES = 1 << 20;

@@ -4,8 +4,8 @@
 // Beyond a memory bound, records spill to a JSONL file next to the database. A busy, locked or
 // full database pauses writing with exponential backoff; every failure is counted and reported.
 import type { ExecutionRecord, Recorder, SessionRecord } from '../../../shared/trace/execution';
-import type { EncodedItem } from '../codec/encoded';
-import { encodeExecution, encodeGateway, encodeSession } from '../codec/encode';
+import type { EncodedItem } from '../sql/encoded';
+import { encodeExecution, encodeGateway, encodeSession } from '../sql/encode';
 import { openStore, type Store } from '../open/open-store';
 import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
 import { keepRefused } from './dead-letter';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { EncodedItem } from '../codec/encoded';
+import type { EncodedItem } from '../sql/encoded';
 import type { BatchResult } from './apply-batch';
 import type { BatchWriter } from './batch-writer';
 import { WRITER_THREAD_KIND, type WriterRequest, type WriterResponse, type WriterThreadData } from './writer-protocol';

@@ -1,5 +1,5 @@
 // Messages between the recorder and its writer thread.
-import type { EncodedItem } from '../codec/encoded';
+import type { EncodedItem } from '../sql/encoded';
 import type { BatchResult } from './apply-batch';
 
 export const WRITER_THREAD_KIND = 'interceptor-console-store-writer';

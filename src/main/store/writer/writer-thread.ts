@@ -3,7 +3,7 @@
 // and writes the batches it is sent, one transaction each. Imported on the main thread (a bundle
 // runs every module's top level), it does nothing.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { ExecutionInserter } from '../codec/inserter';
+import { ExecutionInserter } from '../sql/inserter';
 import { openStore, type Store } from '../open/open-store';
 import { applyBatch } from './apply-batch';
 import { describeError } from './retry-policy';

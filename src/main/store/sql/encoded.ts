@@ -75,7 +75,7 @@ export interface EncodedExecution {
   extraJson: string | null;
   /**
    * What the search index gets: these payloads (refs), the error and the block reason, joined by
-   * the writer (codec/search-text.ts), off the caller's thread.
+   * the writer (sql/search-text.ts), off the caller's thread.
    */
   search: { refs: number[]; extra: string[] };
   /** Approximate bytes this encoded record holds in memory (the queue's bound). */

@@ -1,4 +1,4 @@
-// ExecutionRecord / SessionRecord → the flat encoded form (codec/encoded.ts). Pure: no database.
+// ExecutionRecord / SessionRecord → the flat encoded form (sql/encoded.ts). Pure: no database.
 import type { ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
 import type { ChainTrace, TraceStep } from '../../../shared/trace/types';
 import type { EncodedExecution, EncodedGateway, EncodedSession, EncodedStep, EncodedTrace, PayloadRef } from './encoded';
