@@ -12,7 +12,7 @@ import { keepRefused } from './dead-letter';
 import type { SqliteRecorderOptions, SqliteRecorderStats } from './recorder-options';
 import { backoffDelay, DEFAULT_BACKOFF, describeError, type BackoffOptions } from './retry-policy';
 import { SpillFile, type SpillBatch } from './spill-file';
-import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from './spill-files';
+import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from './spill-adoption';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
 
 export type { SqliteRecorderOptions, SqliteRecorderStats } from './recorder-options';
