@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { ensurePrivateDir } from '../files/private-files';
 import { createAppCore, type AppCore, type CorePorts } from './app-core';
 import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnvironment, type Logger } from './environment';
-import { MemoryHistory, type HistoryPort } from './history-port';
+import type { HistoryPort } from './history-port';
+import { InMemoryHistory } from './in-memory-history';
 import { SqliteHistory } from './sqlite-history';
 import { gatewayRuntimeFactory } from './gateway-adapter';
 import { InterceptorServerPool } from './pool/pool';
@@ -56,7 +57,7 @@ export function openHistory(env: AppEnvironment): HistoryPort {
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     env.logger.error(`history store unavailable, keeping history in memory only: ${reason}`);
-    return new MemoryHistory(reason);
+    return new InMemoryHistory(reason);
   }
 }
 
