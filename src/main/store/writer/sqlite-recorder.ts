@@ -9,13 +9,13 @@ import { encodeExecution, encodeGateway, encodeSession } from '../sql/encode';
 import { openStore, type Store } from '../open/open-store';
 import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
 import { keepRefused } from './dead-letter';
-import type { SqliteRecorderOptions, SqliteRecorderStats } from './recorder-options';
+import type { SqliteRecorderOptions, SqliteRecorderStats } from './sqlite-recorder-options';
 import { backoffDelay, DEFAULT_BACKOFF, describeError, type BackoffOptions } from './retry-policy';
 import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from './spill-adoption';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
 
-export type { SqliteRecorderOptions, SqliteRecorderStats } from './recorder-options';
+export type { SqliteRecorderOptions, SqliteRecorderStats } from './sqlite-recorder-options';
 
 type WriteAttempt = 'progress' | 'idle' | 'failed';
 
