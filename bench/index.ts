@@ -2,6 +2,7 @@
 // side by side in the same run. Add a bench by adding one entry below.
 import { runEngineBench } from './engine';
 import { run as runGatewayBench } from './gateway';
+import { run as runRegexBench } from './regex';
 import { run as runStoreBench } from './store';
 import { run as runTrafficUiBench } from './traffic-ui';
 
@@ -9,6 +10,8 @@ const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'engine', run: runEngineBench },
   { name: 'gateway', run: runGatewayBench },
   { name: 'store', run: runStoreBench },
+  // Samples on adversarial input, 1 MB vs 64 KB: every ratio must stay linear (issue 15).
+  { name: 'regex', run: runRegexBench },
   // Needs `npm run build` (renderer) and Chromium; generates a 1M-execution database once (minutes).
   { name: 'traffic-ui', run: () => runTrafficUiBench() },
 ];

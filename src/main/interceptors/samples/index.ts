@@ -11,11 +11,11 @@ import { secretlessRedactor } from './secretless-redactor';
 import { toolAllowlist } from './tool-allowlist';
 
 export { piiValidator } from './pii-validator';
-export { emailRedactor, EMAIL_PATTERN, EMAIL_REPLACEMENT } from './email-redactor';
+export { emailRedactor, EMAIL_PATTERN, EMAIL_REPLACEMENT, findEmails, redactEmails } from './email-redactor';
 export { requestLogger, type RequestLoggerOptions } from './request-logger';
 export { secretlessRedactor } from './secretless-redactor';
 export { crossBoundaryGuard, DEFAULT_TOOL_SERVERS, type CrossBoundaryGuardOptions } from './cross-boundary-guard';
-export { toolAllowlist } from './tool-allowlist';
+export { toolAllowlist, globMatches } from './tool-allowlist';
 export { promptInjectionHeuristic, INJECTION_PHRASES } from './prompt-injection-heuristic';
 export { applyOverrides, type SampleOverrides } from './common';
 export * from './secrets';

@@ -41,8 +41,34 @@ export function toolAllowlist(overrides?: SampleOverrides): InterceptorRegistrat
   );
 }
 
-function globMatches(pattern: string, value: string): boolean {
-  if (!pattern.includes('*')) return pattern === value;
-  const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-  return re.test(value);
+/**
+ * `*` matches any run of characters but line breaks (as the `.*` of the regex this replaces), everything
+ * else itself. Greedy two-pointer matching: on a mismatch only the last `*` is retried one character
+ * further, so the cost is O(name × pattern), linear in the tool name (a regex of `.*` parts backtracks
+ * polynomially on a long name). A `*` never extends over a line break: never more permissive.
+ */
+/** What `.` in a regex does not match: \n, \r, U+2028, U+2029. */
+function isLineBreak(c: number): boolean {
+  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+}
+
+export function globMatches(pattern: string, value: string): boolean {
+  let p = 0;
+  let v = 0;
+  let star = -1; // position of the last `*` seen in the pattern
+  let resume = 0; // where in the value that `*` currently stops
+  while (v < value.length) {
+    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === value[v]) {
+      p++;
+      v++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = v;
+    } else if (star >= 0 && !isLineBreak(value.charCodeAt(resume))) {
+      p = star + 1;
+      v = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
 }
