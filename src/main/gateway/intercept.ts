@@ -79,6 +79,7 @@ export class Interception {
     return runtime.run(event, phase, payload, {
       context,
       ...(this.config.timeoutMs !== undefined ? { timeoutMs: this.config.timeoutMs } : {}),
+      maxPayloadBytes: this.config.maxInvokePayloadBytes,
       ...(signal ? { signal } : {}),
       ...(this.options.simulate ? { simulate: this.options.simulate } : {}),
     });

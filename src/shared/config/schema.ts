@@ -3,6 +3,7 @@
 // project's extensions. Objects are strict so that a misspelt key is an error instead of a silently ignored
 // setting; every leaf carries an `error` that says what was expected, because that text is what users read.
 import { z } from 'zod';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../protocol/payload-size';
 
 const ModeSchema = z.preprocess(
   (v) => (v === 'enforce' ? 'active' : v),
@@ -183,6 +184,14 @@ export const GatewayConfigSchema = z
       .positive()
       .default(4 * 1024 * 1024)
       .describe('Largest JSON-RPC message accepted from a client or forwarded back, in bytes.'),
+    maxInvokePayloadBytes: z
+      .number({ error: 'expected a number of bytes' })
+      .int()
+      .positive()
+      .default(DEFAULT_MAX_PAYLOAD_BYTES)
+      .describe(
+        'Largest payload sent to one interceptor, in bytes of JSON; a larger one is refused without sending it, routed by failOpen (fail-closed blocks).',
+      ),
   })
   .describe('Interceptor Console gateway configuration.');
 

@@ -3,3 +3,4 @@ export * from './schemas';
 export * from './wire';
 export * from './events';
 export * from './canonical';
+export * from './payload-size';

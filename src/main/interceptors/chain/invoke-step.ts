@@ -1,7 +1,8 @@
 // One invocation as the engine sees it: per-interceptor deadline, the chain's deadline and the
 // caller's cancellation all abort it; failure simulation replaces it; and the result is checked
 // (echo, shape, modified:false keeping the payload) so a malformed answer is routed as a failure.
-import type { Phase } from '../../../shared/protocol/constants';
+import { ErrorCode, type Phase } from '../../../shared/protocol/constants';
+import { jsonByteLength, payloadTooLarge } from '../../../shared/protocol/payload-size';
 import type { InterceptorResult, InvocationContext, InvokeParams } from '../../../shared/protocol/schemas';
 import type { StepError } from '../../../shared/trace/types';
 import { InvokeError } from '../server-handle';
@@ -22,6 +23,8 @@ export interface RunScope {
   /** Set when the chain deadline passed (as opposed to the caller cancelling). */
   deadline: { passed: boolean; timeoutMs?: number };
   simulate?: FailureSimulator;
+  /** RunOptions.maxPayloadBytes; sizes are memoized per payload object (payloads are never mutated). */
+  payloadLimit?: { maxBytes: number; sizes: WeakMap<object, number> };
   handleFor(server: string): InterceptorServerHandle | undefined;
 }
 
@@ -46,6 +49,9 @@ export async function invokeEntry(entry: PlannedEntry, payload: unknown, scope: 
     const message = forced === 'timeout' ? `Interceptor '${entry.name}' timed out (simulated)` : `Interceptor '${entry.name}' crashed (simulated)`;
     return finish({ error: { kind: forced, message }, simulated: true });
   }
+
+  const tooLarge = payloadOverLimit(entry, payload, scope);
+  if (tooLarge) return finish({ error: tooLarge });
 
   const handle = scope.handleFor(entry.server);
   if (!handle) return finish({ error: { kind: 'transport', message: `No connection to interceptor server '${entry.server}'` } });
@@ -92,6 +98,24 @@ export async function invokeEntry(entry: PlannedEntry, payload: unknown, scope: 
     if (timer) clearTimeout(timer);
     unlink?.();
   }
+}
+
+/** The refusal of a payload over RunOptions.maxPayloadBytes, or undefined when it may be sent. */
+function payloadOverLimit(entry: PlannedEntry, payload: unknown, scope: RunScope): StepError | undefined {
+  const limit = scope.payloadLimit;
+  if (!limit) return undefined;
+  let bytes = payload !== null && typeof payload === 'object' ? limit.sizes.get(payload) : undefined;
+  if (bytes === undefined) {
+    bytes = jsonByteLength(payload);
+    if (payload !== null && typeof payload === 'object') limit.sizes.set(payload, bytes);
+  }
+  if (bytes <= limit.maxBytes) return undefined;
+  return {
+    kind: 'rpc',
+    code: ErrorCode.InvalidParams,
+    message: `payload of ${bytes} bytes is over the per-invoke limit of ${limit.maxBytes} bytes (maxInvokePayloadBytes); not sent to '${entry.name}'`,
+    data: payloadTooLarge(entry.name, bytes, limit.maxBytes),
+  };
 }
 
 function toStepError(err: unknown, entry: PlannedEntry, scope: RunScope, timedOut: boolean): StepError {

@@ -109,6 +109,11 @@ export interface RunOptions {
   simulate?: FailureSimulator;
   /** Negotiated protocol version of this message's session (compat, A17); overrides the runtime's. */
   protocolVersion?: string;
+  /**
+   * Largest payload (UTF-8 bytes of its JSON) sent to an interceptor; a larger one is not sent and the
+   * step fails (kind 'rpc', data.reason 'payload too large'), routed by mode/failOpen. Unset: no limit.
+   */
+  maxPayloadBytes?: number;
 }
 
 export interface ChainResult {

@@ -20,6 +20,7 @@ import {
   type InvokeParams,
   type ListResult,
 } from '../../../shared/protocol/schemas';
+import { DEFAULT_MAX_PAYLOAD_BYTES, jsonByteLength, payloadTooLarge } from '../../../shared/protocol/payload-size';
 import { descriptorToWire } from '../../../shared/protocol/wire';
 import { executeInvoke } from './invoke';
 import { normalizeRegistration, type RegisteredInterceptor } from './registration';
@@ -40,6 +41,11 @@ export interface InterceptorHostOptions {
   defaultTimeoutMs?: number;
   /** When set, `interceptors/list` returns at most this many descriptors and a `nextCursor`. */
   pageSize?: number;
+  /**
+   * Largest invoke payload (UTF-8 bytes of its JSON) a handler is given; a larger one is refused
+   * with -32602 before any work (the invoker routes that by failOpen). Default 4 MB.
+   */
+  maxPayloadBytes?: number;
 }
 
 // Params are validated by our own schemas so that the error messages are ours, not the SDK's.
@@ -50,12 +56,14 @@ export class InterceptorHost {
   private readonly attached = new Set<Server>();
   readonly defaultTimeoutMs: number;
   readonly pageSize: number | undefined;
+  readonly maxPayloadBytes: number;
   readonly serverInfo: { name: string; version: string };
 
   constructor(options: InterceptorHostOptions = {}) {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
     this.pageSize = options.pageSize && options.pageSize > 0 ? Math.floor(options.pageSize) : undefined;
     this.serverInfo = options.serverInfo ?? { name: 'interceptor-host', version: '0.1.0' };
+    this.maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   }
 
   /** Registers a tagged registration (what `validator()`/`mutator()`/`sink()` and the samples produce). */
@@ -123,6 +131,15 @@ export class InterceptorHost {
     const entry = this.entries.get(params.name);
     if (!entry) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Interceptor '${params.name}' not found`, { name: params.name });
+    }
+    const payloadBytes = jsonByteLength(params.payload);
+    if (payloadBytes > this.maxPayloadBytes) {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Payload of ${payloadBytes} bytes for interceptor '${params.name}' is over this host's limit of ${this.maxPayloadBytes} bytes; ` +
+          'send a smaller payload or raise the host\'s maxPayloadBytes',
+        payloadTooLarge(params.name, payloadBytes, this.maxPayloadBytes),
+      );
     }
     return executeInvoke(entry, params, { defaultTimeoutMs: this.defaultTimeoutMs, requestSignal });
   }
