@@ -23,7 +23,13 @@ export default defineConfig({
         id.startsWith('node:') || builtinModules.includes(id) || deps.some((d) => id === d || id.startsWith(`${d}/`)),
       // store-writer.js: the history store's writer thread, loaded by the recorder from beside the bundle.
       // web.js: web mode alone (npm start), which prints its URL before loading the rest of the core.
-      input: { index: 'src/main/cli/index.ts', 'store-writer': 'src/main/store/writer/writer-thread.ts', web: 'src/main/web/main.ts' },
+      // sample-worker.js: the threads serve-samples runs heavy sample work on.
+      input: {
+        index: 'src/main/cli/index.ts',
+        'store-writer': 'src/main/store/writer/writer-thread.ts',
+        'sample-worker': 'src/main/interceptors/samples/worker.ts',
+        web: 'src/main/web/main.ts',
+      },
       output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: '#!/usr/bin/env node' },
     },
   },

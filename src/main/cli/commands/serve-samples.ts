@@ -41,7 +41,9 @@ export const serveSamplesCommand: CliCommand = {
       pageSize = Number(values['page-size']);
       if (!Number.isInteger(pageSize) || pageSize <= 0) throw new UsageError(`--page-size must be a positive integer, got "${values['page-size']}"`);
     }
-    const host = createSampleHost({ pageSize });
+    // Large payloads of the stateless samples run on worker threads: one client's 4 MB call neither
+    // delays the others nor keeps running after it was cancelled or timed out.
+    const host = createSampleHost({ pageSize, workers: true });
 
     if (values.http === undefined) {
       if (values.host !== undefined || values.token !== undefined || values['allowed-host'] || values['allowed-origin']) {
@@ -51,7 +53,11 @@ export const serveSamplesCommand: CliCommand = {
       const stop = (): void => void serving.close();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      // Closed stdin means the gateway that started us is gone (even SIGKILLed): stop all work and exit.
       await serving.closed;
+      await host.close();
+      // Whatever is still pending (a handler's deadline timer) must not keep an orphan alive.
+      setTimeout(() => process.exit(0), 1_000).unref();
       return 0;
     }
 
@@ -79,6 +85,7 @@ export const serveSamplesCommand: CliCommand = {
       process.once('SIGTERM', resolve);
     });
     await serving.close();
+    await host.close();
     console.error('serve-samples: stopped');
     return 0;
   },

@@ -23,6 +23,7 @@ import {
 import { DEFAULT_MAX_PAYLOAD_BYTES, jsonByteLength, payloadTooLarge } from '../../../shared/protocol/payload-size';
 import { descriptorToWire } from '../../../shared/protocol/wire';
 import { executeInvoke } from './invoke';
+import type { HandlerOffload } from './worker-pool';
 import { normalizeRegistration, type RegisteredInterceptor } from './registration';
 import {
   mutator,
@@ -46,6 +47,11 @@ export interface InterceptorHostOptions {
    * with -32602 before any work (the invoker routes that by failOpen). Default 4 MB.
    */
   maxPayloadBytes?: number;
+  /**
+   * Runs accepted handlers off the host's thread (WorkerHandlerPool), so one heavy call neither delays
+   * other calls nor outlives its cancellation or deadline. Closed by `close()`.
+   */
+  offload?: HandlerOffload;
 }
 
 // Params are validated by our own schemas so that the error messages are ours, not the SDK's.
@@ -57,6 +63,7 @@ export class InterceptorHost {
   readonly defaultTimeoutMs: number;
   readonly pageSize: number | undefined;
   readonly maxPayloadBytes: number;
+  private readonly offload: HandlerOffload | undefined;
   readonly serverInfo: { name: string; version: string };
 
   constructor(options: InterceptorHostOptions = {}) {
@@ -64,6 +71,12 @@ export class InterceptorHost {
     this.pageSize = options.pageSize && options.pageSize > 0 ? Math.floor(options.pageSize) : undefined;
     this.serverInfo = options.serverInfo ?? { name: 'interceptor-host', version: '0.1.0' };
     this.maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+    this.offload = options.offload;
+  }
+
+  /** Stops the offload's workers (and with them any call still running there). */
+  async close(): Promise<void> {
+    await this.offload?.close();
   }
 
   /** Registers a tagged registration (what `validator()`/`mutator()`/`sink()` and the samples produce). */
@@ -141,7 +154,12 @@ export class InterceptorHost {
         payloadTooLarge(params.name, payloadBytes, this.maxPayloadBytes),
       );
     }
-    return executeInvoke(entry, params, { defaultTimeoutMs: this.defaultTimeoutMs, requestSignal });
+    return executeInvoke(entry, params, {
+      defaultTimeoutMs: this.defaultTimeoutMs,
+      requestSignal,
+      payloadBytes,
+      ...(this.offload ? { offload: this.offload } : {}),
+    });
   }
 
   /**

@@ -13,12 +13,17 @@ import {
 import { resultToWire } from '../../../shared/protocol/wire';
 import type { RegisteredInterceptor } from './registration';
 import type { HandlerContext } from './types';
+import type { HandlerOffload } from './worker-pool';
 
 export interface ExecuteOptions {
   /** Used when the invoke carries no (or a zero) `timeoutMs`. */
   defaultTimeoutMs: number;
   /** The invoker's cancellation (notifications/cancelled) for this request. */
   requestSignal?: AbortSignal;
+  /** Runs the handler elsewhere (a worker thread) when it accepts the call; aborted with the call. */
+  offload?: HandlerOffload;
+  /** Size of params.payload as JSON, for the offload's choice. */
+  payloadBytes?: number;
 }
 
 class MalformedResult extends Error {}
@@ -47,7 +52,7 @@ export async function executeInvoke(
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort(new Error('timeout'));
+      // Reject first: aborting makes an offloaded call reject at once, and the race must see the timeout.
       reject(
         new ProtocolError(ErrorCode.Timeout, `Interceptor '${reg.name}' timed out after ${timeoutMs}ms`, {
           interceptor: reg.name,
@@ -55,6 +60,7 @@ export async function executeInvoke(
           phase: params.phase,
         }),
       );
+      controller.abort(new Error('timeout'));
     }, timeoutMs);
   });
 
@@ -68,10 +74,11 @@ export async function executeInvoke(
   const started = performance.now();
   try {
     // The handler may be sync or async and may throw synchronously: wrap it in one promise.
-    const raw = await Promise.race([
-      Promise.resolve().then(() => (reg.handler as (p: unknown, c: HandlerContext<never>) => unknown)(params.payload, ctx)),
-      deadline,
-    ]);
+    const offload = options.offload?.accepts(reg.name, options.payloadBytes ?? 0) ? options.offload : undefined;
+    const work = offload
+      ? offload.run({ name: reg.name, payload: params.payload, config, context: params.context, event: params.event, phase: params.phase }, controller.signal)
+      : Promise.resolve().then(() => (reg.handler as (p: unknown, c: HandlerContext<never>) => unknown)(params.payload, ctx));
+    const raw = await Promise.race([work, deadline]);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     return shapeResult(entry, params, raw, durationMs);
   } catch (err) {

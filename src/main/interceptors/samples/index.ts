@@ -4,6 +4,7 @@ import { InterceptorHost, type InterceptorHostOptions } from '../host/host';
 import type { InterceptorRegistration } from '../host/types';
 import { crossBoundaryGuard } from './cross-boundary-guard';
 import { emailRedactor } from './email-redactor';
+import { sampleWorkerPool } from './offload';
 import { piiValidator } from './pii-validator';
 import { promptInjectionHeuristic } from './prompt-injection-heuristic';
 import { requestLogger } from './request-logger';
@@ -19,10 +20,13 @@ export { toolAllowlist, globMatches } from './tool-allowlist';
 export { promptInjectionHeuristic, INJECTION_PHRASES } from './prompt-injection-heuristic';
 export { applyOverrides, type SampleOverrides } from './common';
 export * from './secrets';
+export { OFFLOADED_SAMPLES, sampleWorkerPool } from './offload';
 
 export interface SampleHostOptions extends InterceptorHostOptions {
   /** Where request-logger writes; default stderr. */
   log?: (line: string) => void;
+  /** Run the stateless samples' large payloads on worker threads (what `serve-samples` does). */
+  workers?: boolean | { size?: number; minPayloadBytes?: number };
 }
 
 /** Fresh registrations (fresh guard state) in the order `serve-samples` lists them. */
@@ -39,7 +43,13 @@ export function sampleRegistrations(options: { log?: (line: string) => void } = 
 }
 
 export function createSampleHost(options: SampleHostOptions = {}): InterceptorHost {
-  const host = new InterceptorHost({ serverInfo: { name: 'interceptor-console-samples', version: '0.1.0' }, ...options });
+  let offload = options.offload;
+  if (!offload && options.workers) {
+    const { pool, problem } = sampleWorkerPool(options.workers === true ? {} : options.workers);
+    if (problem) process.stderr.write(`serve-samples: ${problem}\n`);
+    offload = pool;
+  }
+  const host = new InterceptorHost({ serverInfo: { name: 'interceptor-console-samples', version: '0.1.0' }, ...options, ...(offload ? { offload } : {}) });
   for (const r of sampleRegistrations(options)) host.register(r);
   return host;
 }
