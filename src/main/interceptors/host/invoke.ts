@@ -112,7 +112,7 @@ function shapeResult(
     if (candidate.modified === false) {
       if (!('payload' in candidate) || candidate.payload === undefined) {
         candidate = { ...candidate, payload: params.payload };
-      } else if (canonicalJson(candidate.payload) !== canonicalJson(params.payload)) {
+      } else if (candidate.payload !== params.payload && canonicalJson(candidate.payload) !== canonicalJson(params.payload)) {
         throw new MalformedResult('modified:false with a payload different from the input');
       }
     } else if (candidate.modified === true && candidate.payload === undefined) {

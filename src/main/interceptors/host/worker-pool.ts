@@ -27,6 +27,8 @@ export interface WorkerPoolOptions {
   size?: number;
   /** Smaller payloads run on the host's thread: a worker hop costs more than they do. Default 32 KB. */
   minPayloadBytes?: number;
+  /** Start one worker at once (default true). */
+  prestart?: boolean;
 }
 
 interface Task {
@@ -56,6 +58,13 @@ export class WorkerHandlerPool implements HandlerOffload {
     this.names = new Set(options.names);
     this.size = Math.max(1, options.size ?? 4);
     this.minPayloadBytes = options.minPayloadBytes ?? 32 * 1024;
+    // One worker ready from the start: loading the handlers' code takes a few hundred ms, which the
+    // first large call should not pay. Idle workers never keep the process alive.
+    if (options.prestart !== false) {
+      const worker = this.spawn();
+      worker.unref();
+      this.idle.push(worker);
+    }
   }
 
   accepts(name: string, payloadBytes: number): boolean {
@@ -115,7 +124,11 @@ export class WorkerHandlerPool implements HandlerOffload {
       const task = this.running.get(worker);
       if (!task || task.id !== res.id) return;
       this.running.delete(worker);
-      this.settle(task, () => (res.ok ? task.resolve(res.value) : task.reject(new Error(res.error))));
+      this.settle(task, () => {
+        if (!res.ok) task.reject(new Error(res.error));
+        else if (res.samePayload) task.resolve({ ...(res.value as object), payload: task.call.payload });
+        else task.resolve(res.value);
+      });
       worker.unref();
       this.idle.push(worker);
       this.pump();

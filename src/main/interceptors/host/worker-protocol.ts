@@ -15,4 +15,5 @@ export interface HandlerCall {
 }
 
 export type HandlerRequest = HandlerCall & { id: number };
-export type HandlerResponse = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+/** `samePayload`: the handler returned the payload it was given; the host puts its own copy back. */
+export type HandlerResponse = { id: number; ok: true; value: unknown; samePayload?: boolean } | { id: number; ok: false; error: string };

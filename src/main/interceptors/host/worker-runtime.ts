@@ -26,7 +26,13 @@ export function serveHandlersInWorker(registrations: readonly InterceptorRegistr
     Promise.resolve()
       .then(() => (reg.handler as (p: unknown, c: HandlerContext<never>) => unknown)(req.payload, ctx))
       .then(
-        (value) => answer({ id: req.id, ok: true, value }),
+        (value) => {
+          // "Unchanged": the input itself comes back. Say so instead of copying it back to the host.
+          const v = value as { payload?: unknown } | undefined;
+          if (v && typeof v === 'object' && 'payload' in v && v.payload === req.payload && req.payload !== undefined) {
+            answer({ id: req.id, ok: true, value: { ...v, payload: undefined }, samePayload: true });
+          } else answer({ id: req.id, ok: true, value });
+        },
         (err: unknown) => answer({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
       );
   });
