@@ -18,6 +18,7 @@ import { ConnectionConfigSchema, describeConnection, type ConnectionConfig } fro
 import { drainList } from './discovery';
 import { toInvokeError } from './errors';
 import { checkInvokeResult } from './result-check';
+import { ConnectionHealth, terminateProcess, type HealthOptions } from './health';
 import { backoffDelay, TextTail, type BackoffOptions, type ConnectionStatus } from './status';
 
 export interface InterceptorServerClientOptions {
@@ -42,12 +43,15 @@ export interface InterceptorServerClientOptions {
   clientInfo?: { name: string; version: string };
   /** Each chunk a stdio server writes to stderr (it is also kept in `status.stderrTail`). */
   onStderr?: (chunk: string) => void;
+  /** When a live connection counts as dead and its server is killed and restarted (see health.ts). */
+  health?: HealthOptions;
 }
 
 interface Connection {
   generation: number;
   client: Client;
   transport: Transport;
+  health?: ConnectionHealth;
 }
 
 type Listener<T> = (value: T) => void;
@@ -63,6 +67,9 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   private closed = false;
   private everConnected = false;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Kills for unhealthiness since the last answered invoke: the restart backoff grows with them. */
+  private restarts = 0;
+  private restartBackoffUntil: number | undefined;
   private discovery: { generation: number; promise: Promise<DiscoveryResult> } | undefined;
   private types = new Map<string, InterceptorType>();
   private readonly stderr = new TextTail();
@@ -152,13 +159,16 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     const wire = invokeWireParams(params, timeoutMs);
     const localDeadline = (timeoutMs ?? this.opts.defaultInvokeTimeoutMs ?? 30_000) + (this.opts.timeoutGraceMs ?? 250);
     let raw: unknown;
+    const started = Date.now();
     try {
       raw = await conn.client.request({ method: METHOD_INVOKE, params: wire }, z.unknown(), {
         timeout: localDeadline,
         signal: options.signal,
       });
+      this.noteAnswered(conn);
     } catch (err) {
       const mapped = toInvokeError(err, ctx);
+      this.noteFailure(conn, mapped, Date.now() - started, timeoutMs ?? localDeadline);
       // HTTP has no process to watch: a transport failure retires this connection so the next use reconnects.
       if (mapped.kind === 'transport') this.retire(conn, mapped.message);
       throw mapped;
@@ -170,6 +180,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     this.closed = true;
     clearTimeout(this.retryTimer);
     const conn = this.conn;
+    conn?.health?.stop();
     this.conn = undefined;
     this.setStatus({ state: 'closed', pid: undefined, nextRetryAt: undefined });
     if (conn?.transport instanceof StreamableHTTPClientTransport) {
@@ -264,7 +275,13 @@ export class InterceptorServerClient implements InterceptorServerHandle {
           `(capabilities.extensions["${INTERCEPTORS_EXTENSION_ID}"]); is it an interceptor server?`,
       );
     }
-    return { generation, client, transport };
+    const conn: Connection = { generation, client, transport };
+    conn.health = new ConnectionHealth(
+      this.opts.health ?? {},
+      (timeout) => client.ping({ timeout }),
+      (reason) => this.restart(conn, reason),
+    );
+    return conn;
   }
 
   private async buildTransport(): Promise<Transport> {
@@ -301,13 +318,43 @@ export class InterceptorServerClient implements InterceptorServerHandle {
 
   private onConnectionClosed(generation: number): void {
     if (this.conn?.generation !== generation) return; // a failed attempt or an older connection
+    this.conn.health?.stop();
     this.conn = undefined;
     this.discovery = undefined;
     if (this.closed) return;
     const exit = this.stderr.value() ? ` (stderr: ${this.stderr.value()?.trim().split('\n').slice(-1)[0]})` : '';
-    this.setStatus({ state: 'failed', lastError: `connection to ${this.current.target} closed${exit}`, pid: undefined, nextRetryAt: Date.now() });
+    // After a kill for unhealthiness the reconnect waits out the restart backoff.
+    const restarted = this.restartBackoffUntil !== undefined;
+    const nextRetryAt = this.restartBackoffUntil ?? Date.now();
+    this.restartBackoffUntil = undefined;
+    const lastError = restarted ? (this.current.lastError ?? 'restarted') : `connection to ${this.current.target} closed${exit}`;
+    this.setStatus({ state: 'failed', lastError, pid: undefined, nextRetryAt });
     this.emitDiscovery(undefined);
     this.scheduleReconnect();
+  }
+
+  /** An answered invoke: the server works, so the restart backoff starts over. */
+  private noteAnswered(conn: Connection): void {
+    conn.health?.answered();
+    this.restarts = 0;
+  }
+
+  /** A JSON-RPC error is an answer; no answer after the deadline is a missed deadline. */
+  private noteFailure(conn: Connection, err: InvokeError, elapsedMs: number, deadlineMs: number): void {
+    if (err.code !== undefined) this.noteAnswered(conn);
+    // 10 ms of slack: a caller's deadline timer and this clock need not agree to the millisecond.
+    else if ((err.kind === 'timeout' || err.kind === 'cancelled') && elapsedMs + 10 >= deadlineMs) conn.health?.missedDeadline();
+  }
+
+  /** Kills an unhealthy server (stdio) or drops the connection (HTTP); the reconnect backs off. */
+  private restart(conn: Connection, reason: string): void {
+    if (this.conn !== conn || this.closed) return;
+    this.restarts++;
+    this.restartBackoffUntil = Date.now() + backoffDelay(this.restarts, this.opts.backoff);
+    const pid = conn.transport instanceof StdioClientTransport ? conn.transport.pid : undefined;
+    this.setStatus({ lastError: `server restarted: ${reason}` });
+    if (typeof pid === 'number') terminateProcess(pid, this.opts.health?.killGraceMs ?? 2_000);
+    void conn.client.close().catch(() => undefined); // onclose clears it and schedules the reconnect
   }
 
   private retire(conn: Connection, reason: string): void {
