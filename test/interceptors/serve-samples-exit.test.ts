@@ -2,8 +2,9 @@
 // work in flight: it honours SIGTERM and exits when its stdin closes (what a SIGKILLed parent leaves
 // behind). The work is 1 MB of letters for email-redactor, which used to pin the process for minutes.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliPath } from '../gateway/helpers';
+import { alive, cliPath, descendants, everythingBackend, gatewayArgs, LineClient, waitFor, writeConfig } from '../gateway/helpers';
 
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
@@ -61,5 +62,29 @@ describe('serve-samples over stdio does not outlive its parent', { timeout: 60_0
     const { child, exited } = await busyServeSamples();
     child.stdin.end();
     expect(await exited).toMatchObject({ code: 0 });
+  });
+});
+
+describe('serve-samples under a gateway that is SIGKILLed', { timeout: 90_000 }, () => {
+  it('exits once it is at work on a 1 MB call and its gateway is gone', async () => {
+    const config = writeConfig({
+      backend: everythingBackend,
+      staticInterceptors: [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] }],
+      overrides: { 'samples/tool-allowlist': { config: { allow: ['*'] } } },
+    });
+    const gateway = new LineClient(gatewayArgs(config));
+    children.push(gateway.child);
+    await gateway.initialize();
+    await gateway.request(1, 'tools/call', { name: 'echo', arguments: { message: 'warm' } });
+    const samples = descendants(gateway.child.pid!).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('serve-samples'));
+    expect(samples).toBeTypeOf('number');
+    const readBytes = () => Number(/rchar: (\d+)/.exec(readFileSync(`/proc/${samples}/io`, 'utf8'))?.[1] ?? 0);
+    const before = readBytes();
+    gateway.send({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: { message: 'a'.repeat(1024 * 1024) } } });
+    // The mutators run one after the other: secretless-redactor's invoke is the first 1 MB read, then
+    // email-redactor's (the pattern that used to take minutes). Once both are read, the gateway dies.
+    await waitFor(() => readBytes() - before > 2 * 1024 * 1024, 30_000, 'serve-samples to read the second 1 MB invoke');
+    gateway.child.kill('SIGKILL');
+    await waitFor(() => !alive(samples!), 30_000, 'serve-samples to exit after its gateway was SIGKILLed');
   });
 });
