@@ -6,6 +6,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterceptorServerClient } from '../../src/main/interceptors/client';
 import { InterceptorHost, resolveWorkerEntry, WorkerHandlerPool } from '../../src/main/interceptors/host';
+import { createSampleHost } from '../../src/main/interceptors/samples';
+import { ADVERSARIAL_CASES } from '../../bench/fixtures/adversarial-samples';
 import { waitFor } from '../gateway/helpers';
 import { echoSizeRegistration, spinRegistration } from './fixtures/busy-registrations';
 
@@ -77,5 +79,18 @@ describe('handlers on worker threads', { timeout: 30_000 }, () => {
     expect(await call).toMatchObject({ kind: 'cancelled' });
     await waitFor(() => pool.stats().terminated === 1, 20_000, 'the host to stop the cancelled work');
     expect(pool.stats().running).toBe(0);
+  });
+});
+
+describe('serve-samples: the samples on worker threads', { timeout: 60_000 }, () => {
+  it('give the same verdicts as inline on every adversarial case (cross-boundary-guard scans on a worker, taint kept on the host)', async () => {
+    for (const c of ADVERSARIAL_CASES) {
+      const host = createSampleHost({ log: () => undefined, workers: { minPayloadBytes: 0, size: 2 } });
+      cleanup.push(() => host.close());
+      for (const p of c.setup ?? []) await host.invoke(p);
+      const result = (await host.invoke(c.params(64 * 1024))) as unknown as Record<string, unknown>;
+      expect(result, `${c.sample}: ${c.input}`).toMatchObject(c.expected);
+      expect(c.check?.(result)).toBeUndefined();
+    }
   });
 });

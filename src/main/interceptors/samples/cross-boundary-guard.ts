@@ -5,7 +5,7 @@
 import type { InvocationContext } from '../../../shared/protocol/schemas';
 import { validator, type InterceptorRegistration } from '../host/types';
 import { applyOverrides, jsonText, type SampleOverrides } from './common';
-import { findSecrets, secretRef } from './secrets';
+import { findSecrets, secretRef, type SecretMatch } from './secrets';
 
 /** Tools of well-known reference servers; unknown tools count as their own server. */
 export const DEFAULT_TOOL_SERVERS: Readonly<Record<string, string>> = {
@@ -31,7 +31,25 @@ export interface CrossBoundaryGuardOptions extends SampleOverrides {
   maxSessions?: number;
   /** Bounds memory: tainted secrets per session beyond this evict the oldest. */
   maxSecretsPerSession?: number;
+  /**
+   * Runs the text scans elsewhere (serve-samples: a worker thread, for large payloads); the session
+   * state stays here. Without it the scans run inline.
+   */
+  scanner?: SecretScanner;
 }
+
+/** The guard's two scans over a payload's JSON text. */
+export interface SecretScanner {
+  /** findSecrets(text). */
+  find(text: string, signal: AbortSignal): SecretMatch[] | Promise<SecretMatch[]>;
+  /** The members of `secrets` that occur verbatim in `text`. */
+  contained(text: string, secrets: string[], signal: AbortSignal): string[] | Promise<string[]>;
+}
+
+export const inlineSecretScanner: SecretScanner = {
+  find: (text) => findSecrets(text),
+  contained: (text, secrets) => secrets.filter((s) => text.includes(s)),
+};
 
 interface Session {
   /** Server of the last tools/call or resources/read request: responses are attributed to it. */
@@ -47,6 +65,7 @@ interface GuardConfig {
 export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): InterceptorRegistration {
   const maxSessions = options.maxSessions ?? 1024;
   const maxSecrets = options.maxSecretsPerSession ?? 256;
+  const scanner = options.scanner ?? inlineSecretScanner;
   const sessions = new Map<string, Session>();
 
   const sessionFor = (context: InvocationContext | undefined): Session => {
@@ -72,13 +91,15 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
         properties: { toolServers: { type: 'object', additionalProperties: { type: 'string' } } },
         additionalProperties: false,
       },
-      handler: (payload, { event, phase, context, config }) => {
+      handler: async (payload, { event, phase, context, config, signal }) => {
         const toolServers = { ...DEFAULT_TOOL_SERVERS, ...options.toolServers, ...config.toolServers };
         const session = sessionFor(context);
         if (phase === 'response') {
           const origin = originOfResponse(event, session);
           if (origin) {
-            for (const m of findSecrets(jsonText(payload))) {
+            // The gateway forwards a response only after its validators answered, so the taint is
+            // in place before the client can send the secret anywhere.
+            for (const m of await scanner.find(jsonText(payload), signal)) {
               const entry = session.taint.get(m.value) ?? { formatId: m.formatId, origins: new Set<string>() };
               entry.origins.add(origin);
               session.taint.delete(m.value);
@@ -90,10 +111,12 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
         }
         const target = targetOfRequest(event, payload, toolServers);
         if (event === 'tools/call' || event === 'resources/read') session.lastServer = target;
-        const text = jsonText(payload);
+        const candidates = [...session.taint].filter(([, t]) => !t.origins.has(target));
+        if (candidates.length === 0) return { valid: true };
+        const contained = new Set(await scanner.contained(jsonText(payload), candidates.map(([secret]) => secret), signal));
         const messages = [];
-        for (const [secret, { formatId, origins }] of session.taint) {
-          if (origins.has(target) || !text.includes(secret)) continue;
+        for (const [secret, { formatId, origins }] of candidates) {
+          if (!contained.has(secret)) continue;
           const from = [...origins].sort().join("', '");
           messages.push({
             path: event === 'tools/call' ? '$.arguments' : '$',
