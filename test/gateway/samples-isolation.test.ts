@@ -56,3 +56,22 @@ describe('a 256 KB argument through the demo gateway does not hold other clients
     expect(events.indexOf('B answered 0'), events.join(' → ')).toBeLessThan(events.indexOf('A answered'));
   });
 });
+
+describe('maxInvokePayloadBytes in the gateway config', { timeout: 120_000 }, () => {
+  it('blocks a call whose payload is over the limit with a message naming it (samples are fail-closed)', async () => {
+    const config = { ...samplesGatewayConfig(), maxInvokePayloadBytes: 2048 };
+    const gateway = new Gateway(config);
+    await gateway.start();
+    const client = await connect(gateway, 'client-limit');
+    try {
+      const small = await client.callTool({ name: 'echo', arguments: { message: 'fits' } });
+      expect(text(small)).toBe('Echo: fits');
+      const big = await client.callTool({ name: 'echo', arguments: { message: 'x'.repeat(4096) } });
+      expect((big as { isError?: boolean }).isError).toBe(true);
+      expect(text(big)).toMatch(/^Blocked by samples\/.*over the per-invoke limit of 2048 bytes \(maxInvokePayloadBytes\)/);
+    } finally {
+      await client.close();
+      await gateway.stop();
+    }
+  });
+});
