@@ -32,6 +32,8 @@ export interface Exchange {
   /** Aborts the request-phase chain when the client cancels. */
   abort?: AbortController;
   forwarded?: boolean;
+  /** performance.now() when the request was forwarded to the backend (its deadline runs from here). */
+  sentAt?: number;
   /** The chain this exchange runs on, pinned at its first phase so a hot reload does not switch it mid-way. */
   chain?: { interception: Interception; runtime: ChainRuntime | null; release: () => void };
 }

@@ -13,7 +13,7 @@ import { configSnapshot } from './config-snapshot';
 import { Interception } from './intercept';
 import { HttpListener } from './listen-http';
 import { startStdioListener, type StdioListener } from './listen-stdio';
-import type { SessionHost } from './session';
+import type { GatewaySession, SessionHost } from './session';
 
 export type GatewayState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed';
 
@@ -80,6 +80,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   private readonly latencies: number[] = [];
   private latencyCursor = 0;
   private readonly counts = { calls: 0, blocked: 0, mutated: 0, errors: 0, sessions: 0, backendCrashes: 0 };
+  /** start/stop/reload run one at a time, in call order: fast Start→Stop→Start→Stop ends as the last call says. */
+  private lifecycle: Promise<unknown> = Promise.resolve();
 
   constructor(
     config: GatewayConfig,
@@ -96,7 +98,30 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     return recordingEnabled(this.config) ? (this.options.recorder ?? null) : null;
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    return this.serial(() => this.startNow());
+  }
+
+  /**
+   * Stops gracefully: no new sessions or requests, requests in flight may finish for up to `drainMs`
+   * (default: the config's drainTimeoutMs), the rest get a JSON-RPC error; every one is recorded, the
+   * recorder flushed; then the listener, every session's backend and every interceptor server stop.
+   */
+  stop(options: { drainMs?: number } = {}): Promise<void> {
+    return this.serial(() => this.stopNow(options.drainMs));
+  }
+
+  reload(config: GatewayConfig): Promise<{ restarted: boolean }> {
+    return this.serial(() => this.reloadNow(config));
+  }
+
+  private serial<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.lifecycle.then(run, run);
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  private async startNow(): Promise<void> {
     if (this.state === 'running' || this.state === 'starting') return;
     this.setState('starting');
     this.error = undefined;
@@ -131,11 +156,11 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     }
   }
 
-  /** Stops the listener, every session's backend (children killed) and every interceptor server. */
-  async stop(): Promise<void> {
+  private async stopNow(drainMs = this.config.drainTimeoutMs): Promise<void> {
     if (this.state === 'stopped' || this.state === 'stopping') return;
     this.setState('stopping');
-    await this.closeListeners();
+    await this.drain(drainMs);
+    await this.closeListeners(`The gateway stopped before the backend answered (it waited ${drainMs} ms for requests in flight); retry once it runs again`);
     await Promise.all([this.interception, ...this.retired].map((i) => i.close()));
     this.retired.clear();
     await this.recorder?.flush().catch(() => undefined);
@@ -147,13 +172,13 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
    * Swaps the config. Interception settings (servers, overrides, events, timeouts, blocking) apply to the
    * next exchange of every live session; a changed backend or listener needs a restart, done here.
    */
-  async reload(config: GatewayConfig): Promise<{ restarted: boolean }> {
+  private async reloadNow(config: GatewayConfig): Promise<{ restarted: boolean }> {
     const needsRestart =
       JSON.stringify(config.backend) !== JSON.stringify(this.config.backend) ||
       JSON.stringify(config.listen) !== JSON.stringify(this.config.listen) ||
       config.maxMessageBytes !== this.config.maxMessageBytes;
     const wasRunning = this.state === 'running';
-    if (needsRestart && wasRunning) await this.stop();
+    if (needsRestart && wasRunning) await this.stopNow();
     const old = this.interception;
     this.config = config;
     this.interception = this.buildInterception(config);
@@ -162,7 +187,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
       this.retired.add(old);
       void old.retire().finally(() => this.retired.delete(old));
     }
-    if (needsRestart && wasRunning) await this.start();
+    if (needsRestart && wasRunning) await this.startNow();
     else if (this.state === 'running') this.recorder?.recordGateway?.(this.gatewayName, configSnapshot(this.config));
     const restarted = needsRestart && wasRunning;
     this.log(`gateway "${this.gatewayName}" reloaded its config (${restarted ? 'restarted: backend or listener changed' : 'hot: sessions kept'})`);
@@ -257,12 +282,29 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     });
   }
 
-  private async closeListeners(): Promise<void> {
+  /** Every live client session (stdio, HTTP, 2026-07-28 hubs). */
+  private sessions(): GatewaySession[] {
+    return [...(this.stdio ? [this.stdio.session] : []), ...(this.http?.liveSessions() ?? [])];
+  }
+
+  /** Refuses new work and waits (up to `drainMs`) until no client request is in flight. */
+  private async drain(drainMs: number): Promise<void> {
+    this.http?.stopAccepting();
+    const sessions = this.sessions();
+    for (const s of sessions) s.drain('The gateway is stopping and takes no new requests; retry once it runs again');
+    const deadline = performance.now() + drainMs;
+    // Polled: answers arrive from many sessions and backends; 10 ms is nothing next to a stop.
+    while (sessions.some((s) => s.inFlight > 0) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10, Math.max(1, deadline - performance.now()))));
+    }
+  }
+
+  private async closeListeners(reason?: string): Promise<void> {
     const stdio = this.stdio;
     const http = this.http;
     this.stdio = undefined;
     this.http = undefined;
-    await Promise.all([stdio?.close(), http?.close()]);
+    await Promise.all([stdio?.close(reason), http?.close(reason)]);
   }
 
   private setState(state: GatewayState): void {

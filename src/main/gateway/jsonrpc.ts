@@ -39,6 +39,10 @@ export const RpcCode = {
   InternalError: -32603,
   /** Implementation-defined server error: the backend is unavailable or closed the connection. */
   BackendUnavailable: -32000,
+  /** The backend did not answer within its deadline (the MCP SDK's RequestTimeout). */
+  BackendTimeout: -32001,
+  /** Too many requests of one session wait at once. */
+  TooManyPending: -32005,
   /** The JSON-RPC message exceeded maxMessageBytes. */
   MessageTooLarge: -32600,
 } as const;

@@ -199,9 +199,15 @@ export class ModernHttp {
     hub.fromClient(body as JsonRpcMessage, req, res);
   }
 
-  async close(): Promise<void> {
+  /** The shared sessions (one per principal), for a graceful stop. */
+  sessions(): GatewaySession[] {
+    return [...this.hubs.values()].map((h) => h.session);
+  }
+
+  /** `reason`: requests in flight are answered with it (a gateway stopping), and recorded either way. */
+  async close(reason?: string): Promise<void> {
     const hubs = [...this.hubs.values()];
     this.hubs.clear();
-    await Promise.all(hubs.map((h) => h.session.close()));
+    await Promise.all(hubs.map((h) => h.session.close(reason ? { reason, answer: true } : {})));
   }
 }

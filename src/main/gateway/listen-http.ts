@@ -34,6 +34,10 @@ export class HttpListener {
   private server?: Server;
   private readonly sessions = new Map<string, HttpSession>();
   private readonly guard: RequestGuard;
+  /** Sessions being opened (initialize in progress): they count towards maxSessions. */
+  private opening = 0;
+  private accepting = true;
+  private reaper?: NodeJS.Timeout;
   private readonly modern: ModernHttp;
 
   constructor(
@@ -77,22 +81,55 @@ export class HttpListener {
       server.listen(this.listen.port, this.listen.host, () => resolve());
     });
     this.server = server;
+    const idleMs = this.listen.sessionIdleTimeoutMs;
+    this.reaper = setInterval(() => this.reapIdle(idleMs), Math.max(10, Math.min(Math.floor(idleMs / 4), 30_000)));
+    this.reaper.unref();
     return this.url!;
   }
 
-  async close(): Promise<void> {
-    await this.modern.close();
+  /** Client sessions alive now (a graceful stop drains them). */
+  liveSessions(): GatewaySession[] {
+    return [...[...this.sessions.values()].map((s) => s.session), ...this.modern.sessions()];
+  }
+
+  /** A graceful stop began: new sessions are refused; requests of live sessions get the session's own answer. */
+  stopAccepting(): void {
+    this.accepting = false;
+  }
+
+  /**
+   * Closes every session and the server. `reason`: requests still in flight are answered with it (the
+   * clients are still connected) and recorded.
+   */
+  async close(reason?: string): Promise<void> {
+    if (this.reaper) clearInterval(this.reaper);
+    this.reaper = undefined;
+    this.accepting = false;
+    const answer = reason !== undefined;
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(sessions.map(async (s) => {
-      await s.transport.close().catch(() => undefined);
-      await s.session.close();
-    }));
+    const closing = [this.modern.close(reason), ...sessions.map((s) => s.session.close({ ...(reason ? { reason } : {}), answer }))];
+    // The answers just sent need a turn of the event loop to reach their response streams.
+    if (answer) await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all(sessions.map((s) => s.transport.close().catch(() => undefined)));
+    await Promise.all(closing);
     const server = this.server;
     this.server = undefined;
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  /** Sessions with nothing in flight, no open GET stream and no request for idleMs: their client is gone. */
+  private reapIdle(idleMs: number): void {
+    const now = performance.now();
+    for (const [id, entry] of this.sessions) {
+      if (entry.standaloneOpen || entry.session.inFlight > 0 || now - entry.session.lastActivity < idleMs) continue;
+      this.sessions.delete(id);
+      this.host.log(`http session ${id}: closed after ${idleMs} ms without a request (listen.sessionIdleTimeoutMs); its backend is stopped`);
+      void entry.transport.close().catch(() => undefined);
+      void entry.session.close({ reason: 'the client session was idle too long and was closed' });
     }
   }
 
@@ -114,12 +151,25 @@ export class HttpListener {
       return existing.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; start a session with an initialize POST'));
+    if (!this.accepting) return reply(res, 503, rpcError(-32000, 'The gateway is stopping and takes no new sessions; retry once it runs again'));
     // The body is read here once: which era a POST belongs to is in its body (the 2026 `_meta` envelope).
     const body = await readBody(req, this.maxMessageBytes);
     if (body.kind === 'too-large') return reply(res, 413, rpcError(-32600, `the request body exceeds the gateway's cap of ${this.maxMessageBytes} bytes (maxMessageBytes)`));
     if (body.kind === 'invalid') return reply(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
     if (await isModernRequest(req, body.value)) return this.modern.handle(req, res, body.value, auth.principal);
-    await this.openSession(req, res, auth.principal, body.value);
+    if (this.sessions.size + this.opening >= this.listen.maxSessions) {
+      return reply(
+        res,
+        503,
+        rpcError(-32000, `This gateway already serves ${this.listen.maxSessions} client sessions (listen.maxSessions): end one with DELETE, wait for idle ones to close, or raise listen.maxSessions`),
+      );
+    }
+    this.opening++;
+    try {
+      await this.openSession(req, res, auth.principal, body.value);
+    } finally {
+      this.opening--;
+    }
   }
 
   private async openSession(req: IncomingMessage, res: ServerResponse, principal: string | undefined, body: unknown): Promise<void> {

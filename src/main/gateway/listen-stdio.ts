@@ -9,7 +9,8 @@ const BACKEND_SETTLE_MS = 300;
 
 export interface StdioListener {
   session: GatewaySession;
-  close(): Promise<void>;
+  /** `reason`: requests in flight are answered with it (a gateway stopping) and recorded. */
+  close(reason?: string): Promise<void>;
 }
 
 export async function startStdioListener(
@@ -35,10 +36,11 @@ export async function startStdioListener(
   channel.onclose = () => onClientGone();
   return {
     session,
-    async close() {
+    async close(reason?: string) {
       channel.onclose = undefined;
+      const closing = session.close(reason ? { reason, answer: true } : {});
       channel.close();
-      await session.close();
+      await closing;
     },
   };
 }

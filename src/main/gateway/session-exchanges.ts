@@ -3,7 +3,7 @@
 // pending map, and it is recorded once. Ids are the peers' own, so a map per direction keeps them apart.
 import { asEraResult, blockedResponse } from './blocked';
 import { outcomeOf, toExecutionRecord, type Exchange } from './exchange';
-import { errorResponse, isErrorResponse, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
+import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
 import type { ClientSink, SessionHost } from './session';
 
 export class SessionExchanges {
@@ -55,10 +55,11 @@ export class SessionExchanges {
   }
 
   /** Answers a client request with an error, unless it was answered (or cancelled) already. */
-  failFromClient(ex: Exchange, code: number, message: string): void {
-    if (!this.fromClient.delete(ex.id)) return;
-    ex.errorReturned = { code, message };
-    this.client.send(errorResponse(ex.id, code, message), ex.id);
+  failFromClient(ex: Exchange, code: number, message: string, data?: unknown): void {
+    if (this.fromClient.get(ex.id) !== ex) return;
+    this.fromClient.delete(ex.id);
+    ex.errorReturned = data === undefined ? { code, message } : { code, message, data };
+    this.client.send(errorResponse(ex.id, code, message, data), ex.id);
     this.record(ex);
   }
 
@@ -68,12 +69,26 @@ export class SessionExchanges {
     this.fromBackend.clear();
   }
 
-  /** The session closes: chains in flight are aborted and everything held is released, nothing recorded. */
-  abandonAll(): void {
-    for (const ex of this.fromClient.values()) ex.abort?.abort();
-    for (const ex of [...this.fromClient.values(), ...this.fromBackend.values()]) ex.chain?.release();
+  /**
+   * The session closes with exchanges still open: chains in flight are aborted, and each exchange is
+   * recorded once, as an error saying why (the backend may well have run the call: history must show
+   * it). `answer`: the client is still there (a gateway stopping) and gets that error too.
+   */
+  endAll(reason: string, answer: boolean): void {
+    const open = [...this.fromClient.values()];
+    const asked = [...this.fromBackend.values()];
     this.fromClient.clear();
     this.fromBackend.clear();
+    for (const ex of open) {
+      ex.abort?.abort(new Error(reason));
+      ex.errorReturned = { code: RpcCode.BackendUnavailable, message: reason };
+      if (answer) this.client.send(errorResponse(ex.id, RpcCode.BackendUnavailable, reason), ex.id);
+      this.record(ex);
+    }
+    for (const ex of asked) {
+      ex.errorReturned = { code: RpcCode.BackendUnavailable, message: reason };
+      this.record(ex);
+    }
   }
 
   record(ex: Exchange): void {

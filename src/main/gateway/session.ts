@@ -11,6 +11,7 @@ import type { Backend } from './backend';
 import { asEraResult } from './blocked';
 import { BackendLink } from './session-backend';
 import { SessionChain } from './session-chain';
+import { BackendDeadlines } from './session-deadline';
 import { SessionExchanges } from './session-exchanges';
 import { Handshake } from './session-handshake';
 import {
@@ -39,6 +40,8 @@ import { invalidLineResponse, type InvalidLine } from './line-channel';
 
 /** How long a response waits after a progress notification of its own request (see onBackendResponse). */
 const PROGRESS_SETTLE_MS = 10;
+/** Requests of one session waiting at once; beyond, a request is refused (the pending table stays bounded). */
+const MAX_PENDING = 4096;
 
 /** Where the session writes to its client; `relatedRequestId` routes HTTP messages onto a request's stream. */
 export interface ClientSink {
@@ -76,7 +79,12 @@ export class GatewaySession {
   private readonly handshake: Handshake;
   private readonly chain: SessionChain;
   private readonly exchanges: SessionExchanges;
+  private readonly deadlines: BackendDeadlines;
   private closed = false;
+  /** Set while the gateway stops: new requests are refused, those in flight may finish. */
+  private draining?: string;
+  /** performance.now() of the last message from the client (idle sessions are reaped by the listener). */
+  lastActivity = performance.now();
 
   constructor(
     private readonly host: SessionHost,
@@ -101,6 +109,7 @@ export class GatewaySession {
       },
     });
     this.exchanges = new SessionExchanges(host, this.id, client, (m) => this.link.sendIfUp(m), () => this.handshake.protocolVersion);
+    this.deadlines = new BackendDeadlines(() => this.host.config, this.exchanges.fromClient, (ex, ms) => this.onBackendTimeout(ex, ms));
     if (options.backend) this.link.attach(options.backend, true);
   }
 
@@ -114,12 +123,18 @@ export class GatewaySession {
     return this.exchanges.size;
   }
 
+  /** Client requests not yet answered (what a graceful stop waits for). */
+  get inFlight(): number {
+    return this.exchanges.fromClient.size;
+  }
+
   get backendPid(): number | undefined {
     return this.link.pid;
   }
 
   handleClientMessage(message: JsonRpcMessage): void {
     if (this.closed) return;
+    this.lastActivity = performance.now();
     if (isRequest(message)) void this.onClientRequest(message);
     else if (isNotification(message)) this.onClientNotification(message);
     else void this.onClientResponse(message as JsonRpcResponse);
@@ -135,10 +150,20 @@ export class GatewaySession {
     this.client.send(invalidLineResponse(problem));
   }
 
-  async close(): Promise<void> {
+  /** The gateway stops: refuse new requests (with `reason`), let those in flight finish. */
+  drain(reason: string): void {
+    this.draining = reason;
+  }
+
+  /**
+   * Ends the session and its backend. Requests still open are recorded (once) as errors; `answer`: the
+   * client is still connected (a gateway stopping) and gets that error as its answer.
+   */
+  async close(options: { reason?: string; answer?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.exchanges.abandonAll();
+    this.deadlines.stop();
+    this.exchanges.endAll(options.reason ?? 'the client session closed before the backend answered', options.answer === true);
     await this.link.close();
   }
 
@@ -151,6 +176,9 @@ export class GatewaySession {
     }
     this.handshake.noteRequest(req);
     const ex = newExchange(req, 'client');
+    if (this.draining !== undefined || this.exchanges.fromClient.size >= MAX_PENDING || this.exchanges.fromClient.has(req.id)) {
+      return this.refuse(ex);
+    }
     this.exchanges.fromClient.set(req.id, ex);
     let outgoing = req;
     if (this.chain.needed(ex)) {
@@ -163,17 +191,40 @@ export class GatewaySession {
     if (ready) {
       // Hot path: no await between reading the client's line and writing the backend's.
       ex.forwarded = true;
+      this.deadlines.watch(ex);
       ready.send(outgoing, this.streamEndGuard(ex)).catch((err: Error) => this.onSendFailed(ready, ex, err));
       return;
     }
     try {
       const backend = await this.link.ensure(this.handshake.replayable());
-      if (!this.exchanges.fromClient.has(req.id)) return; // cancelled while connecting
+      if (this.exchanges.fromClient.get(req.id) !== ex) return; // cancelled while connecting, or the session closed
       ex.forwarded = true;
+      this.deadlines.watch(ex);
       await backend.send(outgoing, this.streamEndGuard(ex)).catch((err: Error) => this.onSendFailed(backend, ex, err));
     } catch (err) {
       this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, (err as Error).message);
     }
+  }
+
+  /** A request the session cannot take (the gateway stops, too many waiting, an id already in flight): answered and recorded. */
+  private refuse(ex: Exchange): void {
+    const message =
+      this.draining ??
+      (this.exchanges.fromClient.has(ex.id)
+        ? `A request with id ${JSON.stringify(ex.id)} is already in flight in this session; use a new id`
+        : `Too many requests in flight in this session (${MAX_PENDING}); wait for answers before sending more`);
+    const code = this.draining !== undefined ? RpcCode.BackendUnavailable : this.exchanges.fromClient.has(ex.id) ? RpcCode.InvalidRequest : RpcCode.TooManyPending;
+    ex.errorReturned = { code, message };
+    this.client.send(errorResponse(ex.id, code, message), ex.id);
+    this.exchanges.record(ex);
+  }
+
+  /** The backend missed the deadline: the client gets the error, the backend a cancellation (it may stop the work). */
+  private onBackendTimeout(ex: Exchange, timeoutMs: number): void {
+    const message = `Backend timeout: "${this.host.config.backend.name}" did not answer ${ex.method} within ${timeoutMs} ms (backendTimeoutMs); the request was cancelled`;
+    this.host.log(message);
+    this.exchanges.failFromClient(ex, RpcCode.BackendTimeout, message, { reason: 'backend timeout', timeoutMs });
+    this.link.sendIfUp({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: ex.id, reason: 'backend timeout' } });
   }
 
   /** For HTTP backends: the request's response stream ended and the exchange is still waiting → error. */
@@ -231,9 +282,13 @@ export class GatewaySession {
 
   private async onInitialize(req: JsonRpcRequest): Promise<void> {
     this.handshake.initRequest = req;
-    this.exchanges.fromClient.set(req.id, newExchange(req, 'client'));
+    const ex = newExchange(req, 'client');
+    this.exchanges.fromClient.set(req.id, ex);
     try {
       const backend = await this.link.ensure();
+      if (this.exchanges.fromClient.get(req.id) !== ex) return;
+      ex.forwarded = true;
+      this.deadlines.watch(ex);
       await backend.send(req);
     } catch (err) {
       this.exchanges.fromClient.delete(req.id);
@@ -348,6 +403,9 @@ export class GatewaySession {
    */
   private async runChain(ex: Exchange, phase: Phase, payload: unknown): Promise<unknown> {
     const outcome = await this.chain.run(ex, phase, payload);
+    // Ended meanwhile (session closed, cancelled, deadline): it was answered and recorded then.
+    const pending = ex.direction === 'client' ? this.exchanges.fromClient : this.exchanges.fromBackend;
+    if (phase === 'request' && pending.get(ex.id) !== ex) return undefined;
     if (outcome.kind === 'forward') return outcome.payload;
     if (outcome.kind === 'blocked') this.exchanges.answerBlocked(ex);
     else if (outcome.kind === 'failed') this.exchanges.fail(ex, RpcCode.InternalError, outcome.message);
@@ -369,6 +427,14 @@ export class GatewaySession {
   }
 
   private onBackendInvalid(problem: InvalidLine): void {
+    if (problem.kind === 'invalid' && problem.id !== null) {
+      // A broken answer to a request that waits: fail that request now rather than let it wait out its deadline.
+      const ex = this.exchanges.fromClient.get(problem.id);
+      const message = `The backend answered ${ex?.method ?? 'a request'} with an invalid JSON-RPC message (${problem.reason})`;
+      this.host.log(message);
+      if (ex?.forwarded) this.exchanges.failFromClient(ex, RpcCode.InternalError, message);
+      return;
+    }
     if (problem.kind !== 'oversize') return;
     // The id of an oversized response is unknowable without parsing it: fail the request only if it is the only one waiting.
     const waiting = [...this.exchanges.fromClient.values()].filter((e) => e.forwarded);

@@ -120,6 +120,18 @@ const HttpListenSchema = z.strictObject({
     .array(z.string(), { error: 'expected an array of host names' })
     .optional()
     .describe('Extra Host names (any port) to accept besides the bound host and loopback names (DNS-rebinding protection).'),
+  sessionIdleTimeoutMs: z
+    .number({ error: 'expected a number of milliseconds' })
+    .int()
+    .positive()
+    .default(10 * 60 * 1000)
+    .describe('A client session with no request for this long is closed, and its backend process stopped.'),
+  maxSessions: z
+    .number({ error: 'expected a number of sessions' })
+    .int()
+    .positive()
+    .default(64)
+    .describe('Most client sessions open at once; one more initialize is refused with a clear error.'),
 });
 export const ListenSchema = z.discriminatedUnion('transport', [StdioListenSchema, HttpListenSchema], {
   error: (issue) =>
@@ -192,6 +204,22 @@ export const GatewayConfigSchema = z
       .describe(
         'Largest payload sent to one interceptor, in bytes of JSON; a larger one is refused without sending it, routed by failOpen (fail-closed blocks).',
       ),
+    backendTimeoutMs: z
+      .number({ error: 'expected a number of milliseconds' })
+      .int()
+      .positive()
+      .default(120_000)
+      .describe('How long a request waits for the backend (reset by each progress notification); then the client gets an error and the backend notifications/cancelled.'),
+    backendMethodTimeoutsMs: z
+      .record(z.string(), z.number({ error: 'expected a number of milliseconds' }).int().positive(), { error: 'expected an object: method → milliseconds' })
+      .default({})
+      .describe('Per-method overrides of backendTimeoutMs, e.g. {"tools/call": 300000}.'),
+    drainTimeoutMs: z
+      .number({ error: 'expected a number of milliseconds' })
+      .int()
+      .nonnegative()
+      .default(10_000)
+      .describe('On stop, how long requests in flight may finish before they are answered with an error.'),
   })
   .describe('Interceptor Console gateway configuration.');
 

@@ -182,7 +182,11 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     const conn = this.conn;
     conn?.health?.stop();
     this.conn = undefined;
+    // A connect still under way when the gateway stopped: its process is closed as soon as it is up
+    // (startConnect sees `closed`); waiting for it here means close() leaves no process behind.
+    const connecting = this.connecting;
     this.setStatus({ state: 'closed', pid: undefined, nextRetryAt: undefined });
+    if (connecting) await connecting.then(() => undefined, () => undefined);
     if (conn?.transport instanceof StreamableHTTPClientTransport) {
       // Free the server's session now instead of leaving it to its idle eviction (best effort, bounded).
       await withDeadline(conn.transport.terminateSession(), 2_000).catch(() => undefined);
@@ -207,7 +211,11 @@ export class InterceptorServerClient implements InterceptorServerHandle {
 
   private startConnect(): Promise<Connection> {
     const attempt = this.open().then(
-      (conn) => {
+      async (conn) => {
+        if (this.closed) {
+          await conn.client.close().catch(() => undefined);
+          throw new Error(`interceptor server '${this.name}' client is closed`);
+        }
         const reconnected = this.everConnected;
         this.everConnected = true;
         this.conn = conn;
