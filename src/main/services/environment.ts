@@ -3,7 +3,6 @@
 // launch this installation's own CLI as a child process (sample interceptors, headless gateways).
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { homedir } from 'node:os';
 
 export interface Logger {
   debug(message: string, ...details: unknown[]): void;
@@ -52,16 +51,7 @@ export function stderrLogger(prefix = 'interceptor-console', level: 'debug' | 'i
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The default data folder when none is given (Electron uses its userData instead). */
-export function defaultDataDir(): string {
-  if (process.env.INTERCEPTOR_CONSOLE_DATA) return resolve(process.env.INTERCEPTOR_CONSOLE_DATA);
-  const base =
-    process.platform === 'win32'
-      ? (process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'))
-      : process.platform === 'darwin'
-        ? join(homedir(), 'Library', 'Application Support')
-        : (process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'));
-  return join(base, 'interceptor-console');
-}
+export { defaultDataDir } from '../store/open/data-dir';
 
 /** The SQLite file: `INTERCEPTOR_CONSOLE_DB` wins, else `<dataDir>/history.db`. */
 export function defaultDbPath(dataDir: string): string {

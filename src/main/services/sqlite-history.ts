@@ -29,6 +29,8 @@ export class SqliteHistory implements HistoryPort {
     this.recorder = SqliteRecorder.open(dbPath, {
       // Delegates, so a change of the redaction setting applies to the next record without reopening.
       redactor: { execution: (record) => (this.redactor ? this.redactor.execution(record) : record) },
+      // The app's gateways record too: a killed app must not lose what its clients were answered.
+      journal: true,
       onError: (message) => logger.warn(`recording: ${message}`),
     });
   }

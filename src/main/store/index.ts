@@ -3,6 +3,7 @@ export { openStore, classifySqliteError, type OpenStoreOptions, type Store } fro
 export { openStoreForReading } from './open/open-for-reading';
 export { StoreOpenError, type StoreOpenErrorKind } from './open/store-open-error';
 export { resolveDbPath, DB_ENV_VAR, DB_FILE_NAME } from './open/db-path';
+export { defaultDataDir } from './open/data-dir';
 export { LATEST_VERSION, APPLICATION_ID, migrations, runMigrations } from './migrations/index';
 export { SqliteRecorder, type SqliteRecorderOptions, type SqliteRecorderStats } from './writer/sqlite-recorder';
 export { createRedactor, type RedactionOptions, type Redactor } from './redaction/redactor';

@@ -1,5 +1,6 @@
-// Naming and adoption of spill files: `<db>.spill-<pid>-<token>.jsonl`. A file whose process is
-// gone is renamed to this process (atomic, so two survivors never both drain it) and drained.
+// Naming and adoption of spill files: `<db>.spill-<pid>-<token>.jsonl`, and of journals (journal.ts):
+// `<db>.journal-<pid>-<token>.jsonl`, same format. A file whose process is gone is renamed to a spill
+// file of this process (atomic, so two survivors never both drain it) and drained.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -10,6 +11,12 @@ const live = new Set<string>();
 
 export function newSpillPath(dbPath: string): string {
   const path = `${dbPath}.spill-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`;
+  live.add(path);
+  return path;
+}
+
+export function newJournalPath(dbPath: string): string {
+  const path = `${dbPath}.journal-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`;
   live.add(path);
   return path;
 }
@@ -30,7 +37,7 @@ function processAlive(pid: number): boolean {
 
 export function adoptOrphanSpills(dbPath: string): string[] {
   const dir = dirname(dbPath);
-  const prefix = `${basename(dbPath)}.spill-`;
+  const prefixes = [`${basename(dbPath)}.spill-`, `${basename(dbPath)}.journal-`];
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -39,7 +46,8 @@ export function adoptOrphanSpills(dbPath: string): string[] {
   }
   const adopted: string[] = [];
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.jsonl')) continue;
+    const prefix = prefixes.find((p) => name.startsWith(p));
+    if (!prefix || !name.endsWith('.jsonl')) continue;
     const path = join(dir, name);
     const pid = Number(name.slice(prefix.length).split('-')[0]);
     if (live.has(path) || !Number.isInteger(pid)) continue;

@@ -23,6 +23,13 @@ export interface SqliteRecorderOptions {
   busyTimeoutMs?: number;
   /** Applied to every record before it is encoded: redaction at rest. */
   redactor?: Redactor;
+  /**
+   * Crash safety: also append records the database has not committed yet to a journal file next to
+   * it, fsync'd in groups every journalIntervalMs (default 250); the next recorder on this database
+   * replays a dead process's journal. Off by default (in-process tests, import).
+   */
+  journal?: boolean;
+  journalIntervalMs?: number;
   /** Told about every failure (for a logger). */
   onError?: (message: string) => void;
   /** Told after each committed batch, so readers can refresh ("tables changed"). */

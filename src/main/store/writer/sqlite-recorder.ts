@@ -11,6 +11,7 @@ import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
 import { keepRefused } from './dead-letter';
 import type { SqliteRecorderOptions, SqliteRecorderStats } from './sqlite-recorder-options';
 import { backoffDelay, DEFAULT_BACKOFF, describeError, type BackoffOptions } from './retry-policy';
+import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from './journal';
 import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from './spill-adoption';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
@@ -58,6 +59,8 @@ export class SqliteRecorder implements Recorder {
   private counters = { written: 0, retries: 0, rejected: 0, lost: 0, duplicates: 0 };
   private lastError: string | undefined;
   readonly deadLetterPath: string;
+  /** Crash safety: records not yet committed, on disk within an interval (journal.ts). */
+  private readonly journal: Journal | undefined;
 
   constructor(
     readonly store: Store,
@@ -81,7 +84,8 @@ export class SqliteRecorder implements Recorder {
           (reason) => this.fail(reason),
         )
       : new InThreadBatchWriter(store);
-    // Spill files left by a process that died are drained too: nothing it accepted is lost.
+    this.journal = options.journal ? new Journal(store.path, options.journalIntervalMs ?? DEFAULT_JOURNAL_INTERVAL_MS, (m) => this.fail(m)) : undefined;
+    // Spill files and journals left by a process that died are drained too: nothing it accepted is lost.
     this.adopted = adoptOrphanSpills(store.path).map((p) => new SpillFile(p, true));
     if (this.adopted.length > 0) this.schedule();
   }
@@ -177,6 +181,7 @@ export class SqliteRecorder implements Recorder {
       }
       releaseSpillPath(this.ownSpill.path);
     }
+    this.journal?.close(); // everything is committed or spilled by now
     // Whatever is left in spill files is adopted by the next recorder on this database.
     for (const file of this.adopted) releaseSpillPath(file.path);
     await this.writer.close();
@@ -212,6 +217,7 @@ export class SqliteRecorder implements Recorder {
       return;
     }
     this.enqueued++;
+    this.journal?.add(item);
     const spilling = (this.ownSpill?.count ?? 0) > 0;
     if (spilling || this.memoryBytes + item.bytes > this.opts.maxQueueBytes || this.memory.length >= this.opts.maxQueueItems) {
       this.spill(item);
@@ -224,6 +230,7 @@ export class SqliteRecorder implements Recorder {
 
   private spill(item: EncodedItem): void {
     this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
+    this.journal?.committed([item]); // the spill file holds it now (spill-file.ts)
     try {
       this.ownSpill.append(item);
     } catch (err) {
@@ -237,6 +244,7 @@ export class SqliteRecorder implements Recorder {
     const items = this.memory.splice(keep);
     for (const item of items) this.memoryBytes -= item.bytes;
     if (items.length === 0) return;
+    this.journal?.committed(items);
     this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
     try {
       for (const item of items) this.ownSpill.append(item);
@@ -343,6 +351,7 @@ export class SqliteRecorder implements Recorder {
     const result = await this.writer.write(items);
     if (!result.ok) return this.failedAttempt(`recording paused, will retry: ${result.error}`);
     this.consecutiveFailures = 0;
+    this.journal?.committed(items);
     for (const r of result.refused) this.reject(items[r.index]!, r.reason);
     if (spill) {
       if (spill.batch.unreadable > 0) {
