@@ -6,6 +6,7 @@ import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../sha
 import type { BlockInfo, ChainTrace } from '../../shared/trace/types';
 import type { ChainRuntime } from '../interceptors/chain';
 import type { Interception } from './intercept';
+import { recordedId } from './raw-ids';
 import { randomUUID } from 'node:crypto';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from './jsonrpc';
 
@@ -71,6 +72,16 @@ export function markProgress(pending: ReadonlyMap<JsonRpcId, Exchange>, token: u
   return related;
 }
 
+/** A copy of `value` down to `depth` levels; deeper values become a note (records of absurdly nested payloads). */
+export function depthLimited(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth <= 0) return `[nested deeper than this: not recorded]`;
+  if (Array.isArray(value)) return value.map((v) => depthLimited(v, depth - 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = depthLimited(v, depth - 1);
+  return out;
+}
+
 /** Tool name, resource uri or prompt name, when the method has one. */
 export function targetOf(method: string, params: unknown): string | undefined {
   if (!params || typeof params !== 'object') return undefined;
@@ -99,7 +110,7 @@ export function toExecutionRecord(ex: Exchange, gateway: string, sessionId: stri
     id: ex.traceId,
     gateway,
     sessionId,
-    jsonrpcId: ex.id,
+    jsonrpcId: recordedId(ex.id),
     event: ex.method,
     startedAt: ex.startedAt,
     durationMs: performance.now() - ex.t0,

@@ -3,6 +3,7 @@
 // (a) answer an oversized or malformed line with a JSON-RPC error and keep the connection, where the SDK
 // transports close or only report it, and (b) stay cheap on the hot path (one JSON.parse, no schema pass).
 import type { Readable, Writable } from 'node:stream';
+import { RawIds } from './raw-ids';
 import { checkMessage, errorResponse, RpcCode, type JsonRpcError, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
 
 export type InvalidLine =
@@ -30,12 +31,16 @@ export class LineChannel implements MessageChannel {
   /** Set while skipping the rest of an oversized line. */
   private discarding = 0;
   private closed = false;
+  /** Client side of the stdio listener: ids a number cannot carry exactly are answered with their raw text. */
+  private readonly rawIds?: RawIds;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly maxMessageBytes: number,
+    options: { keepRawIds?: boolean } = {},
   ) {
+    if (options.keepRawIds) this.rawIds = new RawIds();
     input.on('data', this.onData);
     input.on('end', this.onEnd);
     input.on('close', this.onEnd);
@@ -46,7 +51,8 @@ export class LineChannel implements MessageChannel {
 
   send(message: JsonRpcMessage): void {
     if (this.closed) return;
-    this.output.write(`${JSON.stringify(message)}\n`);
+    const raw = this.rawIds && !('method' in message) ? this.rawIds.serialize(message) : undefined;
+    this.output.write(`${raw ?? JSON.stringify(message)}\n`);
   }
 
   /** Writes a pre-serialised line (the hot path avoids a second stringify when nothing changed). */
@@ -127,6 +133,11 @@ export class LineChannel implements MessageChannel {
     if (!checked.ok) {
       this.oninvalid?.({ kind: 'invalid', id: checked.id, reason: checked.reason });
       return;
+    }
+    const message = checked.message as { id?: unknown; method?: unknown };
+    if (this.rawIds && typeof message.id === 'number' && typeof message.method === 'string') {
+      const token = this.rawIds.tokenFor(message.id, text);
+      if (token !== undefined) message.id = token;
     }
     this.onmessage?.(checked.message);
   }

@@ -29,7 +29,7 @@ export async function startStdioListener(
     await backend.close();
     throw err;
   }
-  const channel = new LineChannel(io.input, io.output, maxMessageBytes);
+  const channel = new LineChannel(io.input, io.output, maxMessageBytes, { keepRawIds: true });
   const session = new GatewaySession(host, { send: (m) => channel.send(m) }, { principal, transport: 'stdio', backend });
   channel.onmessage = (m) => session.handleClientMessage(m);
   channel.oninvalid = (p) => session.handleInvalid(p);

@@ -16,6 +16,7 @@ import { SessionExchanges } from './session-exchanges';
 import { Handshake } from './session-handshake';
 import {
   coerceToolSchemas,
+  depthLimited,
   markProgress,
   mirrorInitializeResult,
   newestForwarded,
@@ -40,6 +41,8 @@ import { invalidLineResponse, type InvalidLine } from './line-channel';
 
 /** How long a response waits after a progress notification of its own request (see onBackendResponse). */
 const PROGRESS_SETTLE_MS = 10;
+/** Levels of a too-deep payload kept in its record (the rest is replaced by a note). */
+const RECORD_DEPTH = 64;
 /** Requests of one session waiting at once; beyond, a request is refused (the pending table stays bounded). */
 const MAX_PENDING = 4096;
 
@@ -240,9 +243,21 @@ export class GatewaySession {
    * watch: the link is dropped so that the next request reconnects, and this one gets the error.
    */
   private onSendFailed(backend: Backend, ex: Exchange, err: Error): void {
+    if (err instanceof RangeError) {
+      // The message cannot be serialized (nested deeper than JSON.stringify goes): the request's fault, not
+      // the backend's. The link stays; the request gets a clear error and is recorded with its params cut short.
+      ex.requestReceived = depthLimited(ex.requestReceived, RECORD_DEPTH);
+      if (ex.requestForwarded !== undefined) ex.requestForwarded = depthLimited(ex.requestForwarded, RECORD_DEPTH);
+      this.exchanges.failFromClient(ex, RpcCode.InvalidParams, `The ${ex.method} request cannot be forwarded: its params are nested too deeply to serialize (${err.message}); send a flatter structure`);
+      return;
+    }
     const reason = `backend "${backend.entry.name}" (${backend.describe()}) failed: ${err.message}`;
     this.link.drop(backend, reason);
     this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
+    // The dropped backend is closed: nothing else it was asked will be answered either.
+    for (const other of [...this.exchanges.fromClient.values()]) {
+      if (other.forwarded) this.exchanges.failFromClient(other, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
+    }
   }
 
   private onClientNotification(note: JsonRpcNotification): void {
