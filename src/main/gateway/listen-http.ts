@@ -165,14 +165,16 @@ export class HttpListener {
       );
     }
     this.opening++;
+    const slot = { held: true };
     try {
-      await this.openSession(req, res, auth.principal, body.value);
+      await this.openSession(req, res, auth.principal, body.value, slot);
     } finally {
-      this.opening--;
+      if (slot.held) this.opening--;
     }
   }
 
-  private async openSession(req: IncomingMessage, res: ServerResponse, principal: string | undefined, body: unknown): Promise<void> {
+  /** `slot`: the opening slot counted towards maxSessions, handed over once the session is registered. */
+  private async openSession(req: IncomingMessage, res: ServerResponse, principal: string | undefined, body: unknown, slot: { held: boolean }): Promise<void> {
     const ref: { entry?: HttpSession } = {};
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -181,7 +183,10 @@ export class HttpListener {
       eventStore: sessionEventStore(),
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        if (ref.entry) this.sessions.set(id, ref.entry);
+        if (!ref.entry) return;
+        this.sessions.set(id, ref.entry);
+        if (slot.held) this.opening--;
+        slot.held = false;
       },
     });
     const session = new GatewaySession(
