@@ -6,7 +6,7 @@ import { parseGatewayConfig } from '../../src/shared/config';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
 import { Gateway } from '../../src/main/gateway';
 import { chaosBackend, chaosDir, cliPath, descendants, recordedCalls, waitFor } from './harness';
-import { LineClient } from '../gateway/helpers';
+import { everythingBackend, LineClient } from '../gateway/helpers';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -56,10 +56,11 @@ describe('item 4: stdio ids', () => {
     expect(lines).toEqual(['1.5', '1e999', '9007199254740993', '-0', '1.0'].map((id) => `{"jsonrpc":"2.0","id":${id},"result":{}}`));
   });
 
-  it('keeps nothing once they are answered (1,000 odd ids)', async () => {
+  it('keeps nothing once they are answered (1,000 odd ids)', { timeout: 90_000 }, async () => {
     const d = chaosDir();
     cleanups.push(d.cleanup);
-    const parsed = parseGatewayConfig({ backend: chaosBackend(d) });
+    // server-everything (an SDK server) takes integer ids only: odd ids reach it as the gateway's tokens.
+    const parsed = parseGatewayConfig({ backend: everythingBackend });
     if (!parsed.ok) throw new Error('config');
     const input = new PassThrough();
     const output = new PassThrough();
@@ -69,8 +70,10 @@ describe('item 4: stdio ids', () => {
     await gateway.start();
     cleanups.push(() => gateway.stop({ drainMs: 0 }));
     input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n');
-    for (let i = 0; i < 1000; i++) input.write(`{"jsonrpc":"2.0","id":${i}.5,"method":"tools/call","params":{"name":"echo","arguments":{"i":${i}}}}\n`);
-    await waitFor(() => (out.match(/"id":\d+\.5,/g) ?? []).length === 1000, 30_000, '1000 answers');
+    await waitFor(() => /"id":0[,}]/.test(out), 30_000, 'initialized');
+    input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    for (let i = 0; i < 1000; i++) input.write(`{"jsonrpc":"2.0","id":${i}.5,"method":"ping"}\n`);
+    await waitFor(() => (out.match(/"id":\d+\.5[,}]/g) ?? []).length === 1000, 30_000, '1000 answers');
     expect(gateway.stdioSession!.pendingCount).toBe(0);
   });
 });
