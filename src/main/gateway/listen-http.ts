@@ -107,12 +107,14 @@ export class HttpListener {
     this.accepting = false;
     const answer = reason !== undefined;
     const sessions = [...this.sessions.values()];
-    this.sessions.clear();
+    // The sessions stay reachable until their backends are gone: a request that still arrives gets the
+    // closed session's error (and is recorded) rather than "session not found" or a cut stream.
     const closing = [this.modern.close(reason), ...sessions.map((s) => s.session.close({ ...(reason ? { reason } : {}), answer }))];
-    // The answers just sent need a turn of the event loop to reach their response streams.
-    if (answer) await new Promise((resolve) => setImmediate(resolve));
-    await Promise.all(sessions.map((s) => s.transport.close().catch(() => undefined)));
     await Promise.all(closing);
+    // The answers just sent need a turn of the event loop to reach their response streams.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.sessions.clear();
+    await Promise.all(sessions.map((s) => s.transport.close().catch(() => undefined)));
     const server = this.server;
     this.server = undefined;
     if (server) {

@@ -136,7 +136,11 @@ export class GatewaySession {
   }
 
   handleClientMessage(message: JsonRpcMessage): void {
-    if (this.closed) return;
+    if (this.closed) {
+      // A request to a session that is closing (its gateway stops): answered and recorded, never dropped.
+      if (isRequest(message)) this.refuse(newExchange(message, 'client'));
+      return;
+    }
     this.lastActivity = performance.now();
     if (isRequest(message)) void this.onClientRequest(message);
     else if (isNotification(message)) this.onClientNotification(message);
@@ -213,10 +217,11 @@ export class GatewaySession {
   private refuse(ex: Exchange): void {
     const message =
       this.draining ??
+      (this.closed ? 'The session is closed; initialize a new one' : undefined) ??
       (this.exchanges.fromClient.has(ex.id)
         ? `A request with id ${JSON.stringify(ex.id)} is already in flight in this session; use a new id`
         : `Too many requests in flight in this session (${MAX_PENDING}); wait for answers before sending more`);
-    const code = this.draining !== undefined ? RpcCode.BackendUnavailable : this.exchanges.fromClient.has(ex.id) ? RpcCode.InvalidRequest : RpcCode.TooManyPending;
+    const code = this.draining !== undefined || this.closed ? RpcCode.BackendUnavailable : this.exchanges.fromClient.has(ex.id) ? RpcCode.InvalidRequest : RpcCode.TooManyPending;
     ex.errorReturned = { code, message };
     this.client.send(errorResponse(ex.id, code, message), ex.id);
     this.exchanges.record(ex);

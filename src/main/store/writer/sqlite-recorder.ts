@@ -141,7 +141,8 @@ export class SqliteRecorder implements Recorder {
     const target = this.enqueued;
     const deadline = Date.now() + (this.options.flushTimeoutMs ?? 5000);
     let failures = 0;
-    while (this.settled < target) {
+    // Adopted files (a dead process's spill or journal) count as queued: a flush drains them too.
+    while (this.settled < target || this.adopted.some((f) => f.count > 0)) {
       if (this.retryTimer) {
         // Paused after a failure: try now rather than wait for the timer.
         clearTimeout(this.retryTimer);
