@@ -1,5 +1,6 @@
 // `npm run bench`: every bench of the project, one after another, each printing ratios measured
 // side by side in the same run. Add a bench by adding one entry below.
+import { run as runChaosBench } from './chaos';
 import { runEngineBench } from './engine';
 import { run as runGatewayBench } from './gateway';
 import { run as runRegexBench } from './regex';
@@ -12,6 +13,7 @@ const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'store', run: runStoreBench },
   // Samples on adversarial input, 1 MB vs 64 KB: every ratio must stay linear (issue 15).
   { name: 'regex', run: runRegexBench },
+  { name: 'chaos', run: runChaosBench },
   // Needs `npm run build` (renderer) and Chromium; generates a 1M-execution database once (minutes).
   { name: 'traffic-ui', run: () => runTrafficUiBench() },
 ];
