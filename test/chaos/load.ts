@@ -43,7 +43,7 @@ export function callFor(i: number, faults: boolean): { tool: string; args: Recor
     if (i % 89 === 44) return { tool: 'garbage', args: { key } };
     if (i % 83 === 41) return { tool: 'flood', args: { key, n: 200 } };
     if (i % 101 === 7) return { tool: 'work', args: { key, slowMs: 400 } };
-    if (i % 307 === 150) return { tool: 'work', args: { key, crashInterceptor: true } };
+    if (i % 500 === 150) return { tool: 'work', args: { key, crashInterceptor: true } };
   }
   return { tool: 'work', args: { key, ms: i % 5 } };
 }

@@ -6,9 +6,9 @@
 import type { Recorder } from '../../shared/trace/execution';
 import { defaultDataDir, SqliteRecorder, resolveDbPath } from '../store';
 
-export async function openGatewayRecorder(dbPath: string | undefined, log: (line: string) => void): Promise<Recorder> {
+export async function openGatewayRecorder(dbPath: string | undefined, log: (line: string) => void, options: { journal?: boolean } = {}): Promise<Recorder> {
   const path = resolveDbPath({ ...(dbPath ? { flag: dbPath } : {}), dataDir: defaultDataDir() });
-  const recorder = SqliteRecorder.open(path, { journal: true, onError: (message) => log(`recording: ${message}`) });
+  const recorder = SqliteRecorder.open(path, { journal: options.journal !== false, onError: (message) => log(`recording: ${message}`) });
   log(`recording to ${path}`);
   return recorder;
 }

@@ -13,7 +13,7 @@ import { parseFlags } from '../flags';
 import { dbOption } from './history-db';
 import { watchGatewayConfig } from '../config-watch';
 
-const usage = `Usage: interceptor-console gateway --config FILE [--db FILE] [--no-record] [--no-watch] [--quiet]
+const usage = `Usage: interceptor-console gateway --config FILE [--db FILE] [--no-record] [--no-journal] [--no-watch] [--quiet]
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
 resources/examples/). With a stdio listener the gateway speaks MCP on stdin/stdout,
@@ -24,6 +24,8 @@ Options:
   --db FILE       history database for recorded executions
                   (default: $INTERCEPTOR_CONSOLE_DB or the data folder's history.db)
   --no-record     record nothing (same as "recording": false in the config)
+  --no-journal    record without the crash journal (records not yet written to the
+                  database are lost if the process is killed; for measurements)
   --no-watch      do not hot-reload the config file when it changes
   --quiet         log only errors`;
 
@@ -36,6 +38,7 @@ export const gatewayCommand: CliCommand = {
       config: { type: 'string' },
       ...dbOption,
       'no-record': { type: 'boolean' },
+      'no-journal': { type: 'boolean' },
       'no-watch': { type: 'boolean' },
       quiet: { type: 'boolean' },
     });
@@ -61,7 +64,7 @@ export const gatewayCommand: CliCommand = {
     let recorder: Recorder | null = null;
     if (recordingEnabled(config) && !values['no-record']) {
       try {
-        recorder = await openGatewayRecorder(values.db, log);
+        recorder = await openGatewayRecorder(values.db, log, { journal: !values['no-journal'] });
       } catch (err) {
         throw new CliFailure(`cannot open the history database: ${(err as Error).message} (use --db FILE, or --no-record)`);
       }
