@@ -57,11 +57,12 @@ describe('chaos: 1,000 calls, 50 in flight, misbehaving backend and interceptor 
     await gw.exited;
     expect(gw.exit?.code).toBe(0);
     expect(run.cutOff).toEqual([]);
-    expect(run.answered).toBe(run.sent);
+    // Every call the gateway took was answered; the few that arrived after its sessions closed got a clear 503.
+    expect(run.answered + run.refused.length).toBe(run.sent);
     const { ran, recorded, integrity } = tally(d);
     expect(integrity).toBe('ok');
     const rec = counts(recorded);
-    expect(recorded.length).toBe(run.sent);
+    expect(recorded.length).toBe(run.answered);
     expect([...rec.values()].every((n) => n === 1)).toBe(true);
     expect(ran.filter((k) => rec.get(k) !== 1)).toEqual([]);
     await nothingLeft(d);

@@ -27,6 +27,8 @@ export interface LoadResult {
   answered: number;
   /** Calls the client saw cut off without an answer (their stream broke). */
   cutOff: string[];
+  /** Calls refused at the HTTP level (503: the gateway is stopping) with a clear error: never executed, not recorded. */
+  refused: string[];
   /** key → performance.now() when its answer arrived. */
   confirmedAt: Map<string, number>;
   killedAt?: number;
@@ -73,7 +75,7 @@ export async function runLoad(d: ChaosDir, gateway: GatewayProcess, o: LoadOptio
     await s.initialize();
     sessions.push(s);
   }
-  const result: LoadResult = { sent: 0, answered: 0, cutOff: [], confirmedAt: new Map(), ms: 0, gateway };
+  const result: LoadResult = { sent: 0, answered: 0, cutOff: [], refused: [], confirmedAt: new Map(), ms: 0, gateway };
   let next = 0;
   let stopped = false;
   const started = performance.now();
@@ -93,6 +95,10 @@ export async function runLoad(d: ChaosDir, gateway: GatewayProcess, o: LoadOptio
       result.sent++;
       try {
         const text = await res.text();
+        if (res.status === 503 && text.includes('The gateway is stopping')) {
+          result.refused.push(key);
+          continue;
+        }
         if (res.status !== 200 || !text.includes(`"id":${i}`)) throw new Error(`HTTP ${res.status} ${text.slice(0, 160)}`);
         result.answered++;
         result.confirmedAt.set(key, performance.now());

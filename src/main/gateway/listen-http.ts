@@ -37,6 +37,8 @@ export class HttpListener {
   /** Sessions being opened (initialize in progress): they count towards maxSessions. */
   private opening = 0;
   private accepting = true;
+  /** The sessions are closed: whatever still arrives is refused. */
+  private closing = false;
   private reaper?: NodeJS.Timeout;
   private readonly modern: ModernHttp;
 
@@ -113,6 +115,8 @@ export class HttpListener {
     await Promise.all(closing);
     // The answers just sent need a turn of the event loop to reach their response streams.
     await new Promise((resolve) => setImmediate(resolve));
+    // From here on every request gets a clear 503 (never "session not found", never a cut stream).
+    this.closing = true;
     this.sessions.clear();
     await Promise.all(sessions.map((s) => s.transport.close().catch(() => undefined)));
     const server = this.server;
@@ -143,6 +147,7 @@ export class HttpListener {
       if (auth.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="interceptor-console"');
       return reply(res, auth.status, { error: auth.status === 401 ? 'unauthorized' : 'forbidden', message: auth.message });
     }
+    if (this.closing) return reply(res, 503, rpcError(-32000, 'The gateway is stopping; retry once it runs again'));
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const existing = this.sessions.get(sessionId);
