@@ -12,11 +12,11 @@ import { asEraResult } from './blocked';
 import { BackendLink } from './session-backend';
 import { SessionChain } from './session-chain';
 import { BackendDeadlines } from './session-deadline';
+import { BackendFaults } from './session-faults';
 import { SessionExchanges } from './session-exchanges';
 import { Handshake } from './session-handshake';
 import {
   coerceToolSchemas,
-  depthLimited,
   markProgress,
   mirrorInitializeResult,
   newestForwarded,
@@ -41,8 +41,6 @@ import { invalidLineResponse, type InvalidLine } from './line-channel';
 
 /** How long a response waits after a progress notification of its own request (see onBackendResponse). */
 const PROGRESS_SETTLE_MS = 10;
-/** Levels of a too-deep payload kept in its record (the rest is replaced by a note). */
-const RECORD_DEPTH = 64;
 /** Requests of one session waiting at once; beyond, a request is refused (the pending table stays bounded). */
 const MAX_PENDING = 4096;
 
@@ -83,6 +81,7 @@ export class GatewaySession {
   private readonly chain: SessionChain;
   private readonly exchanges: SessionExchanges;
   private readonly deadlines: BackendDeadlines;
+  private readonly faults: BackendFaults;
   private closed = false;
   /** Set while the gateway stops: new requests are refused, those in flight may finish. */
   private draining?: string;
@@ -104,15 +103,20 @@ export class GatewaySession {
     });
     this.link = new BackendLink(host, this.id, {
       onmessage: (m, related) => this.onBackendMessage(m, related),
-      onclose: (reason) => this.onBackendClosed(reason),
-      oninvalid: (problem) => this.onBackendInvalid(problem),
+      onclose: (reason) => {
+        if (this.closed) return;
+        const beforeClient = !this.handshake.initRequest && !this.handshake.initialized && this.exchanges.fromClient.size === 0;
+        this.faults.closed(reason, beforeClient);
+      },
+      oninvalid: (problem) => this.faults.invalid(problem),
       // The backend closed a stream mid-call: so does the gateway, so that its client sees what a direct one would.
       onstreamdrop: () => {
         for (const ex of this.exchanges.fromClient.values()) if (ex.forwarded) this.client.closeStream?.(ex.id);
       },
     });
     this.exchanges = new SessionExchanges(host, this.id, client, (m) => this.link.sendIfUp(m), () => this.handshake.protocolVersion);
-    this.deadlines = new BackendDeadlines(() => this.host.config, this.exchanges.fromClient, (ex, ms) => this.onBackendTimeout(ex, ms));
+    this.faults = new BackendFaults(host, this.id, this.exchanges, this.link);
+    this.deadlines = new BackendDeadlines(() => this.host.config, this.exchanges.fromClient, (ex, ms) => this.faults.timeout(ex, ms));
     if (options.backend) this.link.attach(options.backend, true);
   }
 
@@ -199,7 +203,7 @@ export class GatewaySession {
       // Hot path: no await between reading the client's line and writing the backend's.
       ex.forwarded = true;
       this.deadlines.watch(ex);
-      ready.send(outgoing, this.streamEndGuard(ex)).catch((err: Error) => this.onSendFailed(ready, ex, err));
+      ready.send(outgoing, this.faults.streamEndGuard(ex)).catch((err: Error) => this.faults.sendFailed(ready, ex, err));
       return;
     }
     try {
@@ -207,7 +211,7 @@ export class GatewaySession {
       if (this.exchanges.fromClient.get(req.id) !== ex) return; // cancelled while connecting, or the session closed
       ex.forwarded = true;
       this.deadlines.watch(ex);
-      await backend.send(outgoing, this.streamEndGuard(ex)).catch((err: Error) => this.onSendFailed(backend, ex, err));
+      await backend.send(outgoing, this.faults.streamEndGuard(ex)).catch((err: Error) => this.faults.sendFailed(backend, ex, err));
     } catch (err) {
       this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, (err as Error).message);
     }
@@ -225,44 +229,6 @@ export class GatewaySession {
     ex.errorReturned = { code, message };
     this.client.send(errorResponse(ex.id, code, message), ex.id);
     this.exchanges.record(ex);
-  }
-
-  /** The backend missed the deadline: the client gets the error, the backend a cancellation (it may stop the work). */
-  private onBackendTimeout(ex: Exchange, timeoutMs: number): void {
-    const message = `Backend timeout: "${this.host.config.backend.name}" did not answer ${ex.method} within ${timeoutMs} ms (backendTimeoutMs); the request was cancelled`;
-    this.host.log(message);
-    this.exchanges.failFromClient(ex, RpcCode.BackendTimeout, message, { reason: 'backend timeout', timeoutMs });
-    this.link.sendIfUp({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: ex.id, reason: 'backend timeout' } });
-  }
-
-  /** For HTTP backends: the request's response stream ended and the exchange is still waiting → error. */
-  private streamEndGuard(ex: Exchange): () => void {
-    return () => {
-      if (this.exchanges.fromClient.get(ex.id) !== ex) return; // answered (or cancelled) already
-      this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `the backend's response stream for ${ex.method} ended without an answer (backend gone?); retry the request`);
-    };
-  }
-
-  /**
-   * An HTTP backend that refuses a request (down, restarted and forgot our session) has no process to
-   * watch: the link is dropped so that the next request reconnects, and this one gets the error.
-   */
-  private onSendFailed(backend: Backend, ex: Exchange, err: Error): void {
-    if (err instanceof RangeError) {
-      // The message cannot be serialized (nested deeper than JSON.stringify goes): the request's fault, not
-      // the backend's. The link stays; the request gets a clear error and is recorded with its params cut short.
-      ex.requestReceived = depthLimited(ex.requestReceived, RECORD_DEPTH);
-      if (ex.requestForwarded !== undefined) ex.requestForwarded = depthLimited(ex.requestForwarded, RECORD_DEPTH);
-      this.exchanges.failFromClient(ex, RpcCode.InvalidParams, `The ${ex.method} request cannot be forwarded: its params are nested too deeply to serialize (${err.message}); send a flatter structure`);
-      return;
-    }
-    const reason = `backend "${backend.entry.name}" (${backend.describe()}) failed: ${err.message}`;
-    this.link.drop(backend, reason);
-    this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
-    // The dropped backend is closed: nothing else it was asked will be answered either.
-    for (const other of [...this.exchanges.fromClient.values()]) {
-      if (other.forwarded) this.exchanges.failFromClient(other, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
-    }
   }
 
   private onClientNotification(note: JsonRpcNotification): void {
@@ -431,35 +397,5 @@ export class GatewaySession {
     else if (outcome.kind === 'failed') this.exchanges.fail(ex, RpcCode.InternalError, outcome.message);
     // 'cancelled': the cancellation already recorded the exchange.
     return undefined;
-  }
-
-  // ---- backend lifecycle ----
-
-  private onBackendClosed(reason: string): void {
-    if (this.closed) return;
-    this.host.log(`${reason}\nThe gateway reconnects on the next request.`);
-    this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.id, detail: reason, beforeClient: !this.handshake.initRequest && !this.handshake.initialized && this.exchanges.fromClient.size === 0 });
-    for (const ex of [...this.exchanges.fromClient.values()]) {
-      if (ex.forwarded || ex.method === 'initialize') this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
-    }
-    // Requests the dead backend made of the client can no longer be answered.
-    this.exchanges.dropBackendRequests();
-  }
-
-  private onBackendInvalid(problem: InvalidLine): void {
-    if (problem.kind === 'invalid' && problem.id !== null) {
-      // A broken answer to a request that waits: fail that request now rather than let it wait out its deadline.
-      const ex = this.exchanges.fromClient.get(problem.id);
-      const message = `The backend answered ${ex?.method ?? 'a request'} with an invalid JSON-RPC message (${problem.reason})`;
-      this.host.log(message);
-      if (ex?.forwarded) this.exchanges.failFromClient(ex, RpcCode.InternalError, message);
-      return;
-    }
-    if (problem.kind !== 'oversize') return;
-    // The id of an oversized response is unknowable without parsing it: fail the request only if it is the only one waiting.
-    const waiting = [...this.exchanges.fromClient.values()].filter((e) => e.forwarded);
-    const message = `The backend's message of ${problem.bytes} bytes exceeds the gateway's cap of ${problem.limit} bytes (maxMessageBytes)`;
-    this.host.log(message);
-    if (waiting.length === 1) this.exchanges.failFromClient(waiting[0]!, RpcCode.InternalError, message);
   }
 }
