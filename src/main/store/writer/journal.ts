@@ -6,8 +6,8 @@
 // writes it, idempotently (executions by uuid, sessions and gateways as upserts). The file is emptied
 // whenever everything it holds is committed, and deleted on a clean close.
 import { closeSync, fdatasync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
-import type { EncodedItem } from '../codec/encoded';
-import { newJournalPath, releaseSpillPath } from './spill-files';
+import type { EncodedItem } from '../sql/encoded';
+import { newJournalPath, releaseSpillPath } from './spill-adoption';
 
 export const DEFAULT_JOURNAL_INTERVAL_MS = 250;
 
