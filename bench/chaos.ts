@@ -2,7 +2,8 @@
 // - the chaos load (test/chaos/load.ts: 1,000 tools/call, 50 in flight, faults on) with no kill, with
 //   SIGTERM and with SIGKILL mid-load: calls sent / answered / ran at the backend / recorded;
 // - time to recover from each fault (a fault's call, then the next call that succeeds on that session);
-// - recording on vs off throughput, the journal on (target ≥ 0.95×), rounds alternated.
+// - recording on vs off throughput, the journal on (target ≥ 0.95×), rounds alternated;
+// - the samples' regex scaling (bench/regex.ts): 1 MB vs 64 KB adversarial input, linear ≈ 16.
 // Run: `npm run bench -- chaos` (builds the CLI first).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chaosBackend, chaosDir, cliPath, GatewayProcess, HttpSession, processesMatching, waitFor } from '../test/chaos/harness';
 import { runLoad, startChaosGateway, tally } from '../test/chaos/load';
+import { measureSampleScaling, printSampleScaling } from './regex';
 import { printTable } from './stats';
 
 const LOAD = { total: 1000, inFlight: 50, sessions: 5 };
@@ -142,6 +144,8 @@ export async function run(): Promise<void> {
     rows,
   );
   printTable('Time to recover from each fault', ['fault', 'client got', 'fault answered in', 'next call succeeded after'], await recoveryRows());
+  // One slow pattern in a shared interceptor server stalls every client: the samples must stay linear.
+  printSampleScaling(await measureSampleScaling());
   const { journal, noJournal } = await recordingRatios();
   console.log(`\nrecording on (journal) vs off: throughput ${journal.toFixed(2)}× (target ≥ 0.95×) ${journal >= 0.95 ? 'OK' : 'UNDER'}; without the journal ${noJournal.toFixed(2)}× (${ROUNDS} rounds × ${CALLS} sequential calls over stdio, alternated)`);
 }
