@@ -170,7 +170,8 @@ describe('notifications right after initialized (HTTP→HTTP)', () => {
       const logs: string[] = [];
       const client = new Client({ name: `logging-${i}`, version: '1' }, { capabilities: {}, versionNegotiation: { mode: 'legacy' } });
       client.setNotificationHandler('notifications/message', (n) => void logs.push(String(n.params.data)));
-      await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+      const transport = new StreamableHTTPClientTransport(new URL(gateway.url));
+      await client.connect(transport);
       await client.setLoggingLevel('debug');
       await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
       // The tool's three logs come on the call's own stream, before its result; the level's acknowledgement
@@ -178,6 +179,9 @@ describe('notifications right after initialized (HTTP→HTTP)', () => {
       const end = Date.now() + 5000;
       while (logs.length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
       if (logs.length !== 4) lost.push(`run ${i}: ${JSON.stringify(logs)}`);
+      // End the session as a well-behaved client does (DELETE): the gateway caps open sessions
+      // (listen.maxSessions, 64), and 100 sessions left open would reach the cap.
+      await transport.terminateSession();
       await client.close();
     }
     for (let i = 0; i < 100; i += 5) await Promise.all([0, 1, 2, 3, 4].map((k) => run(i + k)));
