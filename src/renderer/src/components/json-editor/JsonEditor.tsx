@@ -4,7 +4,7 @@
 import { useEffect, useRef } from 'react';
 import { basicSetup } from 'codemirror';
 import { EditorView, Decoration, type DecorationSet } from '@codemirror/view';
-import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Annotation, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
@@ -23,6 +23,12 @@ export interface JsonEditorProps {
   /** CSS height of the editor, e.g. "320px" (default: grows with the content up to 480px). */
   height?: string;
 }
+
+/**
+ * Marks the transaction that copies a new `value` prop into the editor: it is not an edit, so it does
+ * not call onChange (otherwise loading a template would read as the user's edit, e.g. "(edited)").
+ */
+const fromProps = Annotation.define<boolean>();
 
 const setHighlight = StateEffect.define<{ from: number; to: number } | null>();
 const highlightMark = Decoration.mark({ class: 'cm-json-highlight' });
@@ -79,7 +85,7 @@ export function JsonEditor(props: JsonEditorProps) {
       EditorView.cspNonce.of(styleNonce()),
       EditorView.contentAttributes.of({ 'aria-label': props.label }),
       EditorView.updateListener.of((u) => {
-        if (u.docChanged) onChange.current?.(u.state.doc.toString());
+        if (u.docChanged && !u.transactions.some((tr) => tr.annotation(fromProps))) onChange.current?.(u.state.doc.toString());
       }),
       EditorState.readOnly.of(Boolean(props.readOnly)),
       EditorView.theme({ '&': props.height ? { height: props.height } : { maxHeight: '480px' } }),
@@ -97,7 +103,7 @@ export function JsonEditor(props: JsonEditorProps) {
     const v = view.current;
     if (!v) return;
     const current = v.state.doc.toString();
-    if (current !== props.value) v.dispatch({ changes: { from: 0, to: current.length, insert: props.value } });
+    if (current !== props.value) v.dispatch({ changes: { from: 0, to: current.length, insert: props.value }, annotations: fromProps.of(true) });
   }, [props.value]);
 
   useEffect(() => {

@@ -2,7 +2,7 @@
 // tab as the fallback for anything the form does not cover. Shared by the Playground (invoke config,
 // client tool calls) and the Chain designer (config overrides). The value is plain JSON; onChange gets
 // the whole new value. Inline errors come from the same schema (schema.ts `validate`).
-import { useId, useMemo, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { JsonEditor, parseJsonText } from '../json-editor/JsonEditor';
 import { formatIssuePath, initialValue, kindOf, resolve, unwrapNullable, validate, type JsonSchema, type SchemaIssue } from './schema';
 import './schema-form.css';
@@ -13,20 +13,49 @@ export interface SchemaFormProps {
   onChange(value: unknown): void;
   /** Accessible name of the whole form, e.g. "Config of pii-validator". */
   label: string;
+  /**
+   * Called with the first JSON syntax error typed anywhere in the form (raw tab or a raw field), and with
+   * undefined once none is left: while one stands, `value` is the last valid value, not what is shown, so
+   * a caller that sends the value (Invoke) holds back.
+   */
+  onJsonError?(error: string | undefined): void;
 }
 
-export function SchemaForm({ schema, value, onChange, label }: SchemaFormProps) {
+/** Where raw JSON inputs report their syntax error (keyed by input), gathered by SchemaForm. */
+const JsonErrorReport = createContext<(key: string, error: string | undefined) => void>(() => undefined);
+
+function useJsonErrorReport(key: string, error: string | undefined) {
+  const report = useContext(JsonErrorReport);
+  useEffect(() => report(key, error), [key, error, report]);
+  useEffect(() => () => report(key, undefined), [key, report]);
+}
+
+export function SchemaForm({ schema, value, onChange, label, onJsonError }: SchemaFormProps) {
   const [mode, setMode] = useState<'form' | 'json'>(kindOf(resolve(schema, schema)) === 'raw' ? 'json' : 'form');
   const [rawText, setRawText] = useState(() => JSON.stringify(value ?? {}, null, 2));
   const [rawError, setRawError] = useState<string>();
   const issues = useMemo(() => validate(schema, value), [schema, value]);
+  const jsonErrors = useRef(new Map<string, string>());
+  const onJsonErrorRef = useRef(onJsonError);
+  onJsonErrorRef.current = onJsonError;
+  const report = useCallback((key: string, error: string | undefined) => {
+    const before = jsonErrors.current.values().next().value;
+    if (error) jsonErrors.current.set(key, error);
+    else jsonErrors.current.delete(key);
+    const after = jsonErrors.current.values().next().value;
+    if (before !== after) onJsonErrorRef.current?.(after);
+  }, []);
+  useJsonErrorReportOf(report, 'raw-tab', mode === 'json' ? rawError : undefined);
 
   const switchTo = (next: 'form' | 'json') => {
     if (next === 'json') setRawText(JSON.stringify(value ?? {}, null, 2));
+    // Leaving the raw tab drops its unparsable text: the form shows the last valid value.
+    setRawError(undefined);
     setMode(next);
   };
 
   return (
+    <JsonErrorReport.Provider value={report}>
     <div className="schema-form" role="group" aria-label={label}>
       <div className="tabs small" role="tablist">
         <button type="button" role="tab" aria-selected={mode === 'form'} onClick={() => switchTo('form')}>
@@ -64,7 +93,12 @@ export function SchemaForm({ schema, value, onChange, label }: SchemaFormProps) 
         </ul>
       )}
     </div>
+    </JsonErrorReport.Provider>
   );
+}
+
+function useJsonErrorReportOf(report: (key: string, error: string | undefined) => void, key: string, error: string | undefined) {
+  useEffect(() => report(key, error), [key, error, report]);
 }
 
 interface FieldProps {
@@ -218,6 +252,7 @@ function Field(props: FieldProps) {
 function RawField({ id, value, onChange }: { id: string; value: unknown; onChange(v: unknown): void }) {
   const [text, setText] = useState(() => (value === undefined ? '' : JSON.stringify(value)));
   const [error, setError] = useState<string>();
+  useJsonErrorReport(id, error);
   return (
     <>
       <input

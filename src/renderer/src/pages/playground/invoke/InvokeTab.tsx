@@ -6,7 +6,7 @@ import type { GatewayInfo } from '../../../../../shared/api/models';
 import type { ProcedureInput, ProcedureOutput } from '../../../../../shared/api/procedures';
 import { KNOWN_EVENTS } from '../../../../../shared/protocol/constants';
 import { payloadTemplate } from '../../../../../shared/templates/payloads';
-import { useApi } from '../../../api/context';
+import { useApi, useApiQuery } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { JsonEditor, parseJsonText } from '../../../components/json-editor/JsonEditor';
 import { SchemaForm } from '../../../components/schema-form/SchemaForm';
@@ -14,7 +14,8 @@ import { initialValue, type JsonSchema } from '../../../components/schema-form/s
 import { ContextFields, contextFromFields, type ContextFieldValues } from './ContextFields';
 import { InvokeResult } from './InvokeResult';
 import { PayloadCheck } from './PayloadShapeNote';
-import { RunHistory, type InvokeRun } from './RunHistory';
+import { RunHistory } from './RunHistory';
+import { addRun, useRuns } from './run-store';
 import { useInterceptorChoice, type DiscoveredDescriptor } from './useInterceptors';
 import type { PayloadSeed } from '../execution-link';
 import { EventPhasePicker, InterceptorPicker, type Phase } from '../TargetPickers';
@@ -33,11 +34,18 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
   const [ctx, setCtx] = useState<ContextFieldValues>({ principalType: 'user', principalId: 'playground-user', traceId: '', sessionId: '' });
   const [timeoutMs, setTimeoutMs] = useState('');
   const [highlight, setHighlight] = useState<string>();
-  const [runs, setRuns] = useState<InvokeRun[]>([]);
+  const runs = useRuns(gateway.id);
   const [shown, setShown] = useState<number>();
   const [pending, setPending] = useState(false);
   const [from, setFrom] = useState<string>();
-  const [edited, setEdited] = useState(false);
+  /** The text last loaded (template, recording): "(edited)" means the payload differs from it. */
+  const [loadedText, setLoadedText] = useState(payloadText);
+  const edited = payloadText !== loadedText;
+  const [configJsonError, setConfigJsonError] = useState<string>();
+  const gatewayConfig = useApiQuery('gateways.get', { id: gateway.id }, ['gateways']).data?.config;
+  // The API hands the config over as plain JSON; only `overrides[key].config` is read here.
+  const overrides = gatewayConfig?.overrides as Record<string, { config?: unknown } | undefined> | undefined;
+  const configuredConfig = descriptor && effectiveServer ? overrides?.[`${effectiveServer}/${descriptor.name}`]?.config : undefined;
 
   // A new interceptor: its first hooked event and phase, its template, its config defaults. A payload
   // the user edited or took from history stays when the new interceptor hooks its event and phase.
@@ -48,10 +56,13 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
       const firstEvent = hook?.events.find((e) => !e.includes('*')) ?? 'tools/call';
       loadTemplate(firstEvent, hook?.phase ?? 'request');
     }
-    setConfig(initialConfig(descriptor));
-    setSendConfig(Boolean(descriptor.configSchema && (descriptor.configSchema as JsonSchema).required?.length));
-    // Only when the interceptor itself changes.
-  }, [descriptor?.name, effectiveServer]);
+    // The config this gateway runs the interceptor with, when it sets one: that is what an invoke should
+    // rehearse. Otherwise the schema's defaults, not sent until the user fills the form: a stand-in such as
+    // {"allow": []} would make every invoke of tool-allowlist "would block" for a config nobody chose.
+    setConfig(configuredConfig ?? initialConfig(descriptor));
+    setSendConfig(configuredConfig !== undefined);
+    // Only when the interceptor itself changes (or the gateway's config for it arrives).
+  }, [descriptor?.name, effectiveServer, JSON.stringify(configuredConfig)]);
 
   // A recorded execution handed over by a link: its payload, and an interceptor that hooks its event.
   useEffect(() => {
@@ -59,8 +70,8 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
     setEvent(seed.event);
     setPhase(seed.phase);
     setPayloadText(pretty(seed.payload));
+    setLoadedText(pretty(seed.payload));
     setFrom(seed.executionId);
-    setEdited(false);
     setHighlight(undefined);
     if (descriptor && !hooksCover(descriptor, seed.event, seed.phase)) {
       const match = interceptors.find((i) => hooksCover(i, seed.event, seed.phase));
@@ -78,9 +89,9 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
     setEvent(nextEvent);
     setPhase(nextPhase);
     setPayloadText(pretty(t.payload));
+    setLoadedText(pretty(t.payload));
     setTemplateTitle(t.title);
     setFrom(undefined);
-    setEdited(false);
     setHighlight(undefined);
   }
 
@@ -98,15 +109,18 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
       error = err instanceof Error ? err.message : String(err);
     }
     setPending(false);
-    const next: InvokeRun = { n: runs.length + 1, at, input, output, error };
-    setRuns((r) => [next, ...r]);
+    const next = addRun(gateway.id, { at, input, output, error });
     setShown(next.n);
     const firstPath = firstMessagePath(output?.result);
     setHighlight(firstPath);
   }
 
+  // Config text that does not parse is not what would be sent (the form keeps its last valid value).
+  const configBlocked = configJsonError !== undefined;
+  const missingConfig = !sendConfig && descriptor ? requiredWithoutDefault(descriptor) : [];
+
   function invoke() {
-    if (!parsed.ok || !descriptor || !effectiveServer) return;
+    if (!parsed.ok || !descriptor || !effectiveServer || configBlocked) return;
     const context = contextFromFields(ctx);
     run({
       id: gateway.id,
@@ -121,7 +135,8 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
     });
   }
 
-  const current = runs.find((r) => r.n === shown);
+  // Back on the page after leaving it, the newest run is shown again.
+  const current = runs.find((r) => r.n === shown) ?? runs[0];
   return (
     <div className="pg-grid invoke">
       <section className="card pg-card" aria-label="Invocation">
@@ -145,22 +160,25 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
           onReset={() => loadTemplate(event, phase)}
           onPick={(payload, executionId) => {
             setPayloadText(pretty(payload));
+            setLoadedText(pretty(payload));
             setFrom(executionId);
-            setEdited(false);
             setHighlight(undefined);
           }}
         />
         <JsonEditor
           label="Payload"
           value={payloadText}
-          onChange={(text) => {
-            setPayloadText(text);
-            setEdited(true);
-          }}
+          onChange={setPayloadText}
           highlightPath={highlight}
           height="260px"
         />
         <PayloadCheck parsed={parsed} event={event} phase={phase} />
+        {descriptor && missingConfig.length > 0 && (
+          <div className="banner info" role="note" aria-label="Config required">
+            {descriptor.name} requires config ({missingConfig.join(', ')}) and gateway {gateway.id} sets none: invoked without one, the host
+            answers a configuration error. Fill in the Config form below to send one.
+          </div>
+        )}
         {descriptor && (
           <details className="pg-details" open={sendConfig}>
             <summary>
@@ -168,7 +186,10 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
               <label className="check" onClick={(e) => e.stopPropagation()}>
                 <input type="checkbox" checked={sendConfig} onChange={(e) => setSendConfig(e.target.checked)} aria-label="Send config" /> send
               </label>
-              <span className="muted">{descriptor.configSchema ? ' form from its configSchema' : ' no configSchema: any JSON object'}</span>
+              <span className="muted">
+                {descriptor.configSchema ? ' form from its configSchema' : ' no configSchema: any JSON object'}
+                {configuredConfig !== undefined ? `; filled in from gateway ${gateway.id}'s config` : ''}
+              </span>
             </summary>
             <SchemaForm
               label={`Config of ${descriptor.name}`}
@@ -178,7 +199,9 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
                 setConfig(v);
                 setSendConfig(true);
               }}
+              onJsonError={setConfigJsonError}
             />
+            {configBlocked && <div className="field-error">Invoke waits for valid config JSON: {configJsonError}</div>}
           </details>
         )}
         <details className="pg-details">
@@ -190,7 +213,7 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
           </label>
         </details>
         <div className="row end">
-          <button type="button" className="primary" disabled={!parsed.ok || !descriptor || pending} onClick={invoke}>
+          <button type="button" className="primary" disabled={!parsed.ok || !descriptor || pending || configBlocked} onClick={invoke}>
             {pending ? 'Invoking…' : 'Invoke'}
           </button>
         </div>
@@ -203,7 +226,7 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
         )}
       </section>
       <section className="card pg-card wide" aria-label="Run history">
-        <RunHistory runs={runs} shown={shown} onShow={setShown} onRerun={(r) => run(r.input)} />
+        <RunHistory runs={runs} shown={current?.n} onShow={setShown} onRerun={(r) => run(r.input)} />
       </section>
     </div>
   );
@@ -220,6 +243,12 @@ function initialConfig(d: DiscoveredDescriptor): unknown {
   const out = (initialValue(schema, schema) ?? {}) as Record<string, unknown>;
   for (const [k, p] of Object.entries(schema.properties)) if (p.default !== undefined && out[k] === undefined) out[k] = p.default;
   return out;
+}
+
+/** Required config keys the schema gives no default: a host refuses an invoke without them. */
+function requiredWithoutDefault(d: DiscoveredDescriptor): string[] {
+  const schema = d.configSchema as JsonSchema | undefined;
+  return (schema?.required ?? []).filter((k) => schema?.properties?.[k]?.default === undefined);
 }
 
 function hooksCover(d: DiscoveredDescriptor, event: string, phase: Phase): boolean {
