@@ -1,6 +1,6 @@
 // The small shell-like tokenizer behind `--server-command`.
 import { describe, expect, it } from 'vitest';
-import { ShellSyntaxError, splitCommandLine } from '../../src/main/cli/shell-words';
+import { quoteCommandLine, ShellSyntaxError, splitCommandLine } from '../../src/shared/shell/shell-words';
 
 describe('splitCommandLine', () => {
   it('splits on whitespace and honours quotes and escapes', () => {
@@ -16,5 +16,15 @@ describe('splitCommandLine', () => {
     expect(() => splitCommandLine(`node "oops`)).toThrow(ShellSyntaxError);
     expect(() => splitCommandLine(`node 'oops`)).toThrow(/single quote/);
     expect(() => splitCommandLine('node \\')).toThrow(/backslash/);
+  });
+});
+
+describe('quoteCommandLine', () => {
+  it('quotes only what needs it, and splitCommandLine gives the words back', () => {
+    const words = ['node', '-e', "console.log('hi there')", '', '/opt/my app/x', '--flag=a,b', '$HOME'];
+    const line = quoteCommandLine(words);
+    expect(line.startsWith('node -e ')).toBe(true);
+    expect(line).toContain('--flag=a,b');
+    expect(splitCommandLine(line)).toEqual(words);
   });
 });

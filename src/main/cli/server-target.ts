@@ -3,7 +3,7 @@
 import { InterceptorServerClient } from '../interceptors/client/client';
 import type { ConnectionConfig } from '../interceptors/client/connection';
 import { CliFailure, UsageError } from './command';
-import { ShellSyntaxError, splitCommandLine } from './shell-words';
+import { ShellSyntaxError, splitCommandLine } from '../../shared/shell/shell-words';
 
 export const serverTargetOptions = {
   'server-command': { type: 'string' },

@@ -59,6 +59,10 @@ export const TestBackendResultSchema = z.object({
   tools: z.array(z.string()).optional(),
   toolCount: z.number().int().optional(),
   durationMs: z.number(),
+  /** A stdio backend: the exact command and arguments spawned (after localisation), to show and re-run. */
+  command: z.array(z.string()).optional(),
+  /** A failed test: the end of what the process wrote to stderr (the last 8 KiB, whole lines). */
+  stderr: z.string().optional(),
 });
 export type TestBackendResult = z.infer<typeof TestBackendResultSchema>;
 

@@ -12,6 +12,8 @@ import { localizeConfig } from '../examples';
 
 // Generous: a first `npx`/`uvx` launch or a loaded machine can take a while; the user sees it is connecting.
 const PROBE_TIMEOUT_MS = 30_000;
+/** How much of a failed backend's stderr the test shows: enough for a whole stack trace. */
+const STDERR_TAIL_CHARS = 8192;
 
 function parseEntry<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, raw: unknown, what: string): T {
   const parsed = schema.safeParse(raw);
@@ -60,9 +62,10 @@ export async function probeBackend(raw: unknown, env: AppEnvironment): Promise<T
   const entry = localizeEntry(parseEntry<BackendEntry>(BackendEntrySchema, raw, 'backend'), 'backend', env);
   const t0 = performance.now();
   let stderr = '';
-  const transport: Transport = backendTransport(entry, (chunk) => {
-    stderr = (stderr + chunk).slice(-2000);
+  const { transport, stderrEnded } = backendTransport(entry, (chunk) => {
+    stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
   });
+  const command = entry.transport === 'stdio' ? { command: [entry.command, ...entry.arguments] } : {};
   const client = new Client({ name: 'interceptor-console-probe', version: env.version }, { capabilities: {} });
   try {
     await withDeadline(client.connect(transport), `Backend "${entry.name}"`);
@@ -77,20 +80,26 @@ export async function probeBackend(raw: unknown, env: AppEnvironment): Promise<T
     const version = client.getNegotiatedProtocolVersion();
     return {
       ok: true,
+      ...command,
       ...(info ? { serverInfo: info } : {}),
       ...(version ? { protocolVersion: version } : {}),
       ...(toolCount !== undefined ? { tools, toolCount } : {}),
       durationMs: performance.now() - t0,
     };
   } catch (err) {
-    const tail = stderr.trim().split('\n').slice(-3).join('\n');
-    return { ok: false, error: `${errorText(err)}${tail ? `\nstderr: ${tail}` : ''}`, durationMs: performance.now() - t0 };
+    // The transport reports the close as soon as stdout ends, while stderr may still hold the reason: wait
+    // for its end (bounded, a grandchild may keep it open).
+    await Promise.race([stderrEnded, new Promise((r) => setTimeout(r, 2_000).unref())]);
+    // The whole tail, not its last lines: a Node stack trace ends with "}" and "Node.js v20…", which alone
+    // say nothing (issue #19 item 7). A cut first line is dropped so the tail starts at a line.
+    const tail = stderr.length === STDERR_TAIL_CHARS ? stderr.slice(stderr.indexOf('\n') + 1) : stderr;
+    return { ok: false, error: errorText(err), ...command, ...(tail.trim() ? { stderr: tail.trimEnd() } : {}), durationMs: performance.now() - t0 };
   } finally {
     await client.close().catch(() => undefined);
   }
 }
 
-function backendTransport(entry: BackendEntry, onStderr: (chunk: string) => void): Transport {
+function backendTransport(entry: BackendEntry, onStderr: (chunk: string) => void): { transport: Transport; stderrEnded: Promise<void> } {
   if (entry.transport === 'stdio') {
     const t = new StdioClientTransport({
       command: entry.command,
@@ -99,13 +108,21 @@ function backendTransport(entry: BackendEntry, onStderr: (chunk: string) => void
       ...(entry.cwd ? { cwd: entry.cwd } : {}),
       stderr: 'pipe',
     });
-    t.stderr?.on('data', (c: Buffer | string) => onStderr(c.toString()));
-    return t;
+    const stderr = t.stderr;
+    stderr?.on('data', (c: Buffer | string) => onStderr(c.toString()));
+    const stderrEnded = new Promise<void>((resolve) => {
+      if (!stderr) return resolve();
+      stderr.once('end', resolve);
+      stderr.once('close', resolve);
+    });
+    return { transport: t, stderrEnded };
   }
   const requestInit = { headers: entry.headers ?? {} };
-  return entry.transport === 'http'
-    ? new StreamableHTTPClientTransport(new URL(entry.endpoint), { requestInit })
-    : new SSEClientTransport(new URL(entry.endpoint), { requestInit });
+  const transport =
+    entry.transport === 'http'
+      ? new StreamableHTTPClientTransport(new URL(entry.endpoint), { requestInit })
+      : new SSEClientTransport(new URL(entry.endpoint), { requestInit });
+  return { transport, stderrEnded: Promise.resolve() };
 }
 
 function errorText(err: unknown): string {

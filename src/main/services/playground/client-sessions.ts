@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcon
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ClientCatalog, ClientSession, ClientTarget } from '../../../shared/api/models-playground';
-import { ShellSyntaxError, splitCommandLine } from '../../cli/shell-words';
+import { ShellSyntaxError, splitCommandLine } from '../../../shared/shell/shell-words';
 import type { GatewayManager } from '../gateway-manager';
 
 /** Open sessions are bounded: the oldest is closed when a new one would exceed this. */

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { useApi } from '../../../api/context';
 import type { ParsedClientConfig } from '../../../../../shared/api/models';
+import { quoteCommandLine } from '../../../../../shared/shell/shell-words';
 import { EndpointFields } from './EndpointFields';
 import { backendEntry, endpointComplete, fromImported, type BackendTest, type EndpointDraft } from './entries';
 
@@ -136,7 +137,20 @@ function TestOutcome({ test }: { test: BackendTest }) {
   if (!test.ok)
     return (
       <div className="test-result bad" role="alert" data-testid="backend-test">
-        {test.error}
+        <div>{test.error}</div>
+        {test.command && (
+          <div>
+            Command run: <code aria-label="Command run">{quoteCommandLine(test.command)}</code>
+          </div>
+        )}
+        {test.stderr && (
+          <details open>
+            <summary>stderr (last {test.stderr.split('\n').length} lines)</summary>
+            <pre className="stderr-tail" aria-label="Backend stderr">
+              {test.stderr}
+            </pre>
+          </details>
+        )}
       </div>
     );
   return (

@@ -1,5 +1,8 @@
-// The fields of one endpoint (a backend or an interceptor server): a command to launch, or a URL.
-import type { EndpointDraft } from './entries';
+// The fields of one endpoint (a backend or an interceptor server): a command to launch, or a URL. A command
+// line pasted into the Command or Arguments field is split into words (the CLI's shell-words parser), since
+// a line such as `-y @scope/server --port 3` passed as one argument fails in ways that are hard to read.
+import type { ClipboardEvent } from 'react';
+import { argumentLines, commandLineWords, type EndpointDraft } from './entries';
 
 interface Props {
   value: EndpointDraft;
@@ -11,6 +14,27 @@ interface Props {
 
 export function EndpointFields({ value: d, onChange, allowSse, idPrefix }: Props) {
   const set = (patch: Partial<EndpointDraft>) => onChange({ ...d, ...patch });
+  /** A pasted `cmd arg…` line: the command, and its words as arguments (after any already there). */
+  const pasteCommand = (e: ClipboardEvent<HTMLInputElement>) => {
+    const words = commandLineWords(e.clipboardData.getData('text'));
+    if (!words || words.length < 2 || e.currentTarget.value.trim() !== '') return;
+    e.preventDefault();
+    set({ command: words[0]!, args: [...argumentLines(d.args), ...words.slice(1)].join('\n') });
+  };
+  /** A pasted line of several words: one argument per word, inserted where the cursor is. */
+  const pasteArgs = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const text = e.clipboardData.getData('text');
+    // Several lines are arguments one per line already: pasted as they are.
+    const words = text.trim().includes('\n') ? undefined : commandLineWords(text);
+    if (!words || words.length < 2) return;
+    e.preventDefault();
+    const el = e.currentTarget;
+    const before = el.value.slice(0, el.selectionStart);
+    const after = el.value.slice(el.selectionEnd);
+    const glue = (s: string, atStart: boolean) => (s === '' || (atStart ? s.endsWith('\n') : s.startsWith('\n')) ? '' : '\n');
+    set({ args: `${before}${glue(before, true)}${words.join('\n')}${glue(after, false)}${after}` });
+  };
+  const spaced = d.kind === 'command' ? argumentLines(d.args).filter((l) => /\s/.test(l) && (commandLineWords(l)?.length ?? 0) > 1) : [];
   return (
     <div className="endpoint-fields">
       <div className="row">
@@ -37,13 +61,27 @@ export function EndpointFields({ value: d, onChange, allowSse, idPrefix }: Props
               className="mono"
               placeholder="npx, node, uvx, /usr/local/bin/my-server…"
               value={d.command}
+              onPaste={pasteCommand}
               onChange={(e) => set({ command: e.target.value })}
             />
           </label>
           <label className="field">
-            Arguments <span className="hint">one per line</span>
-            <textarea aria-label={`${idPrefix} arguments`} rows={3} value={d.args} onChange={(e) => set({ args: e.target.value })} />
+            Arguments <span className="hint">one per line; a pasted command line is split into words</span>
+            <textarea aria-label={`${idPrefix} arguments`} rows={3} value={d.args} onPaste={pasteArgs} onChange={(e) => set({ args: e.target.value })} />
           </label>
+          {spaced.length > 0 && (
+            <div className="banner info" role="note" aria-label={`Arguments with spaces (${idPrefix})`}>
+              {spaced.length === 1 ? 'A line holds' : `${spaced.length} lines hold`} several words, each line is passed as one argument
+              (<code>{spaced[0]}</code>).{' '}
+              <button
+                type="button"
+                className="small"
+                onClick={() => set({ args: argumentLines(d.args).flatMap((l) => (spaced.includes(l) ? commandLineWords(l)! : [l])).join('\n') })}
+              >
+                Split into words
+              </button>
+            </div>
+          )}
           <details>
             <summary className="muted">Environment and working directory</summary>
             <div className="row">

@@ -1,5 +1,6 @@
 // The wizard's working state and how it becomes config entries (the gateway config schema's shapes).
 import type { ImportedServer } from '../../../../../shared/api/models';
+import { splitCommandLine } from '../../../../../shared/shell/shell-words';
 import type { TestBackendResult, TestServerResult } from '../../../../../shared/api/models-designer';
 
 export type EntryKind = 'command' | 'url';
@@ -40,6 +41,20 @@ export const emptyEndpoint = (name: string): EndpointDraft => ({
   urlTransport: 'http',
   headers: '',
 });
+
+/** The arguments of the one-per-line field, as they are spawned. */
+export function argumentLines(text: string): string[] {
+  return lines(text);
+}
+
+/** The words of a pasted command line, or undefined when it does not split (an unterminated quote). */
+export function commandLineWords(text: string): string[] | undefined {
+  try {
+    return splitCommandLine(text.trim());
+  } catch {
+    return undefined;
+  }
+}
 
 function lines(text: string): string[] {
   return text

@@ -1,4 +1,5 @@
-// Splits a command line the way a POSIX shell would for the simple cases `--server-command` needs:
+// Splits a command line the way a POSIX shell would for the simple cases `--server-command` and the
+// new-gateway wizard (a pasted command line) need:
 // whitespace separates words, '…' is literal, "…" allows \" \\ \$ \`, and \ escapes outside quotes.
 // No expansion of variables, globs or substitutions: what you type is what gets spawned.
 
@@ -53,4 +54,9 @@ export function splitCommandLine(line: string): string[] {
   }
   if (inWord) words.push(word);
   return words;
+}
+
+/** Quotes words so that splitCommandLine gives them back: how a command is shown to be copied and re-run. */
+export function quoteCommandLine(words: readonly string[]): string {
+  return words.map((w) => (w !== '' && /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
