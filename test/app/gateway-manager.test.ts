@@ -176,4 +176,34 @@ describe('GatewayManager (real gateway)', () => {
     expect(created.interceptorServers[0]!.target).toContain('out/cli/index.js serve-samples');
     expect(created.backend.target).toContain('server-everything/dist/index.js stdio');
   });
+
+  it('a gateway made from the http-listener example refuses its README placeholder tokens: each is a fresh random one', { timeout: 120_000 }, async () => {
+    const { core } = setup();
+    await core.start({ demo: false });
+    const examples = await call<{ file: string; config: { listen: Record<string, unknown> } }[]>(core, 'gateways.examples');
+    const ex = examples.find((e) => e.file === 'http-listener.json')!;
+    const placeholders = Object.keys(ex.config.listen.tokens as Record<string, string>);
+    expect(placeholders).toContain('change-me-alice-token');
+    const config = { ...ex.config, listen: { ...ex.config.listen, port: 0 } };
+    await call(core, 'gateways.create', { id: 'from-example', config, localize: true, start: true });
+    const made = await call<{ status: string; listen: { url: string }; config: { listen: { tokens: Record<string, string> } } }>(core, 'gateways.get', { id: 'from-example' });
+    expect(made.status).toBe('running');
+    const tokens = made.config.listen.tokens;
+    expect(Object.values(tokens).sort()).toEqual(['alice', 'ci-bot']);
+    for (const t of Object.keys(tokens)) {
+      expect(placeholders).not.toContain(t);
+      expect(t).toMatch(/^[\w-]{24,}$/);
+    }
+    // The running listener: the well-known token is refused, the generated one admitted.
+    const init = (token: string) =>
+      fetch(made.listen.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+    expect((await init('change-me-alice-token')).status).toBe(401);
+    const client = await connectHttpClient(made.listen.url, Object.keys(tokens)[0]!);
+    cleanups.push(() => client.close());
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
 });

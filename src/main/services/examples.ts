@@ -2,6 +2,7 @@
 // turned into a gateway: examples say `interceptor-console serve-samples` and
 // `npx -y @modelcontextprotocol/server-everything`, which need a global install or the network; the app
 // runs the same programs from this installation instead.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
@@ -40,7 +41,26 @@ export function serverEverythingEntry(): string | undefined {
   }
 }
 
-/** Rewrites commands that name this CLI or server-everything to run from this installation. */
+/**
+ * Shipped examples carry placeholder bearer tokens ("change-me-…"), printed in the README: a gateway made
+ * from one must not accept them. Each is replaced by a fresh random token for the same principal (the
+ * Connect dialog shows it). Other tokens are the user's own choice and stay.
+ */
+function freshListenerTokens(listen: unknown): { listen?: unknown } {
+  if (!listen || typeof listen !== 'object') return {};
+  const tokens = (listen as { tokens?: unknown }).tokens;
+  if (!tokens || typeof tokens !== 'object' || Array.isArray(tokens)) return {};
+  const next = Object.fromEntries(
+    Object.entries(tokens as Record<string, unknown>).map(([token, principal]) => [isPlaceholderToken(token) ? randomBytes(18).toString('base64url') : token, principal]),
+  );
+  return { listen: { ...listen, tokens: next } };
+}
+
+export function isPlaceholderToken(token: string): boolean {
+  return token.toLowerCase().startsWith('change-me');
+}
+
+/** Rewrites commands that name this CLI or server-everything to run from this installation, and replaces placeholder tokens. */
 export function localizeConfig(raw: Record<string, unknown>, env: AppEnvironment): Record<string, unknown> {
   const everything = serverEverythingEntry();
   const fix = (entry: unknown): unknown => {
@@ -59,7 +79,7 @@ export function localizeConfig(raw: Record<string, unknown>, env: AppEnvironment
     }
     return e;
   };
-  const out: Record<string, unknown> = { ...raw, backend: fix(raw.backend) };
+  const out: Record<string, unknown> = { ...raw, backend: fix(raw.backend), ...freshListenerTokens(raw.listen) };
   delete out.$schema;
   if (Array.isArray(raw.staticInterceptors)) out.staticInterceptors = raw.staticInterceptors.map(fix);
   if (raw.dynamicInterceptors && typeof raw.dynamicInterceptors === 'object') {
