@@ -41,5 +41,13 @@ const child = reason
     spawn(process.execPath, existsSync(webEntry) ? [webEntry, ...process.argv.slice(2)] : [cli, 'web', ...process.argv.slice(2)], { stdio: 'inherit' }))
   : spawn(electronBinary(), [root], { stdio: 'inherit' });
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+// `npm start` runs this script under `sh -c`: a SIGTERM to npm kills that shell, which does not pass the
+// signal on, and this process is re-parented with the console still running (orphaned, holding its port).
+// So a change of parent means whoever started us is gone: stop the console as if we had been signalled.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) child.kill('SIGTERM');
+}, 500).unref();
