@@ -57,6 +57,29 @@ describe('diffJson', () => {
   });
 });
 
+describe('diffText keeps a changed stretch whole', () => {
+  it('reads as the words removed, then the words added: never interleaved around shared spaces', () => {
+    const parts = diffText('Echo: hello, my ssn is 078-05-1120 thanks', 'Echo: hello, just a normal day thanks');
+    expect(parts).toEqual([
+      { kind: 'same', text: 'Echo: hello, ' },
+      { kind: 'removed', text: 'my ssn is 078-05-1120' },
+      { kind: 'added', text: 'just a normal day' },
+      { kind: 'same', text: ' thanks' },
+    ]);
+    // What a reader sees (del then ins, in order) is the old words whole, then the new words whole.
+    expect(parts!.map((p) => p.text).join('')).toBe('Echo: hello, my ssn is 078-05-1120just a normal day thanks');
+  });
+
+  it('still marks one word changed among kept words on its own', () => {
+    expect(diffText('send the report to bob today', 'send the summary to bob today')).toEqual([
+      { kind: 'same', text: 'send the ' },
+      { kind: 'removed', text: 'report' },
+      { kind: 'added', text: 'summary' },
+      { kind: 'same', text: ' to bob today' },
+    ]);
+  });
+});
+
 describe('diffText on rewritten text', () => {
   it('gives up on interleaving when almost nothing is kept', () => {
     expect(diffText('Blocked by samples/pii-validator (request): Payload may contain SSN data', 'Echo: my id is on file')).toBeUndefined();

@@ -40,6 +40,7 @@ export function buildTrafficHandlers(d: HandlerDeps): Handlers {
 
     'replay.run': ({ executionId, mode, params }) => replays().replay(executionId, mode, params) as never,
     'replay.bulkStart': ({ filter, mode, max }) => replays().startBulk(filter, mode, max),
+    'replay.bulkPlan': ({ filter, max }) => store().bulkPlan(filter, max),
     'replay.bulkStatus': ({ jobId }) => replays().bulkStatus(jobId),
     'replay.bulkCancel': ({ jobId }) => replays().cancelBulk(jobId),
 

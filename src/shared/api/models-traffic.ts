@@ -21,6 +21,15 @@ export type TrafficRow = {
   replayOf?: string;
 };
 
+/** What a bulk replay of a filter would do: how many originals it replays, how many matching replays it skips. */
+export const BulkPlanSchema = z.object({
+  toReplay: z.number().int(),
+  replaysSkipped: z.number().int(),
+  /** More originals match than `max`: only the newest `max` are replayed. */
+  more: z.boolean(),
+});
+export type BulkPlan = z.infer<typeof BulkPlanSchema>;
+
 export const CountSchema = z.object({
   count: z.number().int(),
   /** True when counting stopped at the cap: there are at least `count` matches. */
@@ -34,6 +43,8 @@ export const FacetsSchema = z.object({
   targets: z.array(z.string()),
   /** `server/name` of every interceptor seen in recorded steps. */
   interceptors: z.array(z.string()),
+  /** `server/name` of the interceptors that handled sink events (the Sinks screen's filter). */
+  sinks: z.array(z.string()),
 });
 export type Facets = z.infer<typeof FacetsSchema>;
 

@@ -2,7 +2,7 @@
 // filter facets and bulk replay jobs. Spread into `procedures` there, so there is still one contract.
 import { z } from 'zod';
 import { HistoryFilterSchema } from './models';
-import { BulkJobSchema, CountSchema, FacetsSchema, ReplayModeSchema } from './models-traffic';
+import { BulkJobSchema, BulkPlanSchema, CountSchema, FacetsSchema, ReplayModeSchema } from './models-traffic';
 
 function proc<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, summary: string) {
   return { input, output, summary };
@@ -27,6 +27,11 @@ export const trafficProcedures = {
     }),
     BulkJobSchema,
     'Starts replaying the filtered executions as a background job; progress arrives as replay.progress events.',
+  ),
+  'replay.bulkPlan': proc(
+    z.object({ filter: HistoryFilterSchema.default({}), max: z.number().int().min(1).max(5000).default(500) }),
+    BulkPlanSchema,
+    'How many executions a bulk replay of this filter would replay, and how many matching replays it skips.',
   ),
   'replay.bulkStatus': proc(JobId, BulkJobSchema, 'The state and summary of a bulk replay job.'),
   'replay.bulkCancel': proc(JobId, BulkJobSchema, 'Cancels a bulk replay job; what was replayed so far stays recorded and summarized.'),

@@ -2,7 +2,7 @@
 // pages, FTS search) plus the few reads only these screens need. Nothing here filters in memory.
 import type Database from 'better-sqlite3';
 import type { HistoryFilter } from '../../../shared/api/models';
-import type { Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
+import type { BulkPlan, Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
 import { getExecution, getExecutionRecord, listExecutions, listSinkEvents, QueryError } from '../../store';
 import { compileFilter, type ExecutionFilter } from '../../store/queries/filters';
 import { cachedStatement } from '../../store/queries/statement-cache';
@@ -53,6 +53,13 @@ export class SqliteTraffic implements TrafficPort {
       events: distinct('event', 200),
       targets: distinct('target', MAX_TARGET_FACETS),
       interceptors: cachedStatement(db, `SELECT server || '/' || name FROM interceptors ORDER BY server, name`).pluck().all() as string[],
+      // One seek into sink_events_by_interceptor per interceptor: validators and mutators never appear there.
+      sinks: cachedStatement(
+        db,
+        `SELECT server || '/' || name FROM interceptors i WHERE EXISTS (SELECT 1 FROM sink_events s WHERE s.interceptor_id = i.id) ORDER BY server, name`,
+      )
+        .pluck()
+        .all() as string[],
     };
   }
 
@@ -87,15 +94,27 @@ export class SqliteTraffic implements TrafficPort {
   }
 
   originals(filter: HistoryFilter, max: number): string[] {
+    return this.scanOriginals(filter, max).ids;
+  }
+
+  bulkPlan(filter: HistoryFilter, max: number): BulkPlan {
+    const { ids, replaysSkipped, more } = this.scanOriginals(filter, max);
+    return { toReplay: ids.length, replaysSkipped, more };
+  }
+
+  /** The newest `max` matching originals, the replays passed over on the way, and whether more originals follow. */
+  private scanOriginals(filter: HistoryFilter, max: number): { ids: string[]; replaysSkipped: number; more: boolean } {
     const ids: string[] = [];
+    let replaysSkipped = 0;
     let cursor: string | null = null;
     for (;;) {
       const page = this.guard(() => listExecutions(this.db, toStoreFilter(filter), { cursor, limit: 500 }));
       for (const item of page.items) {
-        if (item.replayOf === undefined) ids.push(item.id);
-        if (ids.length >= max) return ids;
+        if (item.replayOf !== undefined) replaysSkipped++;
+        else if (ids.length >= max) return { ids, replaysSkipped, more: true };
+        else ids.push(item.id);
       }
-      if (!page.nextCursor) return ids;
+      if (!page.nextCursor) return { ids, replaysSkipped, more: false };
       cursor = page.nextCursor;
     }
   }

@@ -2,7 +2,7 @@
 // pages with per-row badges, capped counts, filter facets, exports of a selection, filtered sink-event
 // pages, and the executions a bulk replay runs over. `SqliteTraffic` implements it on the store.
 import type { HistoryFilter } from '../../../shared/api/models';
-import type { Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
+import type { BulkPlan, Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
 import type { ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
 
 export interface SinkQuery {
@@ -35,4 +35,6 @@ export interface TrafficPort {
   sinkEvents(query: SinkQuery): SinkEventPage;
   /** Ids of the newest `max` matching executions that are not replays themselves. */
   originals(filter: HistoryFilter, max: number): string[];
+  /** What `originals` would pick, counted: said in the Bulk replay dialog before it starts. */
+  bulkPlan(filter: HistoryFilter, max: number): BulkPlan;
 }

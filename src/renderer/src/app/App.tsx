@@ -5,6 +5,7 @@ import { applyTheme } from '../theme/theme';
 import { Logo, routeIcons } from './icons';
 import { ROUTES, useRoute, type Route } from './router';
 import { PAGES, preloadPage } from './pages';
+import { ShortcutsHelp } from './ShortcutsHelp';
 
 const LABELS: Record<Route, string> = {
   gateways: 'Gateways',
@@ -40,6 +41,7 @@ export function App() {
           </a>
         ))}
         <div className="spacer" />
+        <ShortcutsHelp />
         {info.data && (
           <div className="mode">
             v{info.data.version} · {info.data.mode === 'electron' ? 'desktop' : 'web mode'}

@@ -141,33 +141,77 @@ export function stableKey(v: unknown): string {
   });
 }
 
-/** Word-level diff of two strings (undefined when they are too long to diff usefully). */
+/**
+ * Word-level diff of two strings (undefined when they are too long to diff usefully). A changed stretch
+ * reads as the words removed, then the words added ("my ssn is" → "just a normal"), never interleaved
+ * word by word: a space or a lone punctuation mark common to both sides does not split a change in two.
+ */
 export function diffText(a: string, b: string): TextPart[] | undefined {
   const ta = tokenize(a);
   const tb = tokenize(b);
   if (ta.length * tb.length > TEXT_TOKEN_LIMIT * TEXT_TOKEN_LIMIT / 16) return undefined;
   const pairs = lcs(ta, tb);
-  const parts: TextPart[] = [];
-  const push = (kind: TextPart['kind'], text: string) => {
-    if (!text) return;
-    const last = parts[parts.length - 1];
-    if (last && last.kind === kind) last.text += text;
-    else parts.push({ kind, text });
-  };
+  // Token by token first: the runs between common tokens, and the common tokens themselves.
+  const runs: { kind: TextPart['kind']; text: string }[] = [];
   let i = 0;
   let j = 0;
   for (const [pa, pb] of [...pairs, [ta.length, tb.length] as [number, number]]) {
-    push('removed', ta.slice(i, pa).join(''));
-    push('added', tb.slice(j, pb).join(''));
-    if (pa < ta.length) push('same', ta[pa]!);
+    if (pa > i) runs.push({ kind: 'removed', text: ta.slice(i, pa).join('') });
+    if (pb > j) runs.push({ kind: 'added', text: tb.slice(j, pb).join('') });
+    if (pa < ta.length) runs.push({ kind: 'same', text: ta[pa]! });
     i = pa + 1;
     j = pb + 1;
   }
+  const parts = hunks(runs);
   // Mostly rewritten text reads better as before → after than as interleaved fragments.
   const kept = parts.filter((p) => p.kind === 'same').reduce((n, p) => n + p.text.trim().length, 0);
   const longest = Math.max(a.length, b.length);
   if (longest > 30 && kept < 0.2 * longest) return undefined;
   return parts;
+}
+
+/** A common token too slight to anchor a change on: whitespace, or one punctuation mark. */
+function isGlue(text: string): boolean {
+  return /^\s*$/.test(text) || /^\s*[^\p{L}\p{N}_\s]\s*$/u.test(text);
+}
+
+/**
+ * Joins changes separated only by glue into one hunk (its removed text, then its added text, the glue on
+ * both sides) and merges neighbours of the same kind.
+ */
+function hunks(runs: { kind: TextPart['kind']; text: string }[]): TextPart[] {
+  const out: TextPart[] = [];
+  const push = (kind: TextPart['kind'], text: string) => {
+    if (!text) return;
+    const last = out[out.length - 1];
+    if (last && last.kind === kind) last.text += text;
+    else out.push({ kind, text });
+  };
+  let k = 0;
+  while (k < runs.length) {
+    if (runs[k]!.kind === 'same') {
+      push('same', runs[k++]!.text);
+      continue;
+    }
+    // A hunk: changes, and glue between changes (glue at its end stays common).
+    let removed = '';
+    let added = '';
+    let end = k;
+    for (let x = k; x < runs.length; x++) {
+      const r = runs[x]!;
+      if (r.kind !== 'same') end = x + 1;
+      else if (!isGlue(r.text)) break;
+    }
+    for (let x = k; x < end; x++) {
+      const r = runs[x]!;
+      if (r.kind !== 'added') removed += r.text;
+      if (r.kind !== 'removed') added += r.text;
+    }
+    push('removed', removed);
+    push('added', added);
+    k = end;
+  }
+  return out;
 }
 
 function tokenize(s: string): string[] {

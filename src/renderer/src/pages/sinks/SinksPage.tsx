@@ -113,7 +113,8 @@ export function SinksPage() {
     [items],
   );
 
-  const interceptors = facets.data?.interceptors ?? [];
+  // Only interceptors that handled sink events: a validator or mutator here would always show nothing.
+  const interceptors = facets.data?.sinks ?? [];
   return (
     <div className="traffic-page">
       <div className="traffic-head">

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { HistoryFilter } from '../../../../shared/api/models';
 import type { BulkGroup, BulkJob, ReplayMode } from '../../../../shared/api/models-traffic';
-import { useApi } from '../../api/context';
+import { useApi, useApiQuery } from '../../api/context';
 import { Dialog } from '../../components/Dialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { count } from './format';
@@ -24,6 +24,8 @@ export function BulkReplayDialog(props: {
   const [max, setMax] = useState(500);
   const [error, setError] = useState<unknown>(null);
   const { job, onJob } = props;
+  // What Start would replay, counted the way the job picks: "4 match" must not start a job that replays 3.
+  const plan = useApiQuery('replay.bulkPlan', { filter: props.filter, max }, ['executions', 'replays'], { enabled: props.open && !job });
 
   // Progress is pushed; the summary is fetched when the job ends.
   useEffect(() => {
@@ -77,7 +79,7 @@ export function BulkReplayDialog(props: {
               Close
             </button>
             {!job && (
-              <button type="button" className="primary" onClick={start}>
+              <button type="button" className="primary" onClick={start} disabled={plan.data?.toReplay === 0}>
                 Start replay
               </button>
             )}
@@ -88,9 +90,12 @@ export function BulkReplayDialog(props: {
       {!job && (
         <>
           <p>
-            Replays the newest executions matching the current filter ({filterText || 'no filter'}
+            Replays executions matching the current filter ({filterText || 'no filter'}
             {props.matching ? `: ${count(props.matching.count, props.matching.capped)} match` : ''}) through each gateway&apos;s <b>current</b> chain, records
             each replay linked to its original, and groups what changed.
+          </p>
+          <p className="bulk-plan" role="status" aria-label="Bulk replay plan">
+            {plan.data ? planText(plan.data) : 'Counting what it would replay…'}
           </p>
           <ReplayModeChoice mode={mode} onChange={setMode} label="Bulk replay mode" chainOnlyText="Chain only" />
           <label className="field">
@@ -114,6 +119,13 @@ export function BulkReplayDialog(props: {
       <ErrorBanner error={error} />
     </Dialog>
   );
+}
+
+function planText(p: { toReplay: number; replaysSkipped: number; more: boolean }): string {
+  const skipped =
+    p.replaysSkipped === 0 ? '' : ` ${p.replaysSkipped} matching execution${p.replaysSkipped === 1 ? ' is a replay' : 's are replays'} and ${p.replaysSkipped === 1 ? 'is' : 'are'} excluded (a replay is not replayed again).`;
+  if (p.toReplay === 0) return `Nothing to replay.${skipped}`;
+  return `It will replay ${p.more ? 'the newest ' : ''}${p.toReplay} execution${p.toReplay === 1 ? '' : 's'}${p.more ? ' (raise "At most" for more)' : ''}.${skipped}`;
 }
 
 function Summary({ groups, onCompare }: { groups: BulkGroup[]; onCompare(a: string, b: string): void }) {

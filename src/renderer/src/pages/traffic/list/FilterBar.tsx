@@ -3,6 +3,7 @@
 import { forwardRef, memo, useEffect, useState } from 'react';
 import type { HistoryFilter } from '../../../../../shared/api/models';
 import type { Facets } from '../../../../../shared/api/models-traffic';
+import { SuggestInput } from './SuggestInput';
 
 const RANGES: { label: string; ms?: number }[] = [
   { label: 'Any time' },
@@ -77,7 +78,7 @@ const FilterBarView = forwardRef<HTMLInputElement, FilterBarProps>(function Filt
         </select>
       </Chip>
       <Chip label="Target" value={filter.target} onClear={() => set('target', '')}>
-        <TextChip label="Target" value={filter.target} list={facets?.targets} onCommit={(v) => set('target', v)} />
+        <SuggestInput label="Target" value={filter.target} list={facets?.targets} onCommit={(v) => set('target', v)} />
       </Chip>
       <Chip label="Outcome" value={filter.outcome} onClear={() => set('outcome', '')}>
         <select aria-label="Outcome" value={filter.outcome ?? ''} onChange={(e) => set('outcome', e.target.value as HistoryFilter['outcome'])}>
@@ -89,10 +90,10 @@ const FilterBarView = forwardRef<HTMLInputElement, FilterBarProps>(function Filt
         </select>
       </Chip>
       <Chip label="Interceptor" value={filter.interceptor} onClear={() => set('interceptor', '')}>
-        <TextChip label="Interceptor" value={filter.interceptor} list={facets?.interceptors} onCommit={(v) => set('interceptor', v)} />
+        <SuggestInput label="Interceptor" value={filter.interceptor} list={facets?.interceptors} onCommit={(v) => set('interceptor', v)} />
       </Chip>
       <Chip label="Blocked by" value={filter.blockedBy} onClear={() => set('blockedBy', '')}>
-        <TextChip label="Blocked by" value={filter.blockedBy} list={facets?.interceptors} onCommit={(v) => set('blockedBy', v)} />
+        <SuggestInput label="Blocked by" value={filter.blockedBy} list={facets?.interceptors} onCommit={(v) => set('blockedBy', v)} />
       </Chip>
       <Chip label="Time" value={filter.since ? RANGES[range]?.label : undefined} onClear={() => setRangeIndex(0)}>
         <select aria-label="Time range" value={filter.since ? range : 0} onChange={(e) => setRangeIndex(Number(e.target.value))}>
@@ -126,40 +127,6 @@ function Chip({ label, value, onClear, children }: { label: string; value: strin
         </button>
       )}
     </span>
-  );
-}
-
-/** A free-text chip with suggestions; commits on Enter, on blur, or on picking a suggestion. */
-function TextChip({ label, value, list, onCommit }: { label: string; value: string | undefined; list?: string[]; onCommit(v: string): void }) {
-  const [text, setText] = useState(value ?? '');
-  useEffect(() => setText(value ?? ''), [value]);
-  const id = `chip-${label.replace(/\W/g, '-').toLowerCase()}`;
-  const commit = () => {
-    if (text.trim() !== (value ?? '')) onCommit(text.trim());
-  };
-  return (
-    <>
-      <input
-        type="text"
-        aria-label={label}
-        list={id}
-        placeholder="any"
-        value={text}
-        size={Math.max(4, Math.min(28, text.length + 1))}
-        onChange={(e) => {
-          setText(e.target.value);
-          // Picking a suggestion from the list commits at once.
-          if (list?.includes(e.target.value)) onCommit(e.target.value);
-        }}
-        onKeyDown={(e) => e.key === 'Enter' && commit()}
-        onBlur={commit}
-      />
-      <datalist id={id}>
-        {(list ?? []).map((v) => (
-          <option key={v} value={v} />
-        ))}
-      </datalist>
-    </>
   );
 }
 
