@@ -119,6 +119,10 @@ describe('Traffic API over a real gateway and store', () => {
   it('bulk-replays the blocked calls after pii-validator is disabled and groups blocked → allowed', async () => {
     await call('gateways.update', { id: 'tt', config: baseConfig({ 'samples/pii-validator': { enabled: false } }) });
     events.length = 0;
+    // Three blocked executions match, one of them the chain-only replay above: the plan says 2, as the job does.
+    expect(await call('history.count', { filter: { outcome: 'blocked' } })).toEqual({ count: 3, capped: false });
+    expect(await call('replay.bulkPlan', { filter: { outcome: 'blocked' } })).toEqual({ toReplay: 2, replaysSkipped: 1, more: false });
+    expect(await call('replay.bulkPlan', { filter: { outcome: 'blocked' }, max: 1 })).toMatchObject({ toReplay: 1, more: true });
     const started = await call<BulkJob>('replay.bulkStart', { filter: { outcome: 'blocked' } });
     expect(started).toMatchObject({ state: 'running', total: 2 });
     let job = started;
