@@ -7,6 +7,7 @@ import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/
 import { recordingEnabled } from '../../shared/config/parse';
 import type { ExecutionOutcome, ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
+import type { ExecutionTelemetry } from '../telemetry/otel-telemetry';
 import { configErrors, type FailureSimulator } from '../interceptors/chain';
 import { Backend } from './backend';
 import { configSnapshot } from './config-snapshot';
@@ -63,6 +64,8 @@ export interface GatewayOptions {
   createHandle?: (entry: InterceptorServerEntry) => InterceptorServerHandle & { close?: () => Promise<void> };
   /** Playground failure simulation, passed to every chain run (see Interception). */
   simulate?: FailureSimulator;
+  /** OpenTelemetry export (--otlp-endpoint): gets every session and execution, beside the recorder. */
+  telemetry?: ExecutionTelemetry;
 }
 
 const LATENCY_WINDOW = 1000;
@@ -238,18 +241,26 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   onSession(record: SessionRecord): void {
     this.counts.sessions++;
     this.recorder?.recordSession(record);
+    this.options.telemetry?.recordSession(record);
     this.emit('session', record);
   }
 
   onExecution(record: ExecutionRecord): void {
     this.count(record.outcome, record.durationMs);
     this.recorder?.recordExecution(record);
+    this.options.telemetry?.recordExecution(record);
     if (this.listenerCount('execution') > 0) this.emit('execution', record);
   }
 
   /** Whether anyone takes execution records: when not, sessions only count (no record is built). */
   wantsRecords(): boolean {
-    return this.recorder !== null || this.listenerCount('execution') > 0;
+    return this.recorder !== null || this.options.telemetry !== undefined || this.listenerCount('execution') > 0;
+  }
+
+  /** With telemetry on, the backend's `_meta.traceparent` names this exchange's backend-call span. */
+  get propagateTrace(): SessionHost['propagateTrace'] {
+    const telemetry = this.options.telemetry;
+    return telemetry ? (id, received, forwarded) => telemetry.propagate(id, received, forwarded) : undefined;
   }
 
   count(outcome: ExecutionOutcome, durationMs: number): void {

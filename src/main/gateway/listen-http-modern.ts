@@ -73,6 +73,9 @@ class ModernHub implements ModernRelay {
       onExecution: (r) => host.onExecution(r),
       wantsRecords: host.wantsRecords ? () => host.wantsRecords!() : undefined,
       count: host.count ? (o, d) => host.count!(o, d) : undefined,
+      get propagateTrace() {
+        return host.propagateTrace;
+      },
       onBackendEvent: (e) => host.onBackendEvent(e),
     };
     this.session = new GatewaySession(hubHost, { send: (m, related) => this.toClient(m, related) }, { principal, transport: 'http' });

@@ -62,6 +62,8 @@ export interface SessionHost {
   /** Optional fast path: when nobody takes records, the session only reports the outcome and duration. */
   wantsRecords?(): boolean;
   count?(outcome: ExecutionOutcome, durationMs: number): void;
+  /** Set only when traces are exported: the params to forward, carrying the trace context in `_meta`. */
+  readonly propagateTrace?: ((executionId: string, received: unknown, forwarded: Record<string, unknown> | undefined) => Record<string, unknown>) | undefined;
   /** `beforeClient`: the backend died before the client sent anything (a start failure in disguise). */
   onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void;
 }
@@ -197,6 +199,10 @@ export class GatewaySession {
       if (params === undefined) return; // blocked, cancelled or failed: already answered
       if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
       ex.requestForwarded = params;
+    }
+    if (this.host.propagateTrace) {
+      outgoing = { ...outgoing, params: this.host.propagateTrace(ex.traceId, req.params, outgoing.params) };
+      ex.requestForwarded = outgoing.params;
     }
     const ready = this.link.ready();
     if (ready) {

@@ -3,7 +3,8 @@
 // runs on a server (HTTP listener). SIGINT/SIGTERM, or the stdio client closing stdin, stop it cleanly:
 // backend and interceptor-server children are killed before the process exits.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatConfigErrors, parseGatewayConfigText, recordingEnabled } from '../../../shared/config';
 import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
@@ -12,8 +13,12 @@ import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { dbOption } from './history-db';
 import { watchGatewayConfig } from '../config-watch';
+import { findPackageRoot } from '../../services/environment';
+import { resolveTelemetryOptions } from '../../telemetry/options';
+import type { OtelTelemetry } from '../../telemetry/otel-telemetry';
 
 const usage = `Usage: interceptor-console gateway --config FILE [--db FILE] [--no-record] [--no-journal] [--no-watch] [--quiet]
+                                  [--otlp-endpoint URL]
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
 resources/examples/). With a stdio listener the gateway speaks MCP on stdin/stdout,
@@ -27,7 +32,11 @@ Options:
   --no-journal    record without the crash journal (records not yet written to the
                   database are lost if the process is killed; for measurements)
   --no-watch      do not hot-reload the config file when it changes
-  --quiet         log only errors`;
+  --quiet         log only errors
+  --otlp-endpoint URL
+                  export OpenTelemetry traces and metrics over OTLP/HTTP to this
+                  collector base URL (e.g. http://127.0.0.1:4318); default:
+                  $OTEL_EXPORTER_OTLP_ENDPOINT, unset = no export`;
 
 export const gatewayCommand: CliCommand = {
   name: 'gateway',
@@ -41,6 +50,7 @@ export const gatewayCommand: CliCommand = {
       'no-journal': { type: 'boolean' },
       'no-watch': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'otlp-endpoint': { type: 'string' },
     });
     if (!values.config) throw new UsageError('--config is required');
     const path = resolve(values.config);
@@ -70,12 +80,21 @@ export const gatewayCommand: CliCommand = {
       }
     }
 
-    const gateway = new Gateway(config, { recorder, log });
+    let telemetry: OtelTelemetry | undefined;
+    try {
+      telemetry = await openTelemetry(values['otlp-endpoint'], log);
+    } catch (err) {
+      await recorder?.close().catch(() => undefined);
+      throw new UsageError((err as Error).message);
+    }
+
+    const gateway = new Gateway(config, { recorder, log, ...(telemetry ? { telemetry } : {}) });
     try {
       await gateway.start();
     } catch (err) {
       await gateway.stop().catch(() => undefined);
       await recorder?.close().catch(() => undefined);
+      await telemetry?.shutdown();
       throw new CliFailure((err as Error).message);
     }
     if (config.listen.transport === 'http') process.stderr.write(`gateway "${gateway.gatewayName}" listening on ${gateway.url}\n`);
@@ -93,6 +112,7 @@ export const gatewayCommand: CliCommand = {
         void (async () => {
           await gateway.stop().catch((err: unknown) => log(`error while stopping: ${(err as Error).message}`));
           await recorder?.close().catch((err: unknown) => log(`error while closing the history database: ${(err as Error).message}`));
+          await telemetry?.shutdown();
           process.off('SIGINT', onSigint);
           process.off('SIGTERM', onSigterm);
           // stdin keeps the event loop alive once read; the gateway no longer needs it.
@@ -113,6 +133,23 @@ export const gatewayCommand: CliCommand = {
     });
   },
 };
+
+/** The exporter, loaded only when an endpoint is set: without one no OpenTelemetry code is even imported. */
+async function openTelemetry(flag: string | undefined, log: (line: string) => void): Promise<OtelTelemetry | undefined> {
+  const options = resolveTelemetryOptions(flag, process.env, packageVersion());
+  if (!options) return undefined;
+  const { OtelTelemetry } = await import('../../telemetry/otel-telemetry');
+  return new OtelTelemetry(options, log);
+}
+
+function packageVersion(): string {
+  try {
+    const root = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+    return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
 
 function indent(text: string): string {
   return text

@@ -1,0 +1,41 @@
+// Gateway metrics from recorded executions: calls, blocked, errors and latency per gateway and method, and
+// invocations and latency per interceptor. Instrument names follow the `mcp.gateway.*` / `mcp.interceptor.*`
+// attribute naming of execution-spans.ts; durations are histograms in milliseconds.
+import type { Counter, Histogram, Meter } from '@opentelemetry/api';
+import type { ExecutionRecord } from '../../shared/trace/execution';
+import { Attr } from './execution-spans';
+
+export class ExecutionMetrics {
+  private readonly calls: Counter;
+  private readonly blocked: Counter;
+  private readonly errors: Counter;
+  private readonly duration: Histogram;
+  private readonly invocations: Counter;
+  private readonly stepDuration: Histogram;
+
+  constructor(meter: Meter) {
+    this.calls = meter.createCounter('mcp.gateway.calls', { description: 'Executions the gateway handled' });
+    this.blocked = meter.createCounter('mcp.gateway.blocked', { description: 'Executions an interceptor blocked' });
+    this.errors = meter.createCounter('mcp.gateway.errors', { description: 'Executions answered with an error' });
+    this.duration = meter.createHistogram('mcp.gateway.duration', { description: 'Execution duration, chains and backend included', unit: 'ms' });
+    this.invocations = meter.createCounter('mcp.interceptor.invocations', { description: 'Interceptor steps that ran, by outcome' });
+    this.stepDuration = meter.createHistogram('mcp.interceptor.duration', { description: 'Interceptor step duration', unit: 'ms' });
+  }
+
+  record(r: ExecutionRecord): void {
+    const attrs = { [Attr.gateway]: r.gateway, [Attr.method]: r.event };
+    this.calls.add(1, { ...attrs, [Attr.outcome]: r.outcome });
+    this.duration.record(r.durationMs, { ...attrs, [Attr.outcome]: r.outcome });
+    if (r.outcome === 'blocked') this.blocked.add(1, { ...attrs, [Attr.interceptor]: r.blockedBy ? `${r.blockedBy.server}/${r.blockedBy.interceptor}` : 'unknown' });
+    if (r.outcome === 'error') this.errors.add(1, attrs);
+    for (const trace of [r.requestTrace, r.responseTrace]) {
+      if (!trace) continue;
+      for (const step of trace.steps) {
+        if (step.skipped) continue;
+        const stepAttrs = { [Attr.gateway]: r.gateway, [Attr.interceptor]: step.id, [Attr.phase]: trace.phase };
+        this.invocations.add(1, { ...stepAttrs, [Attr.stepOutcome]: step.outcome });
+        this.stepDuration.record(step.durationMs, stepAttrs);
+      }
+    }
+  }
+}
