@@ -29,6 +29,8 @@ export default defineConfig({
         'store-writer': 'src/main/store/writer/writer-thread.ts',
         'sample-worker': 'src/main/interceptors/samples/worker.ts',
         web: 'src/main/web/main.ts',
+        // otel-export.js: the OpenTelemetry export thread, started beside a gateway run with --otlp-endpoint.
+        'otel-export': 'src/main/telemetry/export-thread.ts',
       },
       output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: '#!/usr/bin/env node' },
     },

@@ -55,7 +55,7 @@ class LineClient {
   }
 }
 
-function gatewayConfig(withSamples: boolean): string {
+export function gatewayConfig(withSamples: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), 'ic-bench-'));
   const off = ['secretless-redactor', 'cross-boundary-guard', 'tool-allowlist', 'prompt-injection-heuristic'];
   const config = {
@@ -68,7 +68,7 @@ function gatewayConfig(withSamples: boolean): string {
   return file;
 }
 
-interface Variant {
+export interface Variant {
   name: string;
   args: string[];
   samples: number[];
@@ -76,7 +76,7 @@ interface Variant {
   calls: number;
 }
 
-async function measure(variant: Variant): Promise<void> {
+export async function measure(variant: Variant): Promise<void> {
   const child = spawn(process.execPath, variant.args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
   const client = new LineClient(child);
   await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });

@@ -3,6 +3,7 @@
 import { run as runChaosBench } from './chaos';
 import { runEngineBench } from './engine';
 import { run as runGatewayBench } from './gateway';
+import { run as runOtelBench } from './otel';
 import { run as runRegexBench } from './regex';
 import { run as runStoreBench } from './store';
 import { run as runTrafficUiBench } from './traffic-ui';
@@ -10,6 +11,7 @@ import { run as runTrafficUiBench } from './traffic-ui';
 const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'engine', run: runEngineBench },
   { name: 'gateway', run: runGatewayBench },
+  { name: 'otel', run: runOtelBench },
   { name: 'store', run: runStoreBench },
   // Samples on adversarial input, 1 MB vs 64 KB: every ratio must stay linear (issue 15).
   { name: 'regex', run: runRegexBench },

@@ -63,6 +63,9 @@ describe('OpenTelemetry export from a headless gateway', { timeout: 90_000 }, ()
     const isCall = (id: string) => (s: ReceivedSpan) => s.attributes['jsonrpc.request.id'] === id && s.attributes['mcp.method.name'] === 'tools/call';
     await waitFor(() => exchangeOf(rx.spans(), isCall('1')) !== undefined && exchangeOf(rx.spans(), isCall('2')) !== undefined, 30_000, 'exchange spans');
     expect([...rx.contentTypes]).toContain('application/json');
+    // Spans are built and sent on the export thread, not the gateway's (the fallback says so in the log).
+    expect(gw.stderr).toContain('OpenTelemetry: exporting traces and metrics to');
+    expect(gw.stderr).not.toContain("exporting on the gateway's thread");
 
     // 1: continues the client's trace; its steps and the backend call are its children.
     let spans = rx.spans();

@@ -2,7 +2,7 @@
 // invocations and latency per interceptor. Instrument names follow the `mcp.gateway.*` / `mcp.interceptor.*`
 // attribute naming of execution-spans.ts; durations are histograms in milliseconds.
 import type { Counter, Histogram, Meter } from '@opentelemetry/api';
-import type { ExecutionRecord } from '../../shared/trace/execution';
+import type { ExecutionSummary } from './execution-summary';
 import { Attr } from './execution-spans';
 
 export class ExecutionMetrics {
@@ -22,17 +22,16 @@ export class ExecutionMetrics {
     this.stepDuration = meter.createHistogram('mcp.interceptor.duration', { description: 'Interceptor step duration', unit: 'ms' });
   }
 
-  record(r: ExecutionRecord): void {
+  record(r: ExecutionSummary): void {
     const attrs = { [Attr.gateway]: r.gateway, [Attr.method]: r.event };
-    this.calls.add(1, { ...attrs, [Attr.outcome]: r.outcome });
-    this.duration.record(r.durationMs, { ...attrs, [Attr.outcome]: r.outcome });
-    if (r.outcome === 'blocked') this.blocked.add(1, { ...attrs, [Attr.interceptor]: r.blockedBy ? `${r.blockedBy.server}/${r.blockedBy.interceptor}` : 'unknown' });
+    const withOutcome = { ...attrs, [Attr.outcome]: r.outcome };
+    this.calls.add(1, withOutcome);
+    this.duration.record(r.durationMs, withOutcome);
+    if (r.outcome === 'blocked') this.blocked.add(1, { ...attrs, [Attr.interceptor]: r.blockedBy?.interceptor ?? 'unknown' });
     if (r.outcome === 'error') this.errors.add(1, attrs);
-    for (const trace of [r.requestTrace, r.responseTrace]) {
-      if (!trace) continue;
-      for (const step of trace.steps) {
-        if (step.skipped) continue;
-        const stepAttrs = { [Attr.gateway]: r.gateway, [Attr.interceptor]: step.id, [Attr.phase]: trace.phase };
+    for (const chain of r.chains) {
+      for (const step of chain.steps) {
+        const stepAttrs = { [Attr.gateway]: r.gateway, [Attr.interceptor]: step.id, [Attr.phase]: chain.phase };
         this.invocations.add(1, { ...stepAttrs, [Attr.stepOutcome]: step.outcome });
         this.stepDuration.record(step.durationMs, stepAttrs);
       }

@@ -1,15 +1,14 @@
 // One recorded execution as OpenTelemetry spans: the exchange (SERVER span, continuing the client's trace
 // when its `_meta.traceparent` named one), a child per interceptor step that ran (request and response
-// phase), and a CLIENT child for the backend call. Built after the fact from the ExecutionRecord the gateway
-// recorded, so the times are the recorded ones and nothing here runs on the request path.
-import { SpanKind, SpanStatusCode, TraceFlags, type Attributes, type SpanContext, type HrTime } from '@opentelemetry/api';
-import { hrTimeDuration, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
+// phase), and a CLIENT child for the backend call. Built after the fact from the recorded execution (its
+// summary), so the times are the recorded ones and nothing here runs on the request path.
+import { SpanKind, SpanStatusCode, TraceFlags, type Attributes, type HrTime, type SpanContext } from '@opentelemetry/api';
+import { TraceState, hrTimeDuration, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import type { ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
-import type { ChainTrace, TraceStep } from '../../shared/trace/types';
-import { newSpanId, traceIdOfExecution, traceParentOf, traceStateOf, type TraceParent } from './traceparent';
-import { TraceState } from '@opentelemetry/core';
+import type { ChainSummary, ExecutionSummary, StepSummary } from './execution-summary';
+import type { SpanIds} from './traceparent';
+import { parseTraceParent, traceIdOfExecution, type TraceParent } from './traceparent';
 
 /** Attribute names: the MCP semantic conventions where they exist, `mcp.gateway.*` / `mcp.interceptor.*` for the rest. */
 export const Attr = {
@@ -35,30 +34,22 @@ export const Attr = {
 export interface SpanContextOf {
   resource: Resource;
   scope: InstrumentationScope;
+  ids: SpanIds;
 }
 
 /**
  * Where the exchange sits in its trace: the client's traceparent when it sent one, else a new trace whose id is
  * the execution id. The same function decides it when the gateway forwards and when the spans are built.
  */
-export function exchangeTrace(executionId: string, requestReceived: unknown): { traceId: string; parent?: TraceParent } {
-  const parent = traceParentOf(requestReceived);
+export function exchangeTrace(executionId: string, clientTraceparent: unknown): { traceId: string; parent?: TraceParent } {
+  const parent = parseTraceParent(clientTraceparent);
   return parent ? { traceId: parent.traceId, parent } : { traceId: traceIdOfExecution(executionId) };
 }
 
-const ms = (iso: string, offsetMs = 0): HrTime => millisToHrTime(Date.parse(iso) + offsetMs);
+type Status = { code: SpanStatusCode; message?: string };
+const UNSET: Status = { code: SpanStatusCode.UNSET };
 
-function span(
-  c: SpanContextOf,
-  name: string,
-  kind: SpanKind,
-  ctx: SpanContext,
-  parent: SpanContext | undefined,
-  start: HrTime,
-  end: HrTime,
-  attributes: Attributes,
-  status: { code: SpanStatusCode; message?: string } = { code: SpanStatusCode.UNSET },
-): ReadableSpan {
+function span(c: SpanContextOf, name: string, kind: SpanKind, ctx: SpanContext, parent: SpanContext | undefined, start: HrTime, end: HrTime, attributes: Attributes, status = UNSET): ReadableSpan {
   return {
     name,
     kind,
@@ -80,80 +71,58 @@ function span(
   };
 }
 
-export function executionSpans(record: ExecutionRecord, session: SessionRecord | undefined, c: SpanContextOf): ReadableSpan[] {
-  const { traceId, parent } = exchangeTrace(record.id, record.requestReceived);
-  const traceState = traceStateOf(record.requestReceived);
-  const base = {
-    traceId,
-    traceFlags: TraceFlags.SAMPLED,
-    ...(traceState ? { traceState: new TraceState(traceState) } : {}),
-  };
-  const exchangeCtx: SpanContext = { ...base, spanId: newSpanId() };
-  const parentCtx: SpanContext | undefined = parent
-    ? { traceId: parent.traceId, spanId: parent.spanId, traceFlags: parent.flags, isRemote: true }
-    : undefined;
+export function executionSpans(x: ExecutionSummary, c: SpanContextOf): ReadableSpan[] {
+  const { traceId, parent } = exchangeTrace(x.id, x.traceparent);
+  const base = { traceId, traceFlags: TraceFlags.SAMPLED, ...(x.tracestate ? { traceState: new TraceState(x.tracestate) } : {}) };
+  const exchangeCtx: SpanContext = { ...base, spanId: c.ids.next() };
+  const parentCtx: SpanContext | undefined = parent ? { traceId: parent.traceId, spanId: parent.spanId, traceFlags: parent.flags, isRemote: true } : undefined;
 
-  const common: Attributes = { [Attr.method]: record.event, [Attr.gateway]: record.gateway };
-  const exchangeAttrs: Attributes = { ...common, [Attr.outcome]: record.outcome, [Attr.execution]: record.id };
-  if (record.target !== undefined) exchangeAttrs[Attr.target] = record.target;
-  if (record.sessionId) exchangeAttrs[Attr.session] = record.sessionId;
-  if (record.jsonrpcId !== undefined) exchangeAttrs[Attr.requestId] = String(record.jsonrpcId);
-  if (session?.principal) {
-    exchangeAttrs[Attr.principalType] = session.principal.type;
-    if (session.principal.id) exchangeAttrs[Attr.principal] = session.principal.id;
+  const common: Attributes = { [Attr.method]: x.event, [Attr.gateway]: x.gateway };
+  const attrs: Attributes = { ...common, [Attr.outcome]: x.outcome, [Attr.execution]: x.id };
+  if (x.target !== undefined) attrs[Attr.target] = x.target;
+  if (x.sessionId) attrs[Attr.session] = x.sessionId;
+  if (x.jsonrpcId !== undefined) attrs[Attr.requestId] = x.jsonrpcId;
+  if (x.principal) {
+    attrs[Attr.principalType] = x.principal.type;
+    if (x.principal.id) attrs[Attr.principal] = x.principal.id;
   }
-  if (record.blockedBy) exchangeAttrs[Attr.blockedBy] = `${record.blockedBy.server}/${record.blockedBy.interceptor}`;
-  if (record.errorReturned) exchangeAttrs[Attr.errorType] = String(record.errorReturned.code);
+  if (x.blockedBy) attrs[Attr.blockedBy] = x.blockedBy.interceptor;
+  if (x.error) attrs[Attr.errorType] = String(x.error.code);
 
-  const start = ms(record.startedAt);
-  const end = ms(record.startedAt, record.durationMs);
-  const name = record.target !== undefined ? `${record.event} ${record.target}` : record.event;
-  const status = record.outcome === 'error' ? { code: SpanStatusCode.ERROR, message: record.errorReturned?.message ?? 'error' } : undefined;
-  const spans = [span(c, name, SpanKind.SERVER, exchangeCtx, parentCtx, start, end, exchangeAttrs, status)];
+  const name = x.target !== undefined ? `${x.event} ${x.target}` : x.event;
+  const errorStatus: Status | undefined = x.outcome === 'error' ? { code: SpanStatusCode.ERROR, message: x.error?.message ?? 'error' } : undefined;
+  const spans = [span(c, name, SpanKind.SERVER, exchangeCtx, parentCtx, millisToHrTime(x.startedAt), millisToHrTime(x.startedAt + x.durationMs), attrs, errorStatus)];
 
-  for (const trace of [record.requestTrace, record.responseTrace]) {
-    if (trace) for (const step of trace.steps) if (!step.skipped) spans.push(stepSpan(c, trace, step, base, exchangeCtx, common));
-  }
+  for (const chain of x.chains) for (const step of chain.steps) spans.push(stepSpan(c, chain, step, base, exchangeCtx, common));
 
-  const backend = backendWindow(record);
-  if (backend) {
+  if (x.reachedBackend) {
     // The span id the gateway put in the backend's _meta.traceparent, so the backend's own spans hang under it.
-    const sent = traceParentOf(record.requestForwarded);
-    const spanId = sent && sent.traceId === traceId ? sent.spanId : newSpanId();
-    const backendStatus = record.outcome === 'error' && !record.blockedBy ? { code: SpanStatusCode.ERROR, message: record.errorReturned?.message ?? 'error' } : undefined;
-    spans.push(span(c, `backend ${record.event}`, SpanKind.CLIENT, { ...base, spanId }, exchangeCtx, backend.start, backend.end, { ...common }, backendStatus));
+    const sent = parseTraceParent(x.forwardedTraceparent);
+    const spanId = sent && sent.traceId === traceId ? sent.spanId : c.ids.next();
+    // When the backend had the request: from the end of the request-phase chain (or the exchange start) to the
+    // start of the response-phase chain (or the exchange end).
+    const req = x.chains.find((ch) => ch.phase === 'request');
+    const res = x.chains.find((ch) => ch.phase === 'response');
+    const from = req ? req.startedAt + req.durationMs : x.startedAt;
+    const to = Math.max(from, res ? res.startedAt : x.startedAt + x.durationMs);
+    const status = x.outcome === 'error' && !x.blockedBy ? errorStatus : undefined;
+    spans.push(span(c, `backend ${x.event}`, SpanKind.CLIENT, { ...base, spanId }, exchangeCtx, millisToHrTime(from), millisToHrTime(to), { ...common }, status));
   }
   return spans;
 }
 
-function stepSpan(c: SpanContextOf, trace: ChainTrace, step: TraceStep, base: Omit<SpanContext, 'spanId'>, parent: SpanContext, common: Attributes): ReadableSpan {
-  const start = ms(trace.startedAt, step.startMs);
-  const end = ms(trace.startedAt, step.startMs + step.durationMs);
+function stepSpan(c: SpanContextOf, chain: ChainSummary, step: StepSummary, base: Omit<SpanContext, 'spanId'>, parent: SpanContext, common: Attributes): ReadableSpan {
+  const start = chain.startedAt + step.startMs;
   const attrs: Attributes = {
     ...common,
     [Attr.interceptor]: step.id,
     [Attr.interceptorType]: step.type,
-    [Attr.phase]: trace.phase,
+    [Attr.phase]: chain.phase,
     [Attr.pass]: step.pass,
     [Attr.mode]: step.mode,
     [Attr.stepOutcome]: step.outcome,
   };
   if (step.error) attrs[Attr.errorType] = step.error.kind;
-  const status = step.error ? { code: SpanStatusCode.ERROR, message: step.error.message } : undefined;
-  return span(c, `interceptor ${step.id}`, SpanKind.INTERNAL, { ...base, spanId: newSpanId() }, parent, start, end, attrs, status);
-}
-
-/**
- * When the backend had the request: from the end of the request-phase chain (or the exchange start) to the
- * start of the response-phase chain (or the exchange end). None when the request never reached it (blocked
- * or failed in the request phase, or answered by the gateway).
- */
-function backendWindow(record: ExecutionRecord): { start: HrTime; end: HrTime } | undefined {
-  const reached = record.responseReceived !== undefined || (record.requestForwarded !== undefined && record.blockedBy?.phase !== 'request');
-  if (!reached || record.replayMode === 'chain-only') return undefined;
-  const req = record.requestTrace;
-  const startMs = req ? Date.parse(req.startedAt) + req.durationMs : Date.parse(record.startedAt);
-  const res = record.responseTrace;
-  const endMs = res ? Date.parse(res.startedAt) : Date.parse(record.startedAt) + record.durationMs;
-  return { start: millisToHrTime(startMs), end: millisToHrTime(Math.max(startMs, endMs)) };
+  const status = step.error ? { code: SpanStatusCode.ERROR, message: step.error.message } : UNSET;
+  return span(c, `interceptor ${step.id}`, SpanKind.INTERNAL, { ...base, spanId: c.ids.next() }, parent, millisToHrTime(start), millisToHrTime(start + step.durationMs), attrs, status);
 }

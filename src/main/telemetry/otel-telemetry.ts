@@ -1,21 +1,18 @@
-// OpenTelemetry export for a gateway: every recorded execution becomes a trace (execution-spans.ts) and feeds
-// the metrics below, both sent over OTLP/HTTP by the official SDK (BatchSpanProcessor, PeriodicExporting-
-// MetricReader). It sits beside the recorder: the gateway hands it the same records, it only queues them
-// (bounded) and builds spans and measurements in a later tick, so the request path pays one array push.
-// Export failures never reach traffic: they go to the log, rate-limited, and full queues drop (counted).
-import { setGlobalErrorHandler } from '@opentelemetry/core';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { hostname } from 'node:os';
+// OpenTelemetry export for a gateway. It sits beside the recorder: the gateway hands it the same session and
+// execution records; it keeps a payload-free summary of each in a bounded queue and every DRAIN_DELAY_MS
+// posts the batch to the export thread, which builds the spans and metrics and sends them over OTLP/HTTP
+// (export-pipeline.ts). The request path pays one small object and an array push. Export failures never reach
+// traffic: they go to the log, rate-limited; full queues drop and count.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
-import { executionSpans, exchangeTrace, type SpanContextOf } from './execution-spans';
-import { ExecutionMetrics } from './execution-metrics';
-import { newSpanId, withTraceParent } from './traceparent';
+import { summarize, type ExecutionSummary } from './execution-summary';
+import { ExportPipeline } from './export-pipeline';
+import { EXPORT_THREAD_KIND, type ExportThreadData, type FromExportThread, type ToExportThread } from './export-protocol';
 import type { TelemetryOptions } from './options';
+import { newSpanId, traceIdOfExecution, traceParentOf, withTraceParent } from './traceparent';
 
 /** What the gateway calls (GatewayOptions.telemetry): records in, and the traceparent the backend gets. */
 export interface ExecutionTelemetry {
@@ -27,16 +24,14 @@ export interface ExecutionTelemetry {
 
 const PENDING_MAX = 4096;
 const SESSIONS_MAX = 10_000;
-const DRAIN_DELAY_MS = 50;
+const DRAIN_DELAY_MS = 100;
 const ERROR_LOG_INTERVAL_MS = 30_000;
 
 export class OtelTelemetry implements ExecutionTelemetry {
-  private readonly spans: BatchSpanProcessor;
-  private readonly meters: MeterProvider;
-  private readonly metrics: ExecutionMetrics;
-  private readonly context: SpanContextOf;
+  private worker: Worker | undefined;
+  private inThread: ExportPipeline | undefined;
   private readonly sessions = new Map<string, SessionRecord>();
-  private pending: ExecutionRecord[] = [];
+  private pending: ExecutionSummary[] = [];
   private drainTimer: NodeJS.Timeout | undefined;
   private dropped = 0;
   private exportErrors = 0;
@@ -47,29 +42,9 @@ export class OtelTelemetry implements ExecutionTelemetry {
     private readonly options: TelemetryOptions,
     private readonly log: (line: string) => void,
   ) {
-    const resource: Resource = resourceFromAttributes({
-      [ATTR_SERVICE_NAME]: options.serviceName,
-      [ATTR_SERVICE_VERSION]: options.serviceVersion,
-      'host.name': hostname(),
-      'service.instance.id': `${hostname()}:${process.pid}`,
-    });
-    this.context = { resource, scope: { name: 'interceptor-console/gateway', version: options.serviceVersion } };
-    const headers = options.headers;
-    this.spans = new BatchSpanProcessor({
-      exporter: new OTLPTraceExporter({ url: `${options.endpoint}/v1/traces`, headers, timeoutMillis: options.timeoutMs }),
-      maxQueueSize: options.maxQueue,
-      scheduledDelayMillis: options.spanDelayMs,
-      exportTimeoutMillis: options.timeoutMs,
-    });
-    const reader = new PeriodicExportingMetricReader({
-      exporter: new OTLPMetricExporter({ url: `${options.endpoint}/v1/metrics`, headers, timeoutMillis: options.timeoutMs }),
-      exportIntervalMillis: options.metricIntervalMs,
-      exportTimeoutMillis: Math.min(options.timeoutMs, options.metricIntervalMs),
-    });
-    this.meters = new MeterProvider({ resource, readers: [reader] });
-    this.metrics = new ExecutionMetrics(this.meters.getMeter('interceptor-console/gateway', options.serviceVersion));
-    // The SDK reports export failures (endpoint down, HTTP errors, timeouts) through its global handler.
-    setGlobalErrorHandler((err) => this.onExportError(err));
+    const entry = exportThreadEntry();
+    if (entry) this.startThread(entry);
+    else this.fallBack('no export thread entry beside this bundle');
     log(`OpenTelemetry: exporting traces and metrics to ${options.endpoint} (OTLP/HTTP)`);
   }
 
@@ -84,47 +59,105 @@ export class OtelTelemetry implements ExecutionTelemetry {
       this.dropped++;
       return;
     }
-    this.pending.push(execution);
+    this.pending.push(summarize(execution, execution.sessionId ? this.sessions.get(execution.sessionId) : undefined));
     if (!this.drainTimer) this.drainTimer = setTimeout(() => this.drain(), DRAIN_DELAY_MS).unref();
   }
 
   propagate(executionId: string, received: unknown, forwarded: Record<string, unknown> | undefined): Record<string, unknown> {
-    const { traceId, parent } = exchangeTrace(executionId, received);
-    return withTraceParent(forwarded, { traceId, spanId: newSpanId(), flags: parent?.flags ?? 1 });
+    // The same choice as exchangeTrace() makes when the spans are built: the client's trace, else the execution id.
+    const client = traceParentOf(received);
+    const traceId = client?.traceId ?? traceIdOfExecution(executionId);
+    return withTraceParent(forwarded, { traceId, spanId: newSpanId(), flags: client?.flags ?? 1 });
   }
 
-  stats(): { pending: number; dropped: number; exportErrors: number } {
-    return { pending: this.pending.length, dropped: this.dropped, exportErrors: this.exportErrors };
+  stats(): { pending: number; dropped: number; exportErrors: number; thread: boolean } {
+    return { pending: this.pending.length, dropped: this.dropped, exportErrors: this.exportErrors, thread: this.worker !== undefined };
   }
 
-  /** Exports what is queued (bounded by the export timeout: a dead endpoint does not hold up a stop). */
+  /** Exports what is queued; bounded (the export timeout), so a dead endpoint does not hold up a stop. */
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.drain();
     this.closed = true;
-    const deadline = new Promise<void>((done) => setTimeout(done, this.options.timeoutMs + 500).unref());
-    await Promise.race([Promise.allSettled([this.spans.shutdown(), this.meters.shutdown()]), deadline]);
+    const worker = this.worker;
+    if (worker) {
+      worker.ref();
+      const closed = new Promise<void>((done) => {
+        worker.on('message', (m: FromExportThread) => m.type === 'closed' && done());
+        worker.once('exit', () => done());
+      });
+      const deadline = new Promise<void>((done) => setTimeout(done, this.options.timeoutMs + 1000).unref());
+      worker.postMessage({ type: 'shutdown' } satisfies ToExportThread);
+      await Promise.race([closed, deadline]);
+      await worker.terminate();
+    }
+    await this.inThread?.shutdown();
     if (this.dropped > 0) this.log(`OpenTelemetry: ${this.dropped} execution(s) were not exported (queue full)`);
   }
 
   private drain(): void {
     clearTimeout(this.drainTimer);
     this.drainTimer = undefined;
-    const batch = this.pending;
+    if (this.pending.length === 0) return;
+    const items = this.pending;
     this.pending = [];
-    for (const record of batch) {
-      const session = record.sessionId ? this.sessions.get(record.sessionId) : undefined;
-      for (const span of executionSpans(record, session, this.context)) this.spans.onEnd(span);
-      this.metrics.record(record);
-    }
+    if (this.worker) this.worker.postMessage({ type: 'batch', items } satisfies ToExportThread);
+    else this.inThread?.add(items);
   }
 
-  private onExportError(err: unknown): void {
+  private startThread(entry: { script: URL | string; eval: boolean }): void {
+    const worker = new Worker(entry.script, {
+      eval: entry.eval,
+      workerData: { kind: EXPORT_THREAD_KIND, options: this.options } satisfies ExportThreadData,
+      stdout: false,
+      stderr: false,
+    });
+    this.worker = worker;
+    worker.unref(); // never keeps the process alive; shutdown() refs it for the final flush
+    worker.on('message', (m: FromExportThread) => {
+      if (m.type === 'error') this.onExportError(m.message);
+    });
+    worker.on('error', (err) => this.fallBack(`the export thread failed: ${err.message}`));
+    worker.on('exit', (code) => {
+      if (!this.closed) this.fallBack(`the export thread exited with code ${code}`);
+    });
+  }
+
+  private fallBack(reason: string): void {
+    if (this.inThread) return;
+    this.worker = undefined;
+    this.log(`OpenTelemetry: ${reason}; exporting on the gateway's thread`);
+    this.inThread = new ExportPipeline(this.options, (message) => this.onExportError(message));
+  }
+
+  private onExportError(message: string): void {
     this.exportErrors++;
     const now = Date.now();
     if (now - this.lastErrorLog < ERROR_LOG_INTERVAL_MS) return;
     this.lastErrorLog = now;
-    const message = err instanceof Error ? err.message : String(err);
     this.log(`OpenTelemetry export to ${this.options.endpoint} failed (${this.exportErrors} so far; traffic is unaffected): ${message}`);
   }
+}
+
+/**
+ * The export thread's entry: `otel-export.js` beside the CLI bundle, or in a source checkout (tsx, vitest) the
+ * TypeScript module through tsx's CommonJS hooks (Node 20 does not apply `--import` hooks to worker threads).
+ */
+function exportThreadEntry(): { script: URL | string; eval: boolean } | undefined {
+  const here = new URL(import.meta.url);
+  if (here.protocol !== 'file:') return undefined;
+  if (here.pathname.endsWith('.ts')) {
+    const source = fileURLToPath(new URL('./export-thread.ts', here));
+    try {
+      const api = createRequire(here).resolve('tsx/cjs/api');
+      return { script: `require(${JSON.stringify(api)}).register(); require(${JSON.stringify(source)});`, eval: true };
+    } catch {
+      return undefined;
+    }
+  }
+  for (const candidate of ['./otel-export.js', '../otel-export.js']) {
+    const bundled = new URL(candidate, here);
+    if (existsSync(fileURLToPath(bundled))) return { script: bundled, eval: false };
+  }
+  return undefined;
 }

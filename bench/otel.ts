@@ -1,0 +1,57 @@
+// OpenTelemetry export cost (issue #18): the headless gateway (the three C#-sample interceptors, recording to
+// SQLite, the production setup) with OTLP export off and on, side by side in one run, rounds alternating so
+// machine drift hits both alike. Export goes to a local OTLP/HTTP sink in its own process (bench/otlp-sink.mjs)
+// with the SDK's default batching. Target: throughput with export on ≥ 0.95× off.
+// Run: `npm run bench -- otel` (builds the CLI first) or `node --import tsx bench/index.ts otel`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gatewayConfig, measure, type Variant } from './gateway';
+import { fmtMs, percentile, printTable } from './stats';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'out/cli/index.js');
+const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
+
+async function startSink(): Promise<{ url: string; stop: () => Promise<string> }> {
+  const child = spawn(process.execPath, [join(root, 'bench/otlp-sink.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let report = '';
+  child.stderr.setEncoding('utf8').on('data', (t: string) => (report += t));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').once('data', (t: string) => resolve(t.trim()));
+    child.once('exit', () => reject(new Error('the OTLP sink exited before listening')));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      return report.trim();
+    },
+  };
+}
+
+export async function run(): Promise<void> {
+  const sink = await startSink();
+  const config = gatewayConfig(true);
+  const db = () => join(mkdtempSync(join(tmpdir(), 'ic-bench-otel-')), 'history.db');
+  const base = [cli, 'gateway', '--config', config, '--quiet'];
+  const variants: Variant[] = [
+    { name: 'gateway, 3 samples, SQLite, OTLP off', args: [...base, '--db', db()], samples: [], totalMs: 0, calls: 0 },
+    { name: 'gateway, 3 samples, SQLite, OTLP on', args: [...base, '--db', db(), '--otlp-endpoint', sink.url], samples: [], totalMs: 0, calls: 0 },
+  ];
+  console.log(`sequential tools/call (echo) over stdio, ${ROUNDS} rounds per variant, OTLP/HTTP to ${sink.url}`);
+  for (let round = 0; round < ROUNDS; round++) for (const v of variants) await measure(v);
+  console.log(await sink.stop());
+  const tput = (v: Variant) => (v.calls / v.totalMs) * 1000;
+  const [off, on] = variants as [Variant, Variant];
+  printTable(
+    'OpenTelemetry export',
+    ['variant', 'p50', 'p99', 'calls/s', 'calls/s vs off'],
+    variants.map((v) => [v.name, fmtMs(percentile(v.samples, 50)), fmtMs(percentile(v.samples, 99)), tput(v).toFixed(0), `${(tput(v) / tput(off)).toFixed(2)}×`]),
+  );
+  const ratio = tput(on) / tput(off);
+  console.log(`\nOTLP export on vs off: throughput ${ratio.toFixed(2)}× (target ≥ 0.95×) ${ratio >= 0.95 ? 'OK' : 'UNDER'}`);
+}
