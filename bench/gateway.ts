@@ -6,7 +6,7 @@
 // Also: the gateway (empty chain) recording into SQLite vs not recording (target ≤ 5% throughput loss).
 // Run: `npm run bench -- gateway` (builds the CLI first) or `node --import tsx bench/index.ts gateway`.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,19 @@ export interface Variant {
   samples: number[];
   totalMs: number;
   calls: number;
+  /** CPU time (user + system, all threads) the measured process spent during the measured calls, ms. */
+  cpuMs?: number;
+}
+
+/** CPU time of a process so far, ms (Linux /proc; clock ticks at the usual 100 Hz). */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 export async function measure(variant: Variant): Promise<void> {
@@ -83,6 +96,7 @@ export async function measure(variant: Variant): Promise<void> {
   client.notify('notifications/initialized');
   const params = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
   for (let i = 0; i < WARMUP; i++) await client.call('tools/call', params);
+  const cpu0 = processCpuMs(child.pid);
   const start = performance.now();
   for (let i = 0; i < CALLS; i++) {
     const t0 = performance.now();
@@ -91,6 +105,7 @@ export async function measure(variant: Variant): Promise<void> {
   }
   variant.totalMs += performance.now() - start;
   variant.calls += CALLS;
+  variant.cpuMs = (variant.cpuMs ?? 0) + processCpuMs(child.pid) - cpu0;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 }
