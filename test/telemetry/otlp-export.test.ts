@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countExecutions, openStore } from '../../src/main/store';
 import { LineClient, cliPath, everythingBackend, freePort, rawBackend, waitFor, writeConfig } from '../gateway/helpers';
@@ -148,6 +149,31 @@ describe('OpenTelemetry export from a headless gateway', { timeout: 90_000 }, ()
     const none = (await plain.request(9, 'tools/call', { name: 'echo', arguments: {} })) as { result: Record<string, unknown> };
     expect(none.result).not.toHaveProperty('receivedTraceparent');
     expect(plain.stderr).not.toContain('OpenTelemetry');
+  });
+
+  it('over HTTP (a v2 SDK client, token → principal), the exchange continues the client trace and names the principal', async () => {
+    const { rx, url } = await receiver();
+    const config = writeConfig({
+      serverInfo: { name: 'otel-http', version: '1' },
+      backend: everythingBackend,
+      listen: { transport: 'http', port: 0, tokens: { 'tok-bob': 'bob' } },
+      staticInterceptors: [samples],
+      overrides,
+    });
+    const gw = gateway(['--config', config, '--no-record', '--otlp-endpoint', url]);
+    await waitFor(() => /listening on (http:\S+)/.test(gw.stderr), 30_000, `listening; stderr:\n${gw.stderr}`);
+    const endpoint = /listening on (http:\S+)/.exec(gw.stderr)![1]!;
+    const client = new Client({ name: 'otel-http-test', version: '1' }, { capabilities: {} });
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { Authorization: 'Bearer tok-bob' } } }));
+    cleanups.push(() => client.close());
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'over http' }, _meta: { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` } });
+    expect(JSON.stringify(result.content)).toContain('over http');
+    const isEcho = (s: ReceivedSpan) => s.kind === 2 && s.attributes['mcp.target'] === 'echo';
+    await waitFor(() => rx.spans().some(isEcho), 30_000, 'the echo exchange span');
+    const exchange = rx.spans().find(isEcho)!;
+    expect(exchange).toMatchObject({ traceId: CLIENT_TRACE, parentSpanId: CLIENT_SPAN });
+    expect(exchange.attributes).toMatchObject({ 'enduser.id': 'bob', 'mcp.gateway.name': 'otel-http', 'mcp.gateway.outcome': 'allow' });
+    expect(childrenOf(rx.spans(), exchange).filter((s) => s.kind === 3)).toHaveLength(1);
   });
 
   it('keeps serving and recording when the OTLP endpoint is down; the export errors go to the log', async () => {
