@@ -15,7 +15,9 @@ export function buildSnippets(options: {
   env: AppEnvironment;
 }): ConnectSnippets {
   const { id, config, env } = options;
-  const args = [...env.cli.args, 'gateway', '--config', options.stdioConfigPath, '--db', env.dbPath];
+  // --gateway-id: the headless gateway records under the console's id for it (not its serverInfo name), so
+  // its calls show up under this gateway in Traffic filters, card counters and replay.
+  const args = [...env.cli.args, 'gateway', '--config', options.stdioConfigPath, '--gateway-id', id, '--db', env.dbPath];
   const launch = { command: env.cli.command, args, ...(env.cli.env ? { env: env.cli.env } : {}) };
   const stdio = {
     claudeDesktop: json({ mcpServers: { [id]: launch } }),

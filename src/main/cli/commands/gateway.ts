@@ -17,7 +17,7 @@ import { findPackageRoot } from '../../services/environment';
 import { resolveTelemetryOptions } from '../../telemetry/options';
 import type { OtelTelemetry } from '../../telemetry/otel-telemetry';
 
-const usage = `Usage: interceptor-console gateway --config FILE [--db FILE] [--no-record] [--no-journal] [--no-watch] [--quiet]
+const usage = `Usage: interceptor-console gateway --config FILE [--gateway-id ID] [--db FILE] [--no-record] [--no-journal] [--no-watch] [--quiet]
                                   [--otlp-endpoint URL]
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
@@ -26,6 +26,10 @@ so an MCP client can launch it directly; logs go to stderr.
 
 Options:
   --config FILE   the gateway config (JSON)
+  --gateway-id ID the name its executions are recorded under (default: the
+                  config's serverInfo.name, then the backend's name); the
+                  console's "Connect a client" snippets pass the gateway's id,
+                  so calls land under the same gateway as in the console
   --db FILE       history database for recorded executions
                   (default: $INTERCEPTOR_CONSOLE_DB or the data folder's history.db)
   --no-record     record nothing (same as "recording": false in the config)
@@ -45,6 +49,7 @@ export const gatewayCommand: CliCommand = {
   async run(argv) {
     const { values } = parseFlags(argv, {
       config: { type: 'string' },
+      'gateway-id': { type: 'string' },
       ...dbOption,
       'no-record': { type: 'boolean' },
       'no-journal': { type: 'boolean' },
@@ -88,7 +93,13 @@ export const gatewayCommand: CliCommand = {
       throw new UsageError((err as Error).message);
     }
 
-    const gateway = new Gateway(config, { recorder, log, ...(telemetry ? { telemetry } : {}) });
+    if (values['gateway-id'] !== undefined && values['gateway-id'].trim() === '') throw new UsageError('--gateway-id needs a non-empty id');
+    const gateway = new Gateway(config, {
+      recorder,
+      log,
+      ...(telemetry ? { telemetry } : {}),
+      ...(values['gateway-id'] ? { name: values['gateway-id'] } : {}),
+    });
     try {
       await gateway.start();
     } catch (err) {
