@@ -1,6 +1,6 @@
 // The data folder is the user's alone (#16 item 2): run under umask 022, as a desktop session is, the
 // app and the CLI create the data folder 0700 and every file in it 0600: gateway configs (with their
-// bearer tokens) and their stdio variants, the registry, settings, the demo marker, reload logs,
+// bearer tokens), the registry, settings, the demo marker, reload logs,
 // history.db with its WAL and SHM, spill and dead-letter files, exports. Showing the "Connect a client"
 // snippets writes nothing. Files and folders left 0644/0755 by an older version are made private.
 import { spawnSync } from 'node:child_process';
@@ -105,15 +105,15 @@ describe.runIf(posix)('the app under umask 022', () => {
     await waitFor(() => existsSync(join(dataDir, 'reloads', `${DEMO_GATEWAY_ID}.jsonl`)), 10_000, 'the reload log');
 
     const files = names(dataDir);
-    for (const f of ['gateways/demo.json', 'gateways/demo.stdio.json', 'gateways/registry.json', 'settings.json', 'demo-gateway-created', 'history.db', 'history.db-wal', 'history.db-shm', 'reloads/demo.jsonl']) {
+    for (const f of ['gateways/demo.json', 'gateways/registry.json', 'settings.json', 'demo-gateway-created', 'history.db', 'history.db-wal', 'history.db-shm', 'reloads/demo.jsonl']) {
       expect(files, f).toContain(f);
     }
     expect(notPrivate(dataDir)).toEqual([]);
 
-    // A procedure that only reads writes nothing: not the stdio variant, not anything else.
+    // A procedure that only reads writes nothing: the stdio snippet runs the gateway's own file.
     const before = walk(dataDir).filter((e) => !e.path.includes('history.db'));
     const snippets = await call<{ stdio: { command: string } }>('gateways.snippets', { id: DEMO_GATEWAY_ID });
-    expect(snippets.stdio.command).toContain(join(dataDir, 'gateways', 'demo.stdio.json'));
+    expect(snippets.stdio.command).toContain(`${join(dataDir, 'gateways', 'demo.json')} --listen stdio`);
     expect(walk(dataDir).filter((e) => !e.path.includes('history.db'))).toEqual(before);
   }, 90_000);
 });

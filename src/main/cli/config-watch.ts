@@ -4,12 +4,19 @@
 // of a stdio gateway cannot be applied without dropping its client, so that is reported, not done.
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { formatConfigErrors, parseGatewayConfigText } from '../../shared/config';
+import { formatConfigErrors, parseGatewayConfigText, type GatewayConfig } from '../../shared/config';
 import type { Gateway } from '../gateway';
 
 const SETTLE_MS = 150;
 
-export function watchGatewayConfig(path: string, gateway: Gateway, initialText: string, log: (line: string) => void): () => void {
+export function watchGatewayConfig(
+  path: string,
+  gateway: Gateway,
+  initialText: string,
+  log: (line: string) => void,
+  /** What the command line overrides (e.g. `--listen stdio`), applied to every reloaded config too. */
+  adjust: (config: GatewayConfig) => GatewayConfig = (c) => c,
+): () => void {
   let last = initialText;
   let timer: NodeJS.Timeout | undefined;
   let chain = Promise.resolve();
@@ -29,7 +36,7 @@ export function watchGatewayConfig(path: string, gateway: Gateway, initialText: 
       log(`config ${path} changed but is invalid; still running the previous config:\n${formatConfigErrors(parsed.errors)}`);
       return;
     }
-    const next = parsed.config;
+    const next = adjust(parsed.config);
     const current = gateway.config;
     const structural =
       JSON.stringify(next.backend) !== JSON.stringify(current.backend) ||

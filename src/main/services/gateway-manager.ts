@@ -1,9 +1,10 @@
 // Runs several gateways in one process and owns their configs on disk:
 // `<dataDir>/gateways/<id>.json` is each gateway's config file exactly as `interceptor-console gateway
 // --config` reads it (so a client can launch the same gateway headless), and
-// `<dataDir>/gateways/registry.json` keeps what only the app needs (auto-start, demo flag). An HTTP
-// gateway also gets `<id>.stdio.json`, the same config listening on stdio, which the "Connect a client"
-// snippets launch headless: written with the config, so that showing the snippets writes nothing.
+// `<dataDir>/gateways/registry.json` keeps what only the app needs (auto-start, demo flag). The "Connect
+// a client" stdio snippets launch the headless gateway on that same file (`--listen stdio` when the
+// console runs it over HTTP), so a chain saved in the designer is what a stdio client runs, hot-reloaded.
+// (Older versions wrote a stdio copy, `<id>.stdio.json`, that went stale; it is removed on load.)
 // Every file here may hold bearer tokens: 0600 in a 0700 folder (files/private-files.ts).
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,9 +77,7 @@ export class GatewayManager {
       const parsed = error ? undefined : parseGatewayConfig(raw);
       if (parsed && !parsed.ok) error = `config is invalid:\n${formatConfigErrors(parsed.errors)}`;
       makePrivate(this.configPath(r.id));
-      makePrivate(this.stdioVariantPath(r.id));
-      // A gateway saved by a version that wrote its stdio variant only when asked for the snippets.
-      if (parsed?.ok && !existsSync(this.stdioVariantPath(r.id))) this.writeStdioVariant(r.id, parsed.config, raw);
+      rmSync(this.staleStdioCopyPath(r.id), { force: true });
       this.entries.set(r.id, {
         ...r,
         raw,
@@ -99,13 +98,13 @@ export class GatewayManager {
     return join(this.dir, `${id}.json`);
   }
 
-  /** The config a client launches headless: the gateway's own file for a stdio gateway, else its stdio variant. */
+  /** The config a client launches headless: the gateway's own file, the one the designer saves. */
   stdioConfigPath(id: string): string {
-    const config = this.entries.get(id)?.config;
-    return config?.listen.transport === 'stdio' ? this.configPath(id) : this.stdioVariantPath(id);
+    return this.configPath(id);
   }
 
-  private stdioVariantPath(id: string): string {
+  /** Where versions before the `--listen stdio` snippet kept a stdio copy of the config. */
+  private staleStdioCopyPath(id: string): string {
     return join(this.dir, `${id}.stdio.json`);
   }
 
@@ -149,7 +148,7 @@ export class GatewayManager {
       status: 'stopped',
       queue: Promise.resolve(),
     };
-    this.writeConfig(id, raw, config);
+    this.writeConfig(id, raw);
     this.entries.set(id, entry);
     this.saveRegistry();
     this.emit({ type: 'tables.changed', tables: ['gateways'] });
@@ -174,7 +173,7 @@ export class GatewayManager {
       e.config = config;
       e.error = undefined;
       if (e.status === 'failed') this.setStatus(e, 'stopped');
-      this.writeConfig(id, raw, config, options.text);
+      this.writeConfig(id, raw, options.text);
       if (runtime?.reload) {
         const { restarted } = await runtime.reload(config);
         e.lastReload = { at: this.env.clock.now().toISOString(), restarted };
@@ -223,7 +222,7 @@ export class GatewayManager {
     await this.serial(e, () => this.stopNow(e));
     this.entries.delete(id);
     rmSync(this.configPath(id), { force: true });
-    rmSync(this.stdioVariantPath(id), { force: true });
+    rmSync(this.staleStdioCopyPath(id), { force: true });
     this.saveRegistry();
     this.emit({ type: 'tables.changed', tables: ['gateways'] });
   }
@@ -346,16 +345,8 @@ export class GatewayManager {
     for (let i = 2; ; i++) if (!this.entries.has(`${base}-${i}`)) return `${base}-${i}`;
   }
 
-  private writeConfig(id: string, raw: Record<string, unknown>, config: GatewayConfig, text?: string): void {
+  private writeConfig(id: string, raw: Record<string, unknown>, text?: string): void {
     writePrivateFileAtomic(this.configPath(id), text ?? `${JSON.stringify(raw, null, 2)}\n`);
-    this.writeStdioVariant(id, config, raw);
-  }
-
-  /** An HTTP gateway's stdio variant (see the top of this file); a stdio gateway's own file is its launch config. */
-  private writeStdioVariant(id: string, config: GatewayConfig, raw: Record<string, unknown>): void {
-    const path = this.stdioVariantPath(id);
-    if (config.listen.transport === 'stdio') rmSync(path, { force: true });
-    else writePrivateFileAtomic(path, `${JSON.stringify({ ...raw, listen: { transport: 'stdio' } }, null, 2)}\n`);
   }
 
   private saveRegistry(): void {

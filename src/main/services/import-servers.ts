@@ -19,7 +19,7 @@ export function importedServerConfig(server: ImportedServer, interceptorServers:
     backend,
     staticInterceptors: interceptorServers,
     // HTTP on a free loopback port with a token, so it runs inside the console; clients that launch it
-    // over stdio get a stdio variant from "Connect a client".
+    // over stdio run this same file with `--listen stdio` ("Connect a client").
     listen: { transport: 'http', host: '127.0.0.1', port: 0, path: '/mcp', tokens: { [randomBytes(18).toString('base64url')]: 'local-user' } },
   };
 }

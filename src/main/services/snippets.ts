@@ -1,7 +1,7 @@
 // "Connect a client": the exact config entries for Claude Desktop, Cursor and VS Code.
-// stdio snippets launch this installation's headless gateway on the gateway's config file (or, for a
-// gateway listening on HTTP, on the stdio variant the manager writes beside it), recording into the
-// same history database, so traffic from the client shows up in the app. Only reads: nothing is written.
+// stdio snippets launch this installation's headless gateway on the gateway's own config file, the one the
+// designer saves (`--listen stdio` whatever that file's listener, and it hot-reloads on every save),
+// recording into the same history database, so traffic from the client shows up in the app. Only reads.
 import type { ConnectSnippets } from '../../shared/api/models';
 import type { GatewayConfig } from '../../shared/config';
 import type { AppEnvironment } from './environment';
@@ -17,13 +17,14 @@ export function buildSnippets(options: {
   const { id, config, env } = options;
   // --gateway-id: the headless gateway records under the console's id for it (not its serverInfo name), so
   // its calls show up under this gateway in Traffic filters, card counters and replay.
-  const args = [...env.cli.args, 'gateway', '--config', options.stdioConfigPath, '--gateway-id', id, '--db', env.dbPath];
+  const args = [...env.cli.args, 'gateway', '--config', options.stdioConfigPath, '--listen', 'stdio', '--gateway-id', id, '--db', env.dbPath];
   const launch = { command: env.cli.command, args, ...(env.cli.env ? { env: env.cli.env } : {}) };
   const stdio = {
     claudeDesktop: json({ mcpServers: { [id]: launch } }),
     cursor: json({ mcpServers: { [id]: launch } }),
     vscode: json({ servers: { [id]: { type: 'stdio', ...launch } } }),
     command: [launch.command, ...args].map(shellQuote).join(' '),
+    configPath: options.stdioConfigPath,
   };
   let http: ConnectSnippets['http'] = null;
   if (config.listen.transport === 'http' && options.url) {

@@ -82,7 +82,14 @@ export type GatewayStats = z.infer<typeof GatewayStatsSchema>;
 
 export const ConnectSnippetsSchema = z.object({
   /** Snippets that launch the headless gateway over stdio (null when the gateway listens on http only). */
-  stdio: z.object({ claudeDesktop: z.string(), cursor: z.string(), vscode: z.string(), command: z.string() }),
+  stdio: z.object({
+    claudeDesktop: z.string(),
+    cursor: z.string(),
+    vscode: z.string(),
+    command: z.string(),
+    /** The config file the launched gateway runs and follows: the one the designer saves. */
+    configPath: z.string(),
+  }),
   /** Snippets pointing at the running HTTP listener (null when it has none). */
   http: z.object({ url: z.string(), claudeDesktop: z.string(), cursor: z.string(), vscode: z.string() }).nullable(),
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatConfigErrors, parseGatewayConfigText, recordingEnabled } from '../../../shared/config';
+import { formatConfigErrors, parseGatewayConfigText, recordingEnabled, type GatewayConfig } from '../../../shared/config';
 import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
 import { openGatewayRecorder } from '../../gateway/recorder';
@@ -17,8 +17,8 @@ import { findPackageRoot } from '../../services/environment';
 import { resolveTelemetryOptions } from '../../telemetry/options';
 import type { OtelTelemetry } from '../../telemetry/otel-telemetry';
 
-const usage = `Usage: interceptor-console gateway --config FILE [--gateway-id ID] [--db FILE] [--no-record] [--no-journal] [--no-watch] [--quiet]
-                                  [--otlp-endpoint URL]
+const usage = `Usage: interceptor-console gateway --config FILE [--listen stdio] [--gateway-id ID] [--db FILE] [--no-record] [--no-journal]
+                                  [--no-watch] [--quiet] [--otlp-endpoint URL]
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
 resources/examples/). With a stdio listener the gateway speaks MCP on stdin/stdout,
@@ -26,6 +26,9 @@ so an MCP client can launch it directly; logs go to stderr.
 
 Options:
   --config FILE   the gateway config (JSON)
+  --listen stdio  listen on stdio whatever the config's "listen" says (how a
+                  client launches, on the very file the console saves, a
+                  gateway that the console runs over HTTP)
   --gateway-id ID the name its executions are recorded under (default: the
                   config's serverInfo.name, then the backend's name); the
                   console's "Connect a client" snippets pass the gateway's id,
@@ -49,6 +52,7 @@ export const gatewayCommand: CliCommand = {
   async run(argv) {
     const { values } = parseFlags(argv, {
       config: { type: 'string' },
+      listen: { type: 'string' },
       'gateway-id': { type: 'string' },
       ...dbOption,
       'no-record': { type: 'boolean' },
@@ -65,12 +69,15 @@ export const gatewayCommand: CliCommand = {
     } catch (err) {
       throw new UsageError(`cannot read the config file ${path}: ${(err as Error).message}`);
     }
+    if (values.listen !== undefined && values.listen !== 'stdio') throw new UsageError(`--listen takes only "stdio" (got "${values.listen}"); set an HTTP listener in the config file`);
+    // Applied to the file as read now and on every hot reload, so the file itself never needs a stdio copy.
+    const adjust = (c: GatewayConfig): GatewayConfig => (values.listen === 'stdio' ? { ...c, listen: { transport: 'stdio' } } : c);
     const parsed = parseGatewayConfigText(text);
     if (!parsed.ok) {
       process.stderr.write(`error: invalid gateway config ${path}:\n${indent(formatConfigErrors(parsed.errors))}\n`);
       return 2;
     }
-    const config = parsed.config;
+    const config = adjust(parsed.config);
     const quiet = values.quiet === true;
     const log = (line: string) => {
       if (!quiet) process.stderr.write(`[gateway] ${line}\n`);
@@ -111,7 +118,7 @@ export const gatewayCommand: CliCommand = {
     if (config.listen.transport === 'http') process.stderr.write(`gateway "${gateway.gatewayName}" listening on ${gateway.url}\n`);
     else log(`gateway "${gateway.gatewayName}" running on stdio (backend pid ${gateway.stdioSession?.backendPid ?? '?'})`);
     // Saving the file (e.g. from the Chain screen) hot-reloads this gateway.
-    const unwatch = values['no-watch'] ? () => undefined : watchGatewayConfig(path, gateway, text, log);
+    const unwatch = values['no-watch'] ? () => undefined : watchGatewayConfig(path, gateway, text, log, adjust);
 
     return new Promise<number>((done) => {
       let stopping = false;
