@@ -10,6 +10,7 @@ import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { ExecutionTelemetry } from '../telemetry/otel-telemetry';
 import { configErrors, type FailureSimulator } from '../interceptors/chain';
 import { Backend } from './backend';
+import { BackendHealth } from './backend-health';
 import { configSnapshot } from './config-snapshot';
 import { Interception } from './intercept';
 import { HttpListener } from './listen-http';
@@ -50,6 +51,8 @@ export interface GatewayEvents {
   backend: [{ type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string }];
   /** The stdio client closed its end: a headless gateway exits. */
   'client-gone': [];
+  /** backendHealth changed (connected, or a failed connect / lost backend). */
+  'backend-health': [];
 }
 
 export interface GatewayOptions {
@@ -74,6 +77,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   config: GatewayConfig;
   interception: Interception;
   readonly gatewayName: string;
+  readonly backendHealth = new BackendHealth(() => this.emit('backend-health'));
   private state: GatewayState = 'stopped';
   private error?: string;
   private stdio?: StdioListener;
@@ -239,6 +243,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   }
 
   onSession(record: SessionRecord): void {
+    this.backendHealth.connected(); // the backend answered this session's initialize
     this.counts.sessions++;
     this.recorder?.recordSession(record);
     this.options.telemetry?.recordSession(record);
@@ -272,7 +277,13 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     else this.latencies[this.latencyCursor++ % LATENCY_WINDOW] = durationMs;
   }
 
+  onBackendUnreachable(error: string): void {
+    this.backendHealth.failed(error);
+  }
+
   onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void {
+    if (event.type === 'backend-crashed') this.backendHealth.failed(event.detail);
+    else this.backendHealth.connected();
     if (event.type === 'backend-crashed') this.counts.backendCrashes++;
     // A stdio gateway's backend that dies before its client said anything did not really start (it outlived
     // the start check, e.g. a slow machine): fail the gateway with the reason rather than idle with a dead backend.

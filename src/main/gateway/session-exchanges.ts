@@ -63,6 +63,19 @@ export class SessionExchanges {
     this.record(ex);
   }
 
+  /**
+   * The client's initialize could not reach the backend: answered with the error and, unlike a successful
+   * initialize, recorded (outcome error), so an unreachable backend shows in Traffic and the error counters.
+   */
+  failBackendConnect(id: JsonRpcId, code: number, message: string): void {
+    const ex = this.fromClient.get(id);
+    if (!ex || !this.fromClient.delete(id)) return;
+    ex.errorReturned = { code, message };
+    this.client.send(errorResponse(id, code, message), id);
+    if (this.host.wantsRecords?.() === false) return this.host.count?.('error', performance.now() - ex.t0);
+    this.host.onExecution(toExecutionRecord(ex, this.host.gatewayName, this.sessionId));
+  }
+
   /** Requests the backend made of the client: forgotten when the backend died (nobody takes their answer). */
   dropBackendRequests(): void {
     for (const ex of this.fromBackend.values()) ex.chain?.release();

@@ -66,6 +66,8 @@ export interface SessionHost {
   readonly propagateTrace?: ((executionId: string, received: unknown, forwarded: Record<string, unknown> | undefined) => Record<string, unknown>) | undefined;
   /** `beforeClient`: the backend died before the client sent anything (a start failure in disguise). */
   onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void;
+  /** Connecting the backend (or initializing it) failed; a session record (onSession) means it worked. */
+  onBackendUnreachable?(error: string): void;
 }
 
 export interface SessionOptions {
@@ -219,6 +221,7 @@ export class GatewaySession {
       this.deadlines.watch(ex);
       await backend.send(outgoing, this.faults.streamEndGuard(ex)).catch((err: Error) => this.faults.sendFailed(backend, ex, err));
     } catch (err) {
+      this.host.onBackendUnreachable?.((err as Error).message);
       this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, (err as Error).message);
     }
   }
@@ -283,8 +286,8 @@ export class GatewaySession {
       this.deadlines.watch(ex);
       await backend.send(req);
     } catch (err) {
-      this.exchanges.fromClient.delete(req.id);
-      this.client.send(errorResponse(req.id, RpcCode.BackendUnavailable, (err as Error).message));
+      this.host.onBackendUnreachable?.((err as Error).message);
+      this.exchanges.failBackendConnect(req.id, RpcCode.BackendUnavailable, (err as Error).message);
     }
   }
 

@@ -3,7 +3,7 @@
 // a card shows "connected, N interceptors" or the connection error before any traffic arrives.
 import { Gateway } from '../gateway';
 import { InterceptorServerClient } from '../interceptors/client';
-import type { InterceptorServerState } from '../../shared/api/models';
+import type { BackendHealth, InterceptorServerState } from '../../shared/api/models';
 import type { GatewayConfig } from '../../shared/config';
 import type { ConnectionState } from '../interceptors/client/status';
 import type { GatewayRuntime, GatewayRuntimeFactory, GatewayRuntimeOptions } from './gateway-runtime';
@@ -43,6 +43,8 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
       log: (line) => o.logger.info(`[gateway ${o.id}] ${line}`),
       ...(o.simulate ? { simulate: o.simulate } : {}),
     });
+    // A failed backend connect (or a recovered one) changes the card.
+    this.gateway.on('backend-health', () => o.onChange?.());
     this.gateway.on('state', (state) => {
       if (state === 'failed' && this.started) o.onFailure(new Error(this.gateway.status().error ?? 'the gateway stopped unexpectedly'));
     });
@@ -79,6 +81,10 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
 
   replayHost(): ReplayHost | undefined {
     return this.started ? this.gateway : undefined;
+  }
+
+  backendHealth(): BackendHealth {
+    return this.gateway.backendHealth.snapshot();
   }
 
   serverStates(): InterceptorServerState[] {

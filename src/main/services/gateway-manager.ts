@@ -326,6 +326,7 @@ export class GatewayManager {
       },
       backend: backendSummary(e.config, e.raw),
       interceptorServers: e.runtime?.serverStates?.() ?? serverStatesFromConfig(e.config, running),
+      ...(running && e.runtime?.backendHealth ? { backendHealth: e.runtime.backendHealth() } : {}),
       autoStart: e.autoStart,
       demo: e.demo,
       configPath: this.configPath(e.id),

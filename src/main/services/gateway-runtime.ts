@@ -3,7 +3,7 @@
 // the tests do not depend on its internals.
 import type { GatewayConfig } from '../../shared/config';
 import type { Recorder } from '../../shared/trace/execution';
-import type { InterceptorServerState } from '../../shared/api/models';
+import type { BackendHealth, InterceptorServerState } from '../../shared/api/models';
 import type { Logger } from './environment';
 import type { ReplayHost } from '../gateway/replay';
 import type { FailureSimulator } from '../interceptors/chain';
@@ -16,6 +16,8 @@ export interface GatewayRuntime {
   url(): string | undefined;
   /** Live state of its interceptor servers, when the gateway tracks it. */
   serverStates?(): InterceptorServerState[] | undefined;
+  /** Whether the gateway reaches its backend, as it last saw it. */
+  backendHealth?(): BackendHealth;
   /** The running gateway, for replays through its current chain and backend (src/main/gateway/replay.ts). */
   replayHost?(): ReplayHost | undefined;
   /**

@@ -42,6 +42,15 @@ export const ListenInfoSchema = z.object({
   requiresToken: z.boolean().optional(),
 });
 
+/** Whether a running gateway reaches its backend (src/main/gateway/backend-health.ts). */
+export const BackendHealthSchema = z.object({
+  state: z.enum(['unknown', 'connected', 'failing']),
+  since: Iso.optional(),
+  error: z.string().optional(),
+  failures: z.number().int(),
+});
+export type BackendHealth = z.infer<typeof BackendHealthSchema>;
+
 export const GatewayInfoSchema = z.object({
   id: GatewayIdSchema,
   name: z.string(),
@@ -50,6 +59,8 @@ export const GatewayInfoSchema = z.object({
   listen: ListenInfoSchema,
   backend: EndpointSummarySchema,
   interceptorServers: z.array(InterceptorServerStateSchema),
+  /** Present while the gateway runs in the console. */
+  backendHealth: BackendHealthSchema.optional(),
   autoStart: z.boolean(),
   demo: z.boolean(),
   configPath: z.string(),

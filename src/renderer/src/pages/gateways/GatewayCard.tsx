@@ -6,6 +6,7 @@ import { Status } from '../../components/Status';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { GatewayMetrics } from './GatewayMetrics';
 import { ServerList } from './ServerList';
+import { BackendHealthLine } from './BackendHealthLine';
 import { ConnectDialog } from './ConnectDialog';
 import { SimulationBadge } from '../../components/SimulationBadge';
 
@@ -23,6 +24,7 @@ export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
     <article className="card" aria-labelledby={`gw-${g.id}`}>
       <header className="card-head">
         <Status status={g.status} />
+        {g.backendHealth?.state === 'failing' && <span className="status failed">backend failing</span>}
         <div className="title">
           <h2 id={`gw-${g.id}`}>{g.name}</h2>
           <span className="id mono">{g.id}</span>
@@ -83,6 +85,7 @@ export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
             <dd title={g.backend.target}>
               <strong>{g.backend.name}</strong> <span className="tag">{g.backend.transport}</span>{' '}
               <span className="mono muted">{g.backend.target}</span>
+              <BackendHealthLine health={g.backendHealth} />
             </dd>
           </div>
         </dl>

@@ -1,0 +1,77 @@
+// A gateway whose backend cannot be reached, in a real Chromium against web mode: its card says so
+// (backend failing, the error, since when) instead of a bare "Running", the failed connects are counted as
+// errors, and each is recorded as an execution with outcome error that Traffic shows. The backend is an
+// HTTP endpoint on a loopback port nobody listens on; the client is a real MCP client (SDK v2, HTTP).
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
+import { pageApi, type PageApi } from './support/page-api';
+import { connectHttpClient } from '../app/mcp-client';
+
+const haveChromium = chromiumAvailable();
+if (!haveChromium) console.warn('SKIPPED backend health browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
+
+/** A loopback port that was free a moment ago and now has no listener: connects to it are refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe.skipIf(!haveChromium)('A gateway whose backend is unreachable, in Chromium (web mode)', () => {
+  let web: WebModeRun;
+  let browser: Browser;
+  let page: Page;
+  let api: PageApi;
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    web = await startWebMode({ demo: false });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(web.openUrl);
+    api = pageApi(page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  it('shows the backend failing on the card, counts the failed connects as errors and records them for Traffic', { timeout: 120_000 }, async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}/mcp`;
+    const info = await api<{ listen: { url: string } }>('gateways.create', {
+      id: 'unreachable',
+      start: true,
+      config: {
+        serverInfo: { name: 'Unreachable backend', version: '1.0.0' },
+        backend: { transport: 'http', name: 'gone', endpoint },
+        listen: { transport: 'http', host: '127.0.0.1', port: 0 },
+      },
+    });
+    const card = page.getByRole('article', { name: 'Unreachable backend' });
+    await card.getByRole('status').filter({ hasText: 'Running' }).first().waitFor({ timeout: 30_000 });
+    await card.getByRole('note', { name: 'Backend health' }).filter({ hasText: 'not connected yet' }).waitFor({ timeout: 30_000 });
+
+    // Two clients try; each initialize fails at the backend.
+    for (let i = 0; i < 2; i++) await expect(connectHttpClient(info.listen.url)).rejects.toThrow();
+
+    const health = card.getByRole('alert', { name: 'Backend health' });
+    await health.waitFor({ timeout: 30_000 });
+    const text = (await health.textContent())!;
+    expect(text).toMatch(/^Backend unreachable since \d/);
+    expect(text).toContain('(2 failed attempts)');
+    expect(text).toMatch(/fetch failed|ECONNREFUSED|refused/i);
+    await card.getByText('backend failing').waitFor();
+    await expect.poll(async () => Number(await card.getByLabel('Counters').getByLabel('Errors').textContent()), { timeout: 30_000 }).toBe(2);
+
+    await page.evaluate(() => (location.hash = '#/traffic'));
+    const rows = page.getByRole('table', { name: 'Executions' }).locator('.trow[data-id]');
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2);
+    expect(await rows.locator('.c-outcome').allTextContents()).toEqual(['error', 'error']);
+    expect(await rows.first().locator('.c-gateway').textContent()).toBe('unreachable');
+  });
+});
