@@ -26,7 +26,6 @@ import {
 } from './exchange';
 import type { Interception } from './intercept';
 import {
-  errorResponse,
   isErrorResponse,
   isNotification,
   isRequest,
