@@ -124,11 +124,20 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       return { deleted };
     },
 
+    'history.prunePreview': (options) => history.countPrunable(options),
+
     'settings.get': () => settings.get(),
     'settings.update': (patch) => {
       const next = settings.update(patch);
-      d.emit({ type: 'tables.changed', tables: ['settings'] });
-      return next;
+      // A new retention is applied here rather than by the policy's next pass, so the answer says what it
+      // deleted (the UI reports it; the periodic pass then finds nothing more).
+      const { maxExecutions, maxAgeDays } = next.retention;
+      const pruned =
+        patch.retention && (maxExecutions || maxAgeDays)
+          ? history.prune({ ...(maxExecutions ? { maxExecutions } : {}), ...(maxAgeDays ? { maxAgeDays } : {}) })
+          : undefined;
+      d.emit({ type: 'tables.changed', tables: pruned ? ['settings', 'executions', 'steps', 'sink_events'] : ['settings'] });
+      return { ...next, ...(pruned !== undefined ? { pruned } : {}) };
     },
     ...buildPlaygroundHandlers(d),
     ...buildTrafficHandlers(d),

@@ -13,6 +13,8 @@ export interface HistoryPort {
   exportJsonl(filter: HistoryFilter): { jsonl: string; count: number };
   importJsonl(text: string): number;
   prune(options: { maxExecutions?: number; maxAgeDays?: number }): number;
+  /** How many executions prune() would delete now with these options, of how many recorded. */
+  countPrunable(options: { maxExecutions?: number; maxAgeDays?: number }): { wouldDelete: number; total: number };
   sinkEvents(options: { gateway?: string; interceptor?: string; limit: number }): Record<string, unknown>[];
   /** Redaction at rest: JSON paths replaced before records are written (stores that support it). */
   setRedaction?(paths: string[]): void;

@@ -62,11 +62,21 @@ export class InMemoryHistory implements HistoryPort {
 
   prune(options: { maxExecutions?: number; maxAgeDays?: number }): number {
     const before = this.recorder.executions.length;
+    const keep = this.kept(options);
+    this.recorder.executions.splice(0, this.recorder.executions.length, ...keep);
+    return before - keep.length;
+  }
+
+  countPrunable(options: { maxExecutions?: number; maxAgeDays?: number }): { wouldDelete: number; total: number } {
+    const total = this.recorder.executions.length;
+    return { wouldDelete: total - this.kept(options).length, total };
+  }
+
+  private kept(options: { maxExecutions?: number; maxAgeDays?: number }) {
     let keep = this.recorder.executions;
     if (options.maxAgeDays) keep = keep.filter((e) => Date.now() - Date.parse(e.startedAt) <= options.maxAgeDays! * 86_400_000);
     if (options.maxExecutions && keep.length > options.maxExecutions) keep = keep.slice(keep.length - options.maxExecutions);
-    this.recorder.executions.splice(0, this.recorder.executions.length, ...keep);
-    return before - keep.length;
+    return keep;
   }
 
   sinkEvents(): Record<string, unknown>[] {

@@ -10,6 +10,7 @@ import {
   importFromString,
   listExecutions,
   listSinkEvents,
+  countPrunable,
   pruneHistory,
   SqliteRecorder,
   timeBuckets,
@@ -86,6 +87,11 @@ export class SqliteHistory implements HistoryPort {
 
   prune(options: { maxExecutions?: number; maxAgeDays?: number }): number {
     return pruneHistory(this.db, options).deleted;
+  }
+
+  countPrunable(options: { maxExecutions?: number; maxAgeDays?: number }): { wouldDelete: number; total: number } {
+    const total = this.db.prepare('SELECT COUNT(*) FROM executions').pluck().get() as number;
+    return { wouldDelete: countPrunable(this.db, options), total };
   }
 
   sinkEvents(options: { gateway?: string; interceptor?: string; limit: number }): Record<string, unknown>[] {

@@ -30,7 +30,7 @@ export {
   type InterceptorLatency,
   type TimeBucket,
 } from './queries/aggregates';
-export { pruneHistory, type PruneOptions, type PruneResult } from './retention/prune';
+export { countPrunable, pruneHistory, type PruneOptions, type PruneResult } from './retention/prune';
 export { exportLines, exportToString } from './portability/export-jsonl';
 export { importFromFile, importFromString, ImportError, type ImportOptions, type ImportResult } from './portability/import-jsonl';
 export { DEFAULT_MAX_LINE_BYTES } from './portability/line-reader';

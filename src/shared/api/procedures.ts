@@ -151,6 +151,11 @@ export const procedures = {
     z.object({ deleted: z.number().int() }),
     'Deletes old executions by count and/or age.',
   ),
+  'history.prunePreview': proc(
+    z.object({ maxExecutions: z.number().int().positive().optional(), maxAgeDays: z.number().int().positive().optional() }),
+    z.object({ wouldDelete: z.number().int(), total: z.number().int() }),
+    'How many executions a retention policy would delete now (asked before saving it), of how many recorded.',
+  ),
 
   'replay.run': proc(
     z.object({
@@ -180,7 +185,11 @@ export const procedures = {
   ),
 
   'settings.get': proc(None, SettingsSchema, 'The persisted settings.'),
-  'settings.update': proc(SettingsSchema.partial(), SettingsSchema, 'Changes some settings and returns all of them.'),
+  'settings.update': proc(
+    SettingsSchema.partial(),
+    SettingsSchema.extend({ pruned: z.number().int().optional() }),
+    'Changes some settings and returns all of them; a new retention applies at once and `pruned` says how many executions it deleted.',
+  ),
   ...trafficProcedures,
   ...playgroundProcedures,
   ...designerProcedures,

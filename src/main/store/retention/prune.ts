@@ -28,10 +28,17 @@ function fileBytes(db: Database.Database): number {
   return pages * size;
 }
 
-export function pruneHistory(db: Database.Database, options: PruneOptions): PruneResult {
-  const bytesBefore = fileBytes(db);
-  const chunk = Math.max(100, options.chunkSize ?? 5000);
-  let cutoff = -Infinity; // delete executions with key < cutoff
+/** How many executions pruneHistory would delete now with these options (asked before a new policy is saved). */
+export function countPrunable(db: Database.Database, options: Pick<PruneOptions, 'maxExecutions' | 'maxAgeDays' | 'now'>): number {
+  const cutoff = pruneCutoff(db, options);
+  if (cutoff === -Infinity) return 0;
+  const bound = Number.isFinite(cutoff) ? cutoff : Number.MAX_SAFE_INTEGER;
+  return db.prepare('SELECT COUNT(*) FROM executions WHERE id < ?').pluck().get(bound) as number;
+}
+
+/** Executions with a key below the result are the ones to delete (-Infinity: none). */
+function pruneCutoff(db: Database.Database, options: Pick<PruneOptions, 'maxExecutions' | 'maxAgeDays' | 'now'>): number {
+  let cutoff = -Infinity;
   if (options.maxAgeDays !== undefined) {
     const now = options.now ?? Date.now();
     cutoff = Math.max(cutoff, lowerKeyFor(now - options.maxAgeDays * 86_400_000));
@@ -44,6 +51,13 @@ export function pruneHistory(db: Database.Database, options: PruneOptions): Prun
         : (db.prepare('SELECT id FROM executions ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(keep - 1) as number | undefined);
     if (boundary !== undefined) cutoff = Math.max(cutoff, boundary);
   }
+  return cutoff;
+}
+
+export function pruneHistory(db: Database.Database, options: PruneOptions): PruneResult {
+  const bytesBefore = fileBytes(db);
+  const chunk = Math.max(100, options.chunkSize ?? 5000);
+  const cutoff = pruneCutoff(db, options); // delete executions with key < cutoff
 
   let deleted = 0;
   if (cutoff > -Infinity) {

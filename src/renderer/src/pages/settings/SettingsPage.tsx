@@ -4,12 +4,12 @@ import type { Settings, Theme } from '../../../../shared/api/models';
 import { useApiMutation, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { applyTheme } from '../../theme/theme';
+import { RetentionForm } from './RetentionForm';
 
 export function SettingsPage() {
   const settings = useApiQuery('settings.get', undefined, ['settings']);
   const info = useApiQuery('app.info', undefined, []);
   const update = useApiMutation('settings.update', ['settings']);
-  const prune = useApiMutation('history.prune', ['executions']);
   const s = settings.data;
   const save = (patch: Partial<Settings>) => update.mutate(patch);
   // The theme applies at once (optimistically); the saved setting catches up.
@@ -60,8 +60,7 @@ export function SettingsPage() {
                 <dd className="mono" title={info.data?.dbPath}>{info.data?.dbPath ?? '…'}</dd>
               </div>
             </dl>
-            <Retention settings={s} onSave={save} onPrune={(p) => prune.mutate(p)} pruned={prune.data?.deleted} />
-            <ErrorBanner error={prune.error} />
+            <RetentionForm settings={s} />
           </section>
 
           <section className="card section" aria-labelledby="privacy">
@@ -78,42 +77,6 @@ export function SettingsPage() {
           </section>
         </div>
       )}
-    </div>
-  );
-}
-
-function numberOrNull(v: string): number | null {
-  const n = Number(v);
-  return v.trim() && Number.isInteger(n) && n > 0 ? n : null;
-}
-
-function Retention(props: {
-  settings: Settings;
-  onSave(patch: Partial<Settings>): void;
-  onPrune(p: { maxExecutions?: number; maxAgeDays?: number }): void;
-  pruned?: number;
-}) {
-  const [maxExecutions, setMaxExecutions] = useState(String(props.settings.retention.maxExecutions ?? ''));
-  const [maxAgeDays, setMaxAgeDays] = useState(String(props.settings.retention.maxAgeDays ?? ''));
-  const retention = { maxExecutions: numberOrNull(maxExecutions), maxAgeDays: numberOrNull(maxAgeDays) };
-  return (
-    <div className="row">
-      <label className="field">
-        Keep at most (executions)
-        <input type="number" min={1} value={maxExecutions} onChange={(e) => setMaxExecutions(e.target.value)} placeholder="no limit" />
-      </label>
-      <label className="field">
-        Keep for (days)
-        <input type="number" min={1} value={maxAgeDays} onChange={(e) => setMaxAgeDays(e.target.value)} placeholder="no limit" />
-      </label>
-      <button onClick={() => props.onSave({ retention })}>Save retention</button>
-      <button
-        disabled={!retention.maxExecutions && !retention.maxAgeDays}
-        onClick={() => props.onPrune({ ...(retention.maxExecutions ? { maxExecutions: retention.maxExecutions } : {}), ...(retention.maxAgeDays ? { maxAgeDays: retention.maxAgeDays } : {}) })}
-      >
-        Prune now
-      </button>
-      {props.pruned !== undefined && <span className="muted">Deleted {props.pruned} executions.</span>}
     </div>
   );
 }
