@@ -26,6 +26,7 @@ import {
 } from './exchange';
 import type { Interception } from './intercept';
 import {
+  errorResponse,
   isErrorResponse,
   isNotification,
   isRequest,
