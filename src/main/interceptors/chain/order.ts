@@ -2,10 +2,11 @@
 // interceptors apply to an event and phase, and in which order mutations run.
 import type { Phase } from '../../../shared/protocol/constants';
 import { hookMatches } from '../../../shared/protocol/events';
-import type { Compat, InterceptorType, Mode, PriorityHint } from '../../../shared/protocol/schemas';
+import type { Compat, InterceptorType, PriorityHint } from '../../../shared/protocol/schemas';
 import type { Pass, SkipReason } from '../../../shared/trace/types';
 import { configErrorMessage, configProblem } from './config-check';
 import { interceptorId, narrowHooks, overrideFor } from './overrides';
+import { effectiveSettings } from '../../../shared/config/effective-settings';
 import type { ChainPlan, DiscoveredInterceptor, OrderInput, PlannedEntry, SkippedEntry } from './types';
 
 /** Override hint ?? descriptor hint ?? 0; a scalar covers both phases, an object uses [phase] ?? 0. */
@@ -33,10 +34,6 @@ export function compatExcludes(compat: Compat | undefined, protocolVersion: stri
   return undefined;
 }
 
-function normaliseMode(mode: string | undefined): Mode | undefined {
-  return mode === 'enforce' ? 'active' : (mode as Mode | undefined);
-}
-
 export function passOf(type: InterceptorType): Pass {
   return type;
 }
@@ -46,6 +43,7 @@ export function planEntry(item: DiscoveredInterceptor, phase: Phase, input: Pick
   const d = item.descriptor;
   const id = interceptorId(item.server, d.name);
   const o = overrideFor(input.overrides, item.server, d.name);
+  const effective = effectiveSettings(d, o);
   const entry: PlannedEntry = {
     id,
     server: item.server,
@@ -54,11 +52,11 @@ export function planEntry(item: DiscoveredInterceptor, phase: Phase, input: Pick
     pass: passOf(d.type),
     serverIndex: item.serverIndex,
     listIndex: item.listIndex,
-    enabled: o?.enabled ?? true,
-    // A5: legacy `enforce` (possible in raw overrides that skipped the schema) is `active`.
-    mode: normaliseMode(o?.mode) ?? normaliseMode(d.mode) ?? 'active',
-    failOpen: o?.failOpen ?? d.failOpen ?? false,
-    priority: effectivePriority(phase, d.priorityHint, o?.priorityHint),
+    // The one computation of declared + override that the views show too (A5: legacy `enforce` is `active`).
+    enabled: effective.enabled.value,
+    mode: effective.mode.value,
+    failOpen: effective.failOpen.value,
+    priority: effective.priority[phase].value,
     hooks: narrowHooks(id, d.hooks, o?.hooks),
   };
   if (o?.timeoutMs !== undefined) entry.timeoutMs = o.timeoutMs;

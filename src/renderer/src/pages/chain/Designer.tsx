@@ -8,6 +8,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import type { DesignerSaveResult } from '../../../../shared/api/models-designer';
 import { ChainCanvas } from './canvas/ChainCanvas';
 import { overridesOf, patchOverride, setEnabled, type Hook } from './doc/overrides';
+import type { OverrideSettings } from '../../../../shared/config/effective-settings';
 import { useConfigDocument } from './doc/useConfigDocument';
 import { JsonTab } from './JsonTab';
 import { Palette } from './Palette';
@@ -193,6 +194,7 @@ export function Designer({ id }: { id: string }) {
             phase={phase}
             selectedId={selectedId}
             onSelect={setSelectedId}
+            overrides={overridesOf(doc.raw) as Record<string, OverrideSettings>}
           />
           <ChainCanvas
             order={data.order}

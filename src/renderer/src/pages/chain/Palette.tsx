@@ -5,6 +5,7 @@ import type { DesignerDiscovery } from '../../../../shared/api/models-designer';
 import { DRAG_MIME } from './canvas/ChainCanvas';
 import { skipExplanation, SKIP_LABELS } from './skip-reasons';
 import type { OrderedEntry, Phase } from './useChainData';
+import { effectiveSettings, labelled, type OverrideSettings } from '../../../../shared/config/effective-settings';
 
 interface Descriptor {
   name: string;
@@ -26,6 +27,8 @@ interface Props {
   phase: Phase;
   selectedId: string | undefined;
   onSelect(id: string): void;
+  /** The draft config's overrides: the palette shows effective settings, each labelled declared or override. */
+  overrides: Record<string, OverrideSettings>;
 }
 
 export function hooksSummary(hooks: Descriptor['hooks']): string {
@@ -107,7 +110,7 @@ export function Palette(props: Props) {
                     <span className={`badge type ${d.type}`}>{d.type}</span>
                   </div>
                   <div className="palette-hooks mono">{hooksSummary(d.hooks)}</div>
-                  <DeclaredPolicy d={d} />
+                  <EffectivePolicy d={d} override={props.overrides[id]} phase={props.phase} testId={`palette-policy-${id}`} />
                   {d.description && <div className="palette-desc">{d.description}</div>}
                   {reason && <div className="palette-reason">{SKIP_LABELS[reason] ?? reason}</div>}
                   {server.configErrors
@@ -127,15 +130,22 @@ export function Palette(props: Props) {
   );
 }
 
-/** What the interceptor declares beyond the defaults (mode, failOpen, priority), before any override. */
-function DeclaredPolicy({ d }: { d: Descriptor }) {
-  const prio = d.priorityHint === undefined ? undefined : typeof d.priorityHint === 'number' ? String(d.priorityHint) : `req ${d.priorityHint.request ?? 0} / res ${d.priorityHint.response ?? 0}`;
-  if (d.mode !== 'audit' && !d.failOpen && (prio === undefined || d.type !== 'mutation')) return null;
+/**
+ * Its effective mode, failOpen and priority (declared + override, shared/config/effective-settings.ts),
+ * shown when either differs from the defaults, each labelled with where it comes from.
+ */
+function EffectivePolicy({ d, override, phase, testId }: { d: Descriptor; override: OverrideSettings | undefined; phase: Phase; testId: string }) {
+  const e = effectiveSettings(d, override);
+  const prio = e.priority[phase];
+  const showPrio = d.type === 'mutation' && (prio.value !== 0 || prio.source === 'override');
+  const showMode = e.mode.value === 'audit' || e.mode.source === 'override';
+  const showOpen = e.failOpen.value || e.failOpen.source === 'override';
+  if (!showPrio && !showMode && !showOpen) return null;
   return (
-    <div className="badges palette-policy">
-      {d.mode === 'audit' && <span className="badge mode audit">audit</span>}
-      {d.failOpen && <span className="badge open">fail-open</span>}
-      {prio !== undefined && d.type === 'mutation' && <span className="badge prio">priority {prio}</span>}
+    <div className="badges palette-policy" data-testid={testId}>
+      {showMode && <span className={`badge mode ${e.mode.value}`}>{labelled(e.mode)}</span>}
+      {showOpen && <span className="badge open">{labelled(e.failOpen, e.failOpen.value ? 'fail-open' : 'fail-closed')}</span>}
+      {showPrio && <span className="badge prio">{labelled(prio, `priority ${prio.value}`)}</span>}
     </div>
   );
 }

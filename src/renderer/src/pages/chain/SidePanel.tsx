@@ -1,6 +1,7 @@
 // The side panel for one interceptor: enable/disable, the A11 overrides (mode, failOpen, priority, timeout,
 // hooks: narrowing only, checked by the chain engine through the API) and `config`, edited with a form
 // generated from its configSchema (raw JSON as the fallback). Every change edits the config document.
+import { effectiveSettings, labelled, type DeclaredSettings, type OverrideSettings } from '../../../../shared/config/effective-settings';
 import { useEffect, useState } from 'react';
 import { SchemaForm } from '../../components/schema-form/SchemaForm';
 import type { JsonSchema } from '../../components/schema-form/schema';
@@ -66,6 +67,7 @@ export function SidePanel(p: Props) {
           </div>
           {d.description && <p className="muted">{d.description}</p>}
           <div className="mono small">Declared hooks: {hooksSummary(d.hooks)}</div>
+          <EffectiveLine d={d} o={o} phase={p.phase} />
           <div className="panel-status" data-testid="panel-status">
             {p.planned?.skipped
               ? skipExplanation(p.planned.skipped, p.planned.skipDetail, p.event, p.phase)
@@ -215,5 +217,16 @@ function NumberField(props: { label: string; hideLabel?: boolean; value: number 
       />
       {error && <span className="field-error">{error}</span>}
     </label>
+  );
+}
+
+/** The settings the gateway runs it with (declared + these overrides), each labelled with its source. */
+function EffectiveLine({ d, o, phase }: { d: DeclaredSettings; o: Record<string, unknown>; phase: 'request' | 'response' }) {
+  const e = effectiveSettings(d, o as OverrideSettings);
+  return (
+    <div className="small" data-testid="panel-effective">
+      Effective: {labelled(e.enabled, e.enabled.value ? 'enabled' : 'disabled')} · mode {labelled(e.mode)} ·{' '}
+      {labelled(e.failOpen, e.failOpen.value ? 'fail-open' : 'fail-closed')} · {labelled(e.priority[phase], `priority ${e.priority[phase].value}`)}
+    </div>
   );
 }

@@ -7,6 +7,23 @@ import { useApiMutation, useApiQuery } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { useInterceptorChoice } from '../invoke/useInterceptors';
 import { InterceptorPicker } from '../TargetPickers';
+import { effectiveSettings, labelled, type DeclaredSettings, type OverrideSettings } from '../../../../../shared/config/effective-settings';
+
+function overridesIn(config: Record<string, unknown> | undefined): Record<string, OverrideSettings> {
+  const o = config?.overrides;
+  return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, OverrideSettings>) : {};
+}
+
+/** "pii-validator is fail-open (override), mode active (declared)": the settings a failure meets. */
+function EffectivePolicyLine({ name, declared, override }: { name: string; declared: DeclaredSettings; override: OverrideSettings | undefined }) {
+  const e = effectiveSettings(declared, override);
+  return (
+    <div className="muted" data-testid="simulation-effective-policy">
+      {name} is {labelled(e.failOpen, e.failOpen.value ? 'fail-open' : 'fail-closed')}, mode {labelled(e.mode)}
+      {e.mode.value === 'audit' ? ': audit never blocks, so a failure lets the call through' : e.failOpen.value ? ': a failure lets the call through' : ': a failure blocks the call'}.
+    </div>
+  );
+}
 
 export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
   const sims = useApiQuery('simulation.list', { id: gateway.id }, ['gateways']);
@@ -18,6 +35,8 @@ export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
   const [kind, setKind] = useState<'crash' | 'timeout'>('crash');
   const [count, setCount] = useState(1);
   const running = gateway.status === 'running';
+  // The gateway's overrides: what the simulation meets is the effective failOpen/mode, not the declared one.
+  const gatewayConfig = useApiQuery('gateways.get', { id: gateway.id }, ['gateways']);
 
   return (
     <div className="pg-grid simulation">
@@ -50,11 +69,12 @@ export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
             Arm
           </button>
         </div>
-        {selected && (
-          <div className="muted">
-            {selected.name} is {(selected as { failOpen?: boolean }).failOpen ? 'fail-open' : 'fail-closed'} as declared
-            {(selected as { mode?: string }).mode === 'audit' ? ' (audit mode: never blocks)' : ''}; the gateway config may override it.
-          </div>
+        {selected && effectiveServer && (
+          <EffectivePolicyLine
+            name={selected.name}
+            declared={selected as DeclaredSettings}
+            override={overridesIn(gatewayConfig.data?.config)[`${effectiveServer}/${selected.name}`]}
+          />
         )}
         <ErrorBanner error={arm.error ?? discovery.error} />
       </section>

@@ -1,0 +1,63 @@
+// Effective interceptor settings in a real Chromium against web mode (demo gateway, the sample
+// interceptors): with the config making pii-validator fail-open and email-redactor's priority -2000000
+// (declared: fail-closed, -1000), failure simulation, the chain palette and the side panel all show the
+// effective value, computed by one function (shared/config/effective-settings.ts), labelled "override"
+// or "declared".
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
+import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
+
+const haveChromium = chromiumAvailable();
+if (!haveChromium) console.warn('SKIPPED effective settings browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
+
+describe.skipIf(!haveChromium)('Effective interceptor settings in Chromium (web mode)', () => {
+  let web: WebModeRun;
+  let browser: Browser;
+  let page: Page;
+  let api: PageApi;
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    web = await startWebMode();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(web.openUrl);
+    api = pageApi(page);
+    await waitForDemoGateway(api, page);
+    const loaded = await api<{ text: string }>('designer.load', { id: 'demo' });
+    const config = JSON.parse(loaded.text) as { overrides: Record<string, Record<string, unknown>> };
+    config.overrides['samples/pii-validator'] = { failOpen: true };
+    config.overrides['samples/email-redactor'] = { priorityHint: -2000000 };
+    await api('designer.save', { id: 'demo', text: JSON.stringify(config, null, 2) });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  it('failure simulation shows the effective failOpen, labelled override', async () => {
+    await page.evaluate(() => (location.hash = '#/playground'));
+    await page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name: 'Failure simulation' }).click();
+    await page.getByLabel('Simulation interceptor').selectOption('pii-validator');
+    const line = page.getByTestId('simulation-effective-policy');
+    await expect.poll(() => line.textContent(), { timeout: 20_000 }).toContain('pii-validator is fail-open (override), mode active (declared)');
+  });
+
+  it('the palette and the side panel show the same effective settings, labelled', async () => {
+    await page.evaluate(() => (location.hash = '#/chain/demo'));
+    const redactor = page.getByTestId('palette-policy-samples/email-redactor');
+    await expect.poll(() => redactor.textContent(), { timeout: 30_000 }).toContain('priority -2000000 (override)');
+    expect(await page.getByTestId('palette-policy-samples/pii-validator').textContent()).toContain('fail-open (override)');
+    expect(await page.getByTestId('palette-policy-samples/tool-allowlist').textContent()).toContain('audit (override)');
+
+    await page.getByTestId('palette-item-samples/email-redactor').click();
+    const panel = page.getByTestId('panel-effective');
+    await expect.poll(() => panel.textContent(), { timeout: 10_000 }).toContain('priority -2000000 (override)');
+    expect(await panel.textContent()).toContain('fail-closed (declared)');
+    await page.getByTestId('palette-item-samples/pii-validator').click();
+    await expect.poll(() => panel.textContent(), { timeout: 10_000 }).toContain('fail-open (override)');
+    expect(await panel.textContent()).toContain('mode active (declared)');
+  });
+});
