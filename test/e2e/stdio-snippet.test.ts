@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
 import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
-import { splitCommandLine } from '../../src/main/cli/shell-words';
+import { splitCommandLine } from '../../src/shared/shell/shell-words';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED stdio snippet browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
