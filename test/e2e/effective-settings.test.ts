@@ -2,7 +2,7 @@
 // interceptors): with the config making pii-validator fail-open and email-redactor's priority -2000000
 // (declared: fail-closed, -1000), failure simulation, the chain palette and the side panel all show the
 // effective value, computed by one function (shared/config/effective-settings.ts), labelled "override"
-// or "declared".
+// or "declared". With the JSON tab broken, the canvas and the side panel both show the last valid config.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
@@ -59,5 +59,24 @@ describe.skipIf(!haveChromium)('Effective interceptor settings in Chromium (web 
     await page.getByTestId('palette-item-samples/pii-validator').click();
     await expect.poll(() => panel.textContent(), { timeout: 10_000 }).toContain('fail-open (override)');
     expect(await panel.textContent()).toContain('mode active (declared)');
+  });
+
+  it('with invalid JSON in the JSON tab, the canvas and the side panel still agree (both show the last valid config)', async () => {
+    await page.evaluate(() => (location.hash = '#/chain/demo'));
+    const node = page.getByTestId('chain-node-request-samples/tool-allowlist');
+    await expect.poll(() => node.getAttribute('data-mode'), { timeout: 30_000 }).toBe('audit');
+    await page.getByTestId('palette-item-samples/tool-allowlist').click();
+    const panel = page.getByTestId('panel-effective');
+    await expect.poll(() => panel.textContent(), { timeout: 10_000 }).toContain('mode audit (override)');
+
+    await page.getByRole('tab', { name: 'JSON', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Gateway config (JSON)' }).click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.insertText('{ "overrides": oops');
+    await page.getByRole('tab', { name: 'Canvas', exact: true }).click();
+    await page.getByTestId('palette-item-samples/tool-allowlist').click();
+    await expect.poll(() => panel.textContent(), { timeout: 10_000 }).toContain('of the last valid config');
+    expect(await panel.textContent()).toContain('mode audit (override)');
+    expect(await node.getAttribute('data-mode')).toBe('audit');
   });
 });

@@ -194,7 +194,7 @@ export function Designer({ id }: { id: string }) {
             phase={phase}
             selectedId={selectedId}
             onSelect={setSelectedId}
-            overrides={overridesOf(doc.raw) as Record<string, OverrideSettings>}
+            overrides={overridesOf(data.draft) as Record<string, OverrideSettings>}
           />
           <ChainCanvas
             order={data.order}
@@ -218,6 +218,8 @@ export function Designer({ id }: { id: string }) {
               event={event}
               phase={phase}
               raw={doc.raw}
+              shown={data.draft}
+              stale={!valid}
               editable={Boolean(doc.raw)}
               onPatch={(patch) => doc.editRaw((raw) => patchOverride(raw, selectedId, patch))}
               onReset={() =>

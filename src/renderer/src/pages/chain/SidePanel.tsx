@@ -32,6 +32,10 @@ interface Props {
   event: string;
   phase: Phase;
   raw: Record<string, unknown> | undefined;
+  /** The draft the canvas shows (last schema-valid config): the effective settings line reads it. */
+  shown: Record<string, unknown> | undefined;
+  /** The JSON tab has errors: what is shown is the last valid config. */
+  stale: boolean;
   editable: boolean;
   onPatch(patch: OverridePatch): void;
   onReset(): void;
@@ -67,7 +71,7 @@ export function SidePanel(p: Props) {
           </div>
           {d.description && <p className="muted">{d.description}</p>}
           <div className="mono small">Declared hooks: {hooksSummary(d.hooks)}</div>
-          <EffectiveLine d={d} o={o} phase={p.phase} />
+          <EffectiveLine d={d} o={overrideOf(p.shown, p.id)} phase={p.phase} stale={p.stale} />
           <div className="panel-status" data-testid="panel-status">
             {p.planned?.skipped
               ? skipExplanation(p.planned.skipped, p.planned.skipDetail, p.event, p.phase)
@@ -221,12 +225,13 @@ function NumberField(props: { label: string; hideLabel?: boolean; value: number 
 }
 
 /** The settings the gateway runs it with (declared + these overrides), each labelled with its source. */
-function EffectiveLine({ d, o, phase }: { d: DeclaredSettings; o: Record<string, unknown>; phase: 'request' | 'response' }) {
+function EffectiveLine({ d, o, phase, stale }: { d: DeclaredSettings; o: Record<string, unknown>; phase: 'request' | 'response'; stale: boolean }) {
   const e = effectiveSettings(d, o as OverrideSettings);
   return (
     <div className="small" data-testid="panel-effective">
       Effective: {labelled(e.enabled, e.enabled.value ? 'enabled' : 'disabled')} · mode {labelled(e.mode)} ·{' '}
       {labelled(e.failOpen, e.failOpen.value ? 'fail-open' : 'fail-closed')} · {labelled(e.priority[phase], `priority ${e.priority[phase].value}`)}
+      {stale && ' · of the last valid config (the JSON tab has errors)'}
     </div>
   );
 }

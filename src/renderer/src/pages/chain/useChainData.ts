@@ -30,6 +30,11 @@ export interface ChainData {
   order: Record<Phase, OrderedEntry[] | undefined>;
   orderError: unknown;
   ordering: boolean;
+  /**
+   * The config the canvas shows: the last draft that passed the schema. Every view that shows effective
+   * settings reads its overrides from this same draft, so a broken JSON tab cannot make them disagree.
+   */
+  draft: Record<string, unknown> | undefined;
 }
 
 export function useChainData(id: string, raw: Record<string, unknown> | undefined, valid: boolean, event: string, protocolVersion: string): ChainData {
@@ -73,6 +78,7 @@ export function useChainData(id: string, raw: Record<string, unknown> | undefine
   const response = useQuery(orderFor('response'));
 
   return {
+    draft,
     discovery: discovery.data,
     discoveryError: discovery.error,
     discovering: discovery.isFetching,
