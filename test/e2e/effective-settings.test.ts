@@ -45,12 +45,19 @@ describe.skipIf(!haveChromium)('Effective interceptor settings in Chromium (web 
     await expect.poll(() => line.textContent(), { timeout: 20_000 }).toContain('pii-validator is fail-open (override), mode active (declared)');
   });
 
-  it('the palette and the side panel show the same effective settings, labelled', async () => {
+  it('the palette, the canvas and the side panel show the same effective settings, labelled', async () => {
     await page.evaluate(() => (location.hash = '#/chain/demo'));
     const redactor = page.getByTestId('palette-policy-samples/email-redactor');
     await expect.poll(() => redactor.textContent(), { timeout: 30_000 }).toContain('priority -2000000 (override)');
     expect(await page.getByTestId('palette-policy-samples/pii-validator').textContent()).toContain('fail-open (override)');
     expect(await page.getByTestId('palette-policy-samples/tool-allowlist').textContent()).toContain('audit (override)');
+
+    // The canvas draws the planner's values (the same function) and marks the overridden ones.
+    const prio = page.getByTestId('chain-node-request-samples/email-redactor').locator('.badge.prio');
+    await expect.poll(() => prio.textContent(), { timeout: 30_000 }).toBe('prio -2000000 · override');
+    const open = page.getByTestId('chain-node-request-samples/pii-validator').locator('.badge.open');
+    expect(await open.textContent()).toBe('fail-open · override');
+    expect(await page.getByTestId('chain-node-request-samples/pii-validator').locator('.badge.mode').getAttribute('data-source')).toBe('declared');
 
     await page.getByTestId('palette-item-samples/email-redactor').click();
     const panel = page.getByTestId('panel-effective');

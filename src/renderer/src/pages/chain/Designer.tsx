@@ -197,6 +197,7 @@ export function Designer({ id }: { id: string }) {
             overrides={overridesOf(data.draft) as Record<string, OverrideSettings>}
           />
           <ChainCanvas
+            overrides={overridesOf(data.draft) as Record<string, OverrideSettings>}
             order={data.order}
             phase={phase}
             event={event}

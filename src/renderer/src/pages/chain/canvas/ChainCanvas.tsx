@@ -8,6 +8,8 @@ import { layoutChain, type InterceptorNodeData } from './layout';
 import { nodeTypes } from './nodes';
 import { lanes, type OrderedEntry, type Phase } from '../useChainData';
 import { SKIP_LABELS } from '../skip-reasons';
+import { CanvasOverrides } from './overrides-context';
+import type { OverrideSettings } from '../../../../../shared/config/effective-settings';
 
 export const DRAG_MIME = 'application/x-interceptor-id';
 
@@ -21,12 +23,16 @@ interface Props {
   backendLabel: string;
   backendDetail: string;
   editable: boolean;
+  /** The shown draft's overrides: node badges say whether a value is declared or an override. */
+  overrides: Record<string, OverrideSettings>;
 }
 
 export function ChainCanvas(props: Props) {
   return (
     <ReactFlowProvider>
-      <Canvas {...props} />
+      <CanvasOverrides.Provider value={props.overrides}>
+        <Canvas {...props} />
+      </CanvasOverrides.Provider>
     </ReactFlowProvider>
   );
 }

@@ -1,5 +1,6 @@
 // The canvas' node types: the client and backend endpoints, an interceptor with its badges (type, mode
 // with audit drawn as a dashed "shadow" node, failOpen, priority, timeout), and a parallel group.
+import { useSettingSources } from './overrides-context';
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import type { EndpointNodeData, GroupNodeData, InterceptorNodeData } from './layout';
 
@@ -41,8 +42,14 @@ export function GroupNode({ data }: NodeProps<Node<GroupNodeData>>) {
   );
 }
 
+/** An override is marked on the badge itself; a declared value is the unmarked default (its title says so). */
+function mark(source: 'declared' | 'override') {
+  return source === 'override' ? <span className="override-mark"> · override</span> : null;
+}
+
 export function InterceptorNode({ data, parentId }: NodeProps<Node<InterceptorNodeData>>) {
   const e = data.entry;
+  const sources = useSettingSources(e.id);
   const audit = e.mode === 'audit';
   const sides = parentId ? [] : data.phase === 'request' ? (['target-left', 'source-right'] as const) : (['target-right', 'source-left'] as const);
   const classes = ['chain-node', `type-${e.type}`, audit ? 'audit' : '', data.dimmed ? 'dimmed' : '', data.selected ? 'selected' : ''].filter(Boolean).join(' ');
@@ -66,13 +73,24 @@ export function InterceptorNode({ data, parentId }: NodeProps<Node<InterceptorNo
       <div className="node-server">{e.server}</div>
       <div className="badges">
         <span className={`badge type ${e.type}`}>{e.type}</span>
-        <span className={`badge mode ${audit ? 'audit' : 'active'}`} title={audit ? 'audit mode' : 'active mode'}>
+        <span className={`badge mode ${audit ? 'audit' : 'active'}`} data-source={sources.mode.source} title={`${audit ? 'audit' : 'active'} mode (${sources.mode.source})`}>
           {audit ? 'audit · shadow' : 'active'}
+          {mark(sources.mode.source)}
         </span>
-        <span className={`badge ${e.failOpen ? 'open' : 'closed'}`} title={e.failOpen ? 'an error or timeout is skipped' : 'an error or timeout blocks'}>
+        <span
+          className={`badge ${e.failOpen ? 'open' : 'closed'}`}
+          data-source={sources.failOpen.source}
+          title={`${e.failOpen ? 'an error or timeout is skipped' : 'an error or timeout blocks'} (${sources.failOpen.source})`}
+        >
           {e.failOpen ? 'fail-open' : 'fail-closed'}
+          {mark(sources.failOpen.source)}
         </span>
-        {e.pass === 'mutation' && <span className="badge prio">prio {e.priority}</span>}
+        {e.pass === 'mutation' && (
+          <span className="badge prio" data-source={sources.priority[data.phase].source} title={`priority (${sources.priority[data.phase].source})`}>
+            prio {e.priority}
+            {mark(sources.priority[data.phase].source)}
+          </span>
+        )}
         {e.timeoutMs !== undefined && <span className="badge timeout">{e.timeoutMs} ms</span>}
       </div>
     </div>
