@@ -2,24 +2,16 @@
 // (backend failing, the error, since when) instead of a bare "Running", the failed connects are counted as
 // errors, and each is recorded as an execution with outcome error that Traffic shows. The backend is an
 // HTTP endpoint on a loopback port nobody listens on; the client is a real MCP client (SDK v2, HTTP).
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
 import { pageApi, type PageApi } from './support/page-api';
 import { connectHttpClient } from '../app/mcp-client';
+// A port that was free a moment ago has no listener now: connects to it are refused.
+import { freePort as closedPort } from '../gateway/helpers';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED backend health browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
-
-/** A loopback port that was free a moment ago and now has no listener: connects to it are refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.skipIf(!haveChromium)('A gateway whose backend is unreachable, in Chromium (web mode)', () => {
   let web: WebModeRun;

@@ -2,23 +2,16 @@
 // instead of read as "no limit"; Save says how many executions the new policy deletes and asks first
 // (Cancel keeps them all); confirming deletes exactly those and the page reports it. The history is five
 // real executions in the SQLite file: failed initializes of a gateway whose backend port is closed.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
 import { pageApi, type PageApi } from './support/page-api';
 import { connectHttpClient } from '../app/mcp-client';
+// A port that was free a moment ago has no listener now: connects to it are refused.
+import { freePort as closedPort } from '../gateway/helpers';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED retention browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.skipIf(!haveChromium)('Settings → retention in Chromium (web mode)', () => {
   let web: WebModeRun;
