@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getExecutionRecord, openStore } from '../../src/main/store';
+import { descendants as descendantsOf } from '../gateway/helpers';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const cliPath = join(root, 'out/cli/index.js');
@@ -164,28 +165,7 @@ export function recordedCalls(db: string): { calls: RecordedCall[]; integrity: s
 
 /** Live descendants of a process (Linux /proc): what must be gone after a stop. */
 export function descendants(pid: number): number[] {
-  const parents = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] === 'Z') continue;
-      const ppid = Number(fields[1]);
-      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const c of parents.get(p) ?? []) {
-      out.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return out;
+  return descendantsOf(pid, { skipZombies: true });
 }
 
 /** Processes whose command line mentions `needle` (to find backends a killed gateway left behind). */

@@ -116,14 +116,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Every live descendant of `pid` (Linux /proc): what must be gone after a clean stop. */
-export function descendants(pid: number): number[] {
+/**
+ * Every descendant of `pid` (Linux /proc): what must be gone after a clean stop. `skipZombies` leaves out
+ * processes that have exited but not been reaped yet (the chaos tests watch their own worker's children,
+ * whose exit statuses the runner collects in its own time).
+ */
+export function descendants(pid: number, options: { skipZombies?: boolean } = {}): number[] {
   const parents = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (options.skipZombies && fields[0] === 'Z') continue;
+      const ppid = Number(fields[1]);
       const list = parents.get(ppid) ?? [];
       list.push(Number(entry));
       parents.set(ppid, list);
