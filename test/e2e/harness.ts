@@ -36,6 +36,9 @@ export function ensureRendererBuilt(): void {
   const index = join(root, 'out', 'renderer', 'index.html');
   const sources = Math.max(newestMtime(join(root, 'src', 'renderer')), newestMtime(join(root, 'src', 'shared')));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  // In CI the build step has built everything: a rebuild here (electron-vite empties out/) would remove
+  // out/cli under the tests that are running the CLI at that moment (seen: "Cannot find module out/cli/index.js").
+  if (process.env.CI && existsSync(index)) return;
   const lock = join(root, 'out', '.renderer-build.lock');
   mkdirSync(join(root, 'out'), { recursive: true });
   for (;;) {
