@@ -44,6 +44,8 @@ interface Props {
 
 export function Toolbar(p: Props) {
   const [custom, setCustom] = useState(!EVENTS.includes(p.event));
+  // Shown on one line, cut with an ellipsis when the toolbar is short of room; the title has all of it.
+  const status = `${p.ordering ? 'Ordering… ' : ''}${p.dirty ? 'Unsaved changes' : p.saved ? savedText(p.saved, p.savedAt) : 'Saved'}`;
   return (
     <div className="chain-toolbar">
       <label className="inline">
@@ -98,9 +100,8 @@ export function Toolbar(p: Props) {
         </button>
       </div>
       <div className="spacer" />
-      <span className="save-status muted" data-testid="save-status" aria-live="polite">
-        {p.ordering ? 'Ordering… ' : ''}
-        {p.dirty ? 'Unsaved changes' : p.saved ? savedText(p.saved, p.savedAt) : 'Saved'}
+      <span className="save-status muted" data-testid="save-status" aria-live="polite" title={status}>
+        {status}
       </span>
       <button type="button" className="ghost small" onClick={p.onUndo} disabled={!p.canUndo} title="Undo (Ctrl+Z)">
         Undo

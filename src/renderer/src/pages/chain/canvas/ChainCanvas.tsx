@@ -1,7 +1,8 @@
 // The pipeline for the selected event: Client → request lane → Backend → response lane → Client, as
 // `chain.order` returns it. The selected phase is in focus, the other lane dimmed. Interceptors dragged
-// from the palette are dropped here to enable them.
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
+// from the palette are dropped here to enable them. Where the view looks (a readable zoom, the selected
+// node in view) is decided in ./viewport.
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Background, Controls, ReactFlow, ReactFlowProvider, useNodesInitialized, useReactFlow, useStore, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { layoutChain, type InterceptorNodeData } from './layout';
@@ -9,6 +10,7 @@ import { nodeTypes } from './nodes';
 import { lanes, type OrderedEntry, type Phase } from '../useChainData';
 import { SKIP_LABELS } from '../skip-reasons';
 import { CanvasOverrides } from './overrides-context';
+import { baseViewport, reveal } from './viewport';
 import type { OverrideSettings } from '../../../../../shared/config/effective-settings';
 
 export const DRAG_MIME = 'application/x-interceptor-id';
@@ -74,14 +76,37 @@ function Canvas(props: Props) {
   );
   const flow = useReactFlow();
   const shape = nodes.map((n) => n.id).join('|');
-  // React Flow's own measurement of its pane: refit once it has taken the new size, not before.
-  const size = useStore((st) => `${st.width}x${st.height}`);
+  // React Flow's own measurement of its pane: place the view once it has taken the new size, not before.
+  const paneWidth = useStore((st) => st.width);
+  const paneHeight = useStore((st) => st.height);
   const measured = useNodesInitialized();
+  const [fits, setFits] = useState(true);
+  const placedFor = useRef('');
   useEffect(() => {
-    // Refit when the set of nodes or the room changes (an interceptor enabled, the side panel opened), not on selection.
-    const t = setTimeout(() => void flow.fitView({ padding: 0.08, maxZoom: 1, duration: 150 }), 30);
+    if (!measured || paneWidth === 0 || paneHeight === 0 || shape === '') return;
+    const t = setTimeout(() => {
+      const pane = { width: paneWidth, height: paneHeight };
+      let viewport = flow.getViewport();
+      // A new set of nodes, a new room (the side panel opened) or the other lane in focus: place the view
+      // afresh. A new selection alone only pans, keeping whatever zoom and position the user chose.
+      const placement = `${shape}#${paneWidth}x${paneHeight}#${phase}`;
+      if (placement !== placedFor.current) {
+        placedFor.current = placement;
+        const base = baseViewport(flow.getNodesBounds(shape.split('|')), pane, phase);
+        viewport = base.viewport;
+        setFits(base.fits);
+      }
+      // The selected interceptor as drawn in the lane in focus (else in the other lane, where it may only run).
+      const other: Phase = phase === 'request' ? 'response' : 'request';
+      const selectedNode = selectedId ? [`${phase}:${selectedId}`, `${other}:${selectedId}`].find((id) => flow.getInternalNode(id)) : undefined;
+      if (selectedNode) viewport = reveal(viewport, flow.getNodesBounds([selectedNode]), pane);
+      const now = flow.getViewport();
+      if (Math.abs(now.x - viewport.x) > 0.5 || Math.abs(now.y - viewport.y) > 0.5 || Math.abs(now.zoom - viewport.zoom) > 0.001) {
+        void flow.setViewport(viewport, { duration: 150 });
+      }
+    }, 30);
     return () => clearTimeout(t);
-  }, [shape, size, measured, flow]);
+  }, [shape, paneWidth, paneHeight, measured, phase, selectedId, flow]);
   const [dragOver, setDragOver] = useState(false);
   const skipped = lanes(order[phase]).skipped;
 
@@ -114,7 +139,8 @@ function Canvas(props: Props) {
           nodesDraggable={false}
           nodesConnectable={false}
           elementsSelectable
-          fitView
+          // The wheel pans (a chain wider than the pane is read by scrolling along it); pinch or Ctrl+wheel zooms.
+          panOnScroll
           minZoom={0.3}
           maxZoom={1.25}
           proOptions={{ hideAttribution: true }}
@@ -129,6 +155,11 @@ function Canvas(props: Props) {
         <div className="lane-legend" aria-hidden>
           <span className="lane-tag request">request lane</span>
           <span className="lane-tag response">response lane</span>
+          {!fits && (
+            <span className="lane-tag" data-testid="canvas-pan-hint">
+              scroll or drag to see the whole chain
+            </span>
+          )}
         </div>
         {dragOver && <div className="drop-hint">Drop to enable it for this gateway</div>}
       </div>

@@ -5,14 +5,15 @@ import { MarkerType, type Edge, type Node } from '@xyflow/react';
 import { lanes, type OrderedEntry, type Phase } from '../useChainData';
 
 export const NODE_W = 196;
-export const NODE_H = 96;
+// Tall enough for three rows of 11 px badges (type, mode, failOpen, priority, timeout) in a node's width.
+export const NODE_H = 110;
 const GROUP_PAD = 8;
 const GROUP_HEAD = 24;
-const GAP_X = 34;
+const GAP_X = 28;
 /** One column slot: wide enough for a parallel group (a node plus its padding). */
 const STEP = NODE_W + 2 * GROUP_PAD + GAP_X;
 const CLIENT_W = 120;
-const ROW_GAP = 90;
+const ROW_GAP = 64;
 
 export interface InterceptorNodeData extends Record<string, unknown> {
   entry: OrderedEntry;
