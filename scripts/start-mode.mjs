@@ -1,0 +1,93 @@
+// What `npm start` runs: the desktop app or web mode, and why. Kept apart from scripts/start.mjs (which
+// only spawns what this decides) so that the decision is tested as a function, with a stand-in installer.
+//
+// Electron 45 no longer downloads its runtime when it is installed: the runtime is fetched on first use.
+// So on a machine with a display and no runtime yet, Electron's own installer (node_modules/electron/
+// install.js, the script behind `npx install-electron`) is run here, its progress shown, and the desktop
+// app starts once it has the runtime. When the download fails (no internet) or there is no display, web
+// mode starts instead and says why.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Set to a script to run instead of Electron's installer. For tests only: a stand-in that fails or writes
+ * a runtime, since the real one needs the internet.
+ */
+export const INSTALLER_ENV = 'INTERCEPTOR_CONSOLE_ELECTRON_INSTALLER';
+
+/** Linux and the BSDs need an X11 or Wayland display; macOS and Windows always have one. */
+export function hasDisplay(platform, env) {
+  if (platform === 'darwin' || platform === 'win32') return true;
+  return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+}
+
+/** The downloaded runtime's executable, read from path.txt like electron's index.js, without calling it (that would download). */
+export function electronBinary(electronDir, env) {
+  const pathFile = join(electronDir, 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const full = join(env.ELECTRON_OVERRIDE_DIST_PATH ?? join(electronDir, 'dist'), readFileSync(pathFile, 'utf8').trim());
+  return existsSync(full) ? full : undefined;
+}
+
+/**
+ * Runs the installer with its output shown as it goes. On a terminal its stderr is left to it (the progress
+ * bar draws only there); otherwise stderr is passed through and its last line kept, to say why it failed.
+ * Resolves with the exit code and that line.
+ */
+function runInstaller(installer, { env, onChild }) {
+  return new Promise((resolve) => {
+    const tty = Boolean(process.stderr.isTTY);
+    const child = spawn(process.execPath, [installer], { stdio: ['ignore', 'inherit', tty ? 'inherit' : 'pipe'], env });
+    onChild?.(child);
+    let tail = '';
+    child.stderr?.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      tail = (tail + chunk.toString()).slice(-4000);
+    });
+    child.once('error', (err) => resolve({ code: -1, message: err.message }));
+    child.once('exit', (code, signal) => {
+      const lines = tail.split('\n').map((l) => l.trim()).filter(Boolean);
+      // A stack trace's first line is the error itself ("TypeError: fetch failed"); else the last line.
+      const message = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.at(-1);
+      resolve({ code: code ?? (signal ? 1 : 0), message });
+    });
+  });
+}
+
+/**
+ * Decides how to start. `root` is the checkout (with out/ built); `electronDir` is where electron keeps
+ * path.txt and dist/. Returns `{ mode: 'desktop', binary }` or `{ mode: 'web', reason }`.
+ */
+export async function chooseStartMode({
+  root,
+  electronDir = join(root, 'node_modules', 'electron'),
+  env = process.env,
+  platform = process.platform,
+  log = (line) => console.log(line),
+  onInstallerChild,
+}) {
+  if (env.INTERCEPTOR_CONSOLE_WEB === '1') return { mode: 'web', reason: 'INTERCEPTOR_CONSOLE_WEB=1' };
+  if (!hasDisplay(platform, env)) return { mode: 'web', reason: 'there is no display: neither DISPLAY nor WAYLAND_DISPLAY is set' };
+  if (!existsSync(join(root, 'out', 'main', 'index.js'))) return { mode: 'web', reason: 'the desktop app is not built (out/main is missing): run `npm run build`' };
+  const present = electronBinary(electronDir, env);
+  if (present) return { mode: 'desktop', binary: present };
+  if (env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1') {
+    return { mode: 'web', reason: 'the Electron runtime is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD=1 forbids downloading it' };
+  }
+
+  const installer = env[INSTALLER_ENV] || join(electronDir, 'install.js');
+  if (!existsSync(installer)) return { mode: 'web', reason: `the Electron runtime is not installed and its installer is missing (${installer}): run \`npm ci\`` };
+  log('Downloading the Electron runtime (first start of the desktop app) with Electron’s installer…');
+  const result = await runInstaller(installer, { env, onChild: onInstallerChild });
+  const binary = result.code === 0 ? electronBinary(electronDir, env) : undefined;
+  if (binary) {
+    log('The Electron runtime is installed; starting the desktop app.');
+    return { mode: 'desktop', binary };
+  }
+  const why = result.code === 0 ? 'the installer finished but no runtime was found' : `exit code ${result.code}${result.message ? `: ${result.message}` : ''}`;
+  return {
+    mode: 'web',
+    reason: `the Electron runtime could not be downloaded (${why}); run \`node node_modules/electron/install.js\` when online, then \`npm start\` again`,
+  };
+}
