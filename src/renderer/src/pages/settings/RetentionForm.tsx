@@ -18,6 +18,13 @@ export function parseLimit(text: string): Limit {
   return { value: n };
 }
 
+/** What a saved retention keeps, in words: "at most 2 executions, for 30 days". */
+export function describeRetention(r: { maxExecutions: number | null; maxAgeDays: number | null }): string {
+  const count = r.maxExecutions ? `at most ${r.maxExecutions} execution${r.maxExecutions === 1 ? '' : 's'}` : 'any number of executions';
+  const age = r.maxAgeDays ? `for ${r.maxAgeDays} day${r.maxAgeDays === 1 ? '' : 's'}` : 'with no age limit';
+  return `${count}, ${age}`;
+}
+
 function policyOf(r: { maxExecutions: number | null; maxAgeDays: number | null }) {
   return { ...(r.maxExecutions ? { maxExecutions: r.maxExecutions } : {}), ...(r.maxAgeDays ? { maxAgeDays: r.maxAgeDays } : {}) };
 }
@@ -43,7 +50,9 @@ export function RetentionForm({ settings }: { settings: Settings }) {
       { retention: r },
       {
         onSuccess: (saved) =>
-          setReport(saved.pruned ? `Retention saved; deleted ${saved.pruned} executions.` : 'Retention saved; nothing was deleted.'),
+          setReport(
+            `${saved.pruned ? `Retention saved; deleted ${saved.pruned} executions.` : 'Retention saved; nothing was deleted.'} Now keeping ${describeRetention(saved.retention)}.`,
+          ),
       },
     );
   };
@@ -93,7 +102,7 @@ export function RetentionForm({ settings }: { settings: Settings }) {
         </div>
       )}
       {report && (
-        <div className="muted" role="status" aria-label="Retention result">
+        <div className="save-note" role="status" aria-label="Retention result">
           {report}
         </div>
       )}

@@ -1,17 +1,29 @@
-// Settings: theme, data folder, retention (with prune now), redaction at rest, demo gateway.
+// Settings: theme, data folder, retention (with prune now), redaction at rest, demo gateway. Each section
+// saves on its own and says in place what it saved, or why not (useSettingsSave).
 import { useEffect, useState } from 'react';
-import type { Settings, Theme } from '../../../../shared/api/models';
-import { useApiMutation, useApiQuery } from '../../api/context';
+import type { Theme } from '../../../../shared/api/models';
+import { useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { applyTheme } from '../../theme/theme';
 import { RetentionForm } from './RetentionForm';
+import { SaveOutcome, useSettingsSave, type SectionSave } from './useSettingsSave';
+import './settings.css';
+
+const THEME_NAMES: Record<Theme, string> = { system: 'System', light: 'Light', dark: 'Dark' };
 
 export function SettingsPage() {
   const settings = useApiQuery('settings.get', undefined, ['settings']);
   const info = useApiQuery('app.info', undefined, []);
-  const update = useApiMutation('settings.update', ['settings']);
   const s = settings.data;
-  const save = (patch: Partial<Settings>) => update.mutate(patch);
+  const themeSave = useSettingsSave((saved) => `theme ${THEME_NAMES[saved.theme]}${saved.theme === 'system' ? ' (follows the system’s light or dark mode)' : ''}.`);
+  const redactionSave = useSettingsSave((saved) =>
+    saved.redactPaths.length === 0
+      ? 'no redaction: payloads are recorded as they are.'
+      : `${saved.redactPaths.length} redaction path${saved.redactPaths.length === 1 ? '' : 's'} (${saved.redactPaths.join(', ')}), applied to everything recorded from now on.`,
+  );
+  const demoSave = useSettingsSave((saved) =>
+    saved.demoGateway ? 'the demo gateway is created on first start.' : 'no demo gateway is created on first start.',
+  );
   // The theme applies at once (optimistically); the saved setting catches up.
   const [theme, setTheme] = useState<Theme | undefined>();
   useEffect(() => setTheme(s?.theme), [s?.theme]);
@@ -24,7 +36,7 @@ export function SettingsPage() {
           <div className="sub">Stored in the data folder; they apply to the app and web mode alike.</div>
         </div>
       </div>
-      <ErrorBanner error={settings.error ?? update.error} />
+      <ErrorBanner error={settings.error} />
       {s && (
         <div className="settings">
           <section className="card section" aria-labelledby="appearance">
@@ -39,13 +51,14 @@ export function SettingsPage() {
                     onChange={() => {
                       setTheme(t);
                       applyTheme(t);
-                      save({ theme: t });
+                      themeSave.save({ theme: t });
                     }}
                   />
-                  {t === 'system' ? 'System' : t === 'light' ? 'Light' : 'Dark'}
+                  {THEME_NAMES[t]}
                 </label>
               ))}
             </div>
+            <SaveOutcome name="Theme" state={themeSave} />
           </section>
 
           <section className="card section" aria-labelledby="storage">
@@ -65,15 +78,16 @@ export function SettingsPage() {
 
           <section className="card section" aria-labelledby="privacy">
             <h2 id="privacy">Redaction at rest</h2>
-            <RedactPaths value={s.redactPaths} onSave={(redactPaths) => save({ redactPaths })} />
+            <RedactPaths value={s.redactPaths} state={redactionSave} />
           </section>
 
           <section className="card section" aria-labelledby="demo">
             <h2 id="demo">Demo gateway</h2>
             <label className="check">
-              <input type="checkbox" checked={s.demoGateway} onChange={(e) => save({ demoGateway: e.target.checked })} />
+              <input type="checkbox" checked={s.demoGateway} onChange={(e) => demoSave.save({ demoGateway: e.target.checked })} />
               Create the demo gateway on first start (server-everything behind the sample interceptors)
             </label>
+            <SaveOutcome name="Demo gateway" state={demoSave} />
           </section>
         </div>
       )}
@@ -81,7 +95,7 @@ export function SettingsPage() {
   );
 }
 
-function RedactPaths({ value, onSave }: { value: string[]; onSave(v: string[]): void }) {
+function RedactPaths({ value, state }: { value: string[]; state: SectionSave }) {
   const [text, setText] = useState(value.join('\n'));
   useEffect(() => setText(value.join('\n')), [value]);
   return (
@@ -89,11 +103,23 @@ function RedactPaths({ value, onSave }: { value: string[]; onSave(v: string[]): 
       <label className="field">
         JSON paths to redact before anything is written
         <span className="hint">One per line, relative to each payload: arguments.password, items[*].token, **.apiKey</span>
-        <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+        <textarea
+          rows={3}
+          value={text}
+          aria-invalid={Boolean(state.error)}
+          onChange={(e) => {
+            setText(e.target.value);
+            state.reset();
+          }}
+          spellCheck={false}
+        />
       </label>
       <div>
-        <button onClick={() => onSave(text.split('\n').map((l) => l.trim()).filter(Boolean))}>Save redaction</button>
+        <button disabled={state.pending} onClick={() => state.save({ redactPaths: text.split('\n').map((l) => l.trim()).filter(Boolean) })}>
+          Save redaction
+        </button>
       </div>
+      <SaveOutcome name="Redaction" state={state} />
     </>
   );
 }

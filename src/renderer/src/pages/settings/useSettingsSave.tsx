@@ -1,0 +1,56 @@
+// One Settings section's save: its own request, so that the confirmation (what was saved, and when) and any
+// error appear in that section, next to the control that caused them, not in a banner at the top of the page.
+import { useState } from 'react';
+import type { Settings } from '../../../../shared/api/models';
+import { useApiMutation } from '../../api/context';
+
+export interface SectionSave {
+  save(patch: Partial<Settings>): void;
+  pending: boolean;
+  /** The last confirmation, e.g. "Saved 14:02:11: theme dark." */
+  note: string | undefined;
+  error: string | undefined;
+  /** Clears the note and the error (the user is editing again). */
+  reset(): void;
+}
+
+/** `describe` turns what the server saved into the confirmation's words. */
+export function useSettingsSave(describe: (saved: Settings) => string): SectionSave {
+  const update = useApiMutation('settings.update', ['settings']);
+  const [note, setNote] = useState<string>();
+  const [error, setError] = useState<string>();
+  return {
+    save: (patch) => {
+      setNote(undefined);
+      setError(undefined);
+      update.mutate(patch, {
+        onSuccess: (saved) => setNote(`Saved ${new Date().toLocaleTimeString()}: ${describe(saved)}`),
+        onError: (err) => setError(err instanceof Error ? err.message : String(err)),
+      });
+    },
+    pending: update.isPending,
+    note,
+    error,
+    reset: () => {
+      setNote(undefined);
+      setError(undefined);
+    },
+  };
+}
+
+/** The section's confirmation or error, announced to screen readers; `name` labels it ("Theme", "Redaction"). */
+export function SaveOutcome({ name, state }: { name: string; state: SectionSave }) {
+  if (state.error) {
+    return (
+      <div className="banner error" role="alert" aria-label={`${name} not saved`}>
+        Not saved: {state.error}
+      </div>
+    );
+  }
+  if (!state.note) return null;
+  return (
+    <div className="save-note" role="status" aria-label={`${name} saved`}>
+      ✓ {state.note}
+    </div>
+  );
+}
