@@ -1,14 +1,17 @@
 // Takes the README screenshots of the Chain designer with Chromium against web mode (the demo gateway:
 // server-everything + the sample interceptors), each after doing what it shows for real.
 // Run after `npm run build`: node --import tsx scripts/screenshots-designer.ts
+// At 1440×900, the size the canvas is made readable for (test/e2e/chain-readability.test.ts). Interceptors
+// are selected from the palette, as a node may lie outside the visible part of the canvas.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { root } from '../test/e2e/harness';
 import { openConsole, shoot } from './screenshot-session';
 
+const VIEWPORT = { width: 1440, height: 900 };
 const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-const { web, browser, page, close } = await openConsole({ width: 1600, height: 960 }, '#/chain/demo');
+const { web, browser, page, close } = await openConsole(VIEWPORT, '#/chain/demo');
 try {
   const shot = (p: Page, name: string) => shoot(p, `designer-${name}`, { settleMs: 600 });
   await page.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 60_000 });
@@ -17,12 +20,12 @@ try {
   await shot(page, 'canvas');
 
   // The side panel of tool-allowlist: audit mode and its config edited with the generated form.
-  await page.getByTestId('chain-node-request-samples/tool-allowlist').click();
+  await page.getByTestId('palette-item-samples/tool-allowlist').click();
   await page.getByTestId('chain-panel').evaluate((el) => (el.scrollTop = el.scrollHeight));
   await shot(page, 'panel');
 
   // A priority override: email-redactor moves ahead of secretless-redactor (not saved).
-  await page.getByTestId('chain-node-request-samples/email-redactor').click();
+  await page.getByTestId('palette-item-samples/email-redactor').click();
   await page.getByRole('spinbutton', { name: 'Priority' }).fill('-2000000');
   await page.getByRole('spinbutton', { name: 'Priority' }).press('Enter');
   await page.waitForFunction(() => document.querySelector('[data-testid="chain-node-request-samples/email-redactor"]')?.getAttribute('data-step') === '1');
@@ -63,10 +66,10 @@ try {
   await wizard.getByRole('button', { name: 'Cancel' }).or(wizard.getByRole('button', { name: 'Close' })).first().click();
 
   // Dark theme (the default 'system' theme follows the browser's colour scheme).
-  const dark = await browser.newPage({ viewport: { width: 1600, height: 960 }, colorScheme: 'dark' });
+  const dark = await browser.newPage({ viewport: VIEWPORT, colorScheme: 'dark' });
   await dark.goto(`${web.openUrl}#/chain/demo`);
   await dark.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 30_000 });
-  await dark.getByTestId('chain-node-request-samples/pii-validator').click();
+  await dark.getByTestId('palette-item-samples/pii-validator').click();
   await shot(dark, 'dark');
 } finally {
   await close();

@@ -96,9 +96,9 @@ function Canvas(props: Props) {
         viewport = base.viewport;
         setFits(base.fits);
       }
-      // The selected interceptor as drawn in the lane in focus (else in the other lane, where it may only run).
-      const other: Phase = phase === 'request' ? 'response' : 'request';
-      const selectedNode = selectedId ? [`${phase}:${selectedId}`, `${other}:${selectedId}`].find((id) => flow.getInternalNode(id)) : undefined;
+      // The selected interceptor as drawn in the lane in focus. One that does not run there (the panel says
+      // why) is not chased into the other lane: the lane in focus stays in view.
+      const selectedNode = selectedId && flow.getInternalNode(`${phase}:${selectedId}`) ? `${phase}:${selectedId}` : undefined;
       if (selectedNode) viewport = reveal(viewport, flow.getNodesBounds([selectedNode]), pane);
       const now = flow.getViewport();
       if (Math.abs(now.x - viewport.x) > 0.5 || Math.abs(now.y - viewport.y) > 0.5 || Math.abs(now.zoom - viewport.zoom) > 0.001) {
