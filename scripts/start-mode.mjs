@@ -85,7 +85,7 @@ export async function chooseStartMode({
     log('The Electron runtime is installed; starting the desktop app.');
     return { mode: 'desktop', binary };
   }
-  const why = result.code === 0 ? 'the installer finished but no runtime was found' : `exit code ${result.code}${result.message ? `: ${result.message}` : ''}`;
+  const why = result.code === 0 ? 'the installer finished but no runtime was found' : `exit code ${result.code}${result.message ? `: ${result.message}` : '; its error is printed above'}`;
   return {
     mode: 'web',
     reason: `the Electron runtime could not be downloaded (${why}); run \`node node_modules/electron/install.js\` when online, then \`npm start\` again`,
