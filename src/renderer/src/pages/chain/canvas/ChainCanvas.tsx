@@ -152,6 +152,29 @@ function Canvas(props: Props) {
           <Background gap={20} size={1} />
           <Controls showInteractive={false} />
         </ReactFlow>
+        {dragOver && <div className="drop-hint">Drop to enable it for this gateway</div>}
+      </div>
+      <div className="chain-canvas-foot">
+        <div className="chain-skipped" aria-label={`Not applied to ${props.event} (${phase})`}>
+          <span className="muted">
+            Not applied to <code>{props.event}</code> · {phase}:
+          </span>
+          {skipped.length === 0 && <span className="muted">none</span>}
+          {skipped.map((e) => (
+            <button
+              key={e.id}
+              type="button"
+              className="chip dimmed"
+              data-testid={`skipped-${e.id}`}
+              data-reason={e.skipped}
+              title={`${SKIP_LABELS[e.skipped ?? ''] ?? e.skipped}${e.skipDetail ? `: ${e.skipDetail}` : ''}`}
+              onClick={() => props.onSelect(e.id)}
+            >
+              {e.id} <span className="reason">{SKIP_LABELS[e.skipped ?? ''] ?? e.skipped}</span>
+            </button>
+          ))}
+        </div>
+        {/* Below the canvas, not over it: at a readable zoom the drawing reaches every edge of the pane. */}
         <div className="lane-legend" aria-hidden>
           <span className="lane-tag request">request lane</span>
           <span className="lane-tag response">response lane</span>
@@ -161,26 +184,6 @@ function Canvas(props: Props) {
             </span>
           )}
         </div>
-        {dragOver && <div className="drop-hint">Drop to enable it for this gateway</div>}
-      </div>
-      <div className="chain-skipped" aria-label={`Not applied to ${props.event} (${phase})`}>
-        <span className="muted">
-          Not applied to <code>{props.event}</code> · {phase}:
-        </span>
-        {skipped.length === 0 && <span className="muted">none</span>}
-        {skipped.map((e) => (
-          <button
-            key={e.id}
-            type="button"
-            className="chip dimmed"
-            data-testid={`skipped-${e.id}`}
-            data-reason={e.skipped}
-            title={`${SKIP_LABELS[e.skipped ?? ''] ?? e.skipped}${e.skipDetail ? `: ${e.skipDetail}` : ''}`}
-            onClick={() => props.onSelect(e.id)}
-          >
-            {e.id} <span className="reason">{SKIP_LABELS[e.skipped ?? ''] ?? e.skipped}</span>
-          </button>
-        ))}
       </div>
     </div>
   );
