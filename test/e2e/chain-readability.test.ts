@@ -84,7 +84,7 @@ describe.skipIf(!haveChromium)('Chain canvas readability at 1440×900 (web mode,
       const [n, p] = [await node.boundingBox(), await panel.boundingBox()];
       expect(intersects(n!, p!), `${name} ${JSON.stringify(n)} under the panel ${JSON.stringify(p)}`).toBe(false);
       // A person can click it where it is drawn (nothing covers it).
-      await node.click({ trial: true, timeout: 5_000 });
+      await node.click({ trial: true, timeout: 15_000 });
     }
     expect((await smallestCanvasText(page)).px).toBeGreaterThanOrEqual(11);
   });
