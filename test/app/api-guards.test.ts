@@ -31,6 +31,8 @@ const events: unknown[] = [
   { type: 'gateway.reloaded', id: 'demo', at: '2026-12-02T15:00:00.000Z' },
   { type: 'replay.progress', jobId: 'j1', state: 'running', done: 1, total: 4 },
   { type: 'replay.progress', jobId: 'j1', state: 'running', done: '1', total: 4 },
+  { type: 'client.requests', sessionId: 's1', pending: 0 },
+  { type: 'client.requests', sessionId: 's1' },
   { type: 'toString' },
   { type: 'unknown.event' },
   { tables: ['executions'] },

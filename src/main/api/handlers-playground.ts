@@ -17,7 +17,7 @@ export function buildPlaygroundHandlers(d: { manager: GatewayManager; playground
     'simulation.disarm': ({ id, simulationId }) => ({ disarmed: pg().simulations.disarm(id, simulationId) }),
     'simulation.list': (input) => pg().simulations.list(input?.id),
 
-    'client.connect': ({ target }) => pg().clients.connect(target),
+    'client.connect': ({ target, roots, answerTimeoutMs }) => pg().clients.connect(target, { roots, answerTimeoutMs }),
     'client.sessions': () => pg().clients.sessions(),
     'client.disconnect': async ({ sessionId }) => {
       await pg().clients.disconnect(sessionId);
@@ -27,6 +27,12 @@ export function buildPlaygroundHandlers(d: { manager: GatewayManager; playground
     'client.callTool': ({ sessionId, name, arguments: args }) => pg().clients.callTool(sessionId, name, args),
     'client.getPrompt': ({ sessionId, name, arguments: args }) => pg().clients.getPrompt(sessionId, name, args),
     'client.readResource': ({ sessionId, uri }) => pg().clients.readResource(sessionId, uri),
+    'client.pending': (input) => pg().clients.pendingRequests(input?.sessionId),
+    'client.answer': ({ sessionId, requestId, answer }) => {
+      pg().clients.answer(sessionId, requestId, answer);
+      return { done: true as const };
+    },
+    'client.setRoots': ({ sessionId, roots }) => pg().clients.setRoots(sessionId, roots),
   };
 }
 

@@ -47,7 +47,11 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   };
   const recorder = new NotifyingRecorder(ports.history.recorder, emit);
   // Simulations wrap the runtime factory, so the Playground exists before the manager it serves.
-  const playground = new PlaygroundServices(env.version, () => emit({ type: 'tables.changed', tables: ['gateways'] }));
+  const playground = new PlaygroundServices(
+    env.version,
+    () => emit({ type: 'tables.changed', tables: ['gateways'] }),
+    (sessionId, pending) => emit({ type: 'client.requests', sessionId, pending }),
+  );
   const manager = new GatewayManager(env, recorder, playground.withSimulation(ports.runtimeFactory));
   playground.attach(manager);
   manager.onEvent(emit);

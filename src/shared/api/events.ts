@@ -12,6 +12,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tables.changed'), tables: z.array(TableNameSchema).min(1) }),
   /** A running gateway swapped its config (the Chain screen's Save); `restarted` when it could not hot-reload. */
   z.object({ type: z.literal('gateway.reloaded'), id: GatewayIdSchema, at: z.string(), restarted: z.boolean() }),
+  /** The built-in client's pending server→client requests of a session changed (fetch client.pending). */
+  z.object({ type: z.literal('client.requests'), sessionId: z.string(), pending: z.number().int().nonnegative() }),
   /** Progress of a bulk replay job (throttled); fetch replay.bulkStatus for its summary. */
   z.object({
     type: z.literal('replay.progress'),

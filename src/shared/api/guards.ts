@@ -16,6 +16,7 @@ const EVENT_FIELDS: Record<ApiEvent['type'], Record<string, Kind>> = {
   'executions.new': { gateway: 'string', count: 'number' },
   'tables.changed': { tables: 'array' },
   'gateway.reloaded': { id: 'string', at: 'string', restarted: 'boolean' },
+  'client.requests': { sessionId: 'string', pending: 'number' },
   'replay.progress': { jobId: 'string', state: 'string', done: 'number', total: 'number' },
 };
 

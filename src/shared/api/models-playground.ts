@@ -1,6 +1,7 @@
 // Shapes of the Playground's API: failure simulations and the built-in MCP client's sessions.
 import { z } from 'zod';
 import { GatewayIdSchema } from './models';
+import { ClientRootsSchema } from './models-client-requests';
 
 export const SimulatedFailureKindSchema = z.enum(['timeout', 'crash']);
 
@@ -49,6 +50,12 @@ export const ClientSessionSchema = z.object({
   instructions: z.string().optional(),
   capabilities: z.record(z.string(), z.unknown()),
   connectedAt: z.string(),
+  /** What the client declared it can do (sampling, elicitation, roots), as sent in initialize. */
+  clientCapabilities: z.record(z.string(), z.unknown()),
+  roots: ClientRootsSchema,
+  /** When the server last asked for the roots (roots/list). */
+  rootsListedAt: z.string().optional(),
+  answerTimeoutMs: z.number().int(),
 });
 export type ClientSession = z.infer<typeof ClientSessionSchema>;
 

@@ -10,6 +10,7 @@ import {
   SimulatedFailureKindSchema,
   SimulationSchema,
 } from './models-playground';
+import { ClientRootsSchema, MAX_ANSWER_TIMEOUT_MS, PendingServerRequestSchema, ServerRequestAnswerSchema } from './models-client-requests';
 
 const Session = z.object({ sessionId: z.string().min(1) });
 const Args = z.record(z.string(), z.unknown()).default({});
@@ -39,7 +40,17 @@ export const playgroundProcedures = {
   ),
   'simulation.list': proc(z.object({ id: GatewayIdSchema.optional() }).optional(), z.array(SimulationSchema), 'Armed failure simulations.'),
 
-  'client.connect': proc(z.object({ target: ClientTargetSchema }), ClientSessionSchema, 'Connects the built-in MCP client to a gateway or a server.'),
+  'client.connect': proc(
+    z.object({
+      target: ClientTargetSchema,
+      /** The roots the client offers from the start (changeable later with client.setRoots). */
+      roots: ClientRootsSchema.optional(),
+      /** How long a server→client request (sampling, elicitation) waits for the user; default 5 min. */
+      answerTimeoutMs: z.number().int().min(1000).max(MAX_ANSWER_TIMEOUT_MS).optional(),
+    }),
+    ClientSessionSchema,
+    'Connects the built-in MCP client to a gateway or a server.',
+  ),
   'client.sessions': proc(z.object({}).optional(), z.array(ClientSessionSchema), 'The open client sessions.'),
   'client.disconnect': proc(Session, z.object({ done: z.literal(true) }), 'Closes a client session.'),
   'client.list': proc(Session, ClientCatalogSchema, 'Tools, prompts, resources and resource templates of the connected server.'),
@@ -50,4 +61,19 @@ export const playgroundProcedures = {
     'prompts/get',
   ),
   'client.readResource': proc(Session.extend({ uri: z.string().min(1) }), ClientCallResultSchema, 'resources/read'),
+  'client.pending': proc(
+    z.object({ sessionId: z.string().min(1).optional() }).optional(),
+    z.array(PendingServerRequestSchema),
+    'Server→client requests (sampling, elicitation) waiting for the user, oldest first.',
+  ),
+  'client.answer': proc(
+    Session.extend({ requestId: z.string().min(1), answer: ServerRequestAnswerSchema }),
+    z.object({ done: z.literal(true) }),
+    'Answers a pending server→client request (checked against the request before it goes back to the server).',
+  ),
+  'client.setRoots': proc(
+    Session.extend({ roots: ClientRootsSchema }),
+    z.object({ roots: ClientRootsSchema, notified: z.boolean() }),
+    'Replaces the roots the client offers and sends notifications/roots/list_changed.',
+  ),
 } as const;

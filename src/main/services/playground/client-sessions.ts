@@ -1,7 +1,8 @@
 // The Playground's built-in MCP client. Its connections live here in the core (never in the renderer,
 // which cannot spawn a process or hold a bearer token safely): a gateway's HTTP listener with that
 // gateway's own token, any server by command (stdio) or URL (Streamable HTTP). Calls through a gateway
-// go through its chain and are recorded like any client's.
+// go through its chain and are recorded like any client's. It declares sampling, elicitation and roots;
+// the server's requests for them wait for the user in the Client tab (client-requests/).
 import { randomUUID } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
@@ -9,6 +10,9 @@ import { ApiError } from '../../../shared/api/envelope';
 import type { ClientCatalog, ClientSession, ClientTarget } from '../../../shared/api/models-playground';
 import { ShellSyntaxError, splitCommandLine } from '../../../shared/shell/shell-words';
 import type { GatewayManager } from '../gateway-manager';
+import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot, type PendingServerRequest, type ServerRequestAnswer } from '../../../shared/api/models-client-requests';
+import { CLIENT_CAPABILITIES, installServerRequestHandlers } from './client-requests/handlers';
+import { PendingServerRequests } from './client-requests/pending-requests';
 
 /** Open sessions are bounded: the oldest is closed when a new one would exceed this. */
 const MAX_SESSIONS = 8;
@@ -21,24 +25,47 @@ interface Open {
   client: Client;
 }
 
+export interface ConnectOptions {
+  roots?: ClientRoot[];
+  answerTimeoutMs?: number;
+}
+
 export class ClientSessions {
   private readonly open = new Map<string, Open>();
+  private readonly pending: PendingServerRequests;
 
   constructor(
     private readonly manager: () => GatewayManager,
     private readonly version: string,
-  ) {}
+    /** Told when a session's pending server→client requests (or the roots the server read) change. */
+    private readonly onRequestsChanged: (sessionId: string, pending: number) => void = () => undefined,
+  ) {
+    this.pending = new PendingServerRequests(onRequestsChanged);
+  }
 
-  async connect(target: ClientTarget): Promise<ClientSession> {
+  async connect(target: ClientTarget, options: ConnectOptions = {}): Promise<ClientSession> {
     const { transport, label } = this.transportFor(target);
-    const client = new Client({ name: 'interceptor-console-playground', version: this.version }, { capabilities: {} });
+    const client = new Client({ name: 'interceptor-console-playground', version: this.version }, { capabilities: { ...CLIENT_CAPABILITIES } });
+    // The id exists before connect: a server may ask for roots or sampling during the handshake.
+    const sessionId = randomUUID();
+    const answerTimeoutMs = options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
+    const roots = options.roots ?? [];
+    installServerRequestHandlers(client, this.pending, () => ({
+      sessionId,
+      answerTimeoutMs,
+      roots: () => this.open.get(sessionId)?.info.roots ?? roots,
+      onRootsListed: () => {
+        const open = this.open.get(sessionId);
+        if (open) open.info = { ...open.info, rootsListedAt: new Date().toISOString() };
+        this.onRequestsChanged(sessionId, this.pending.list(sessionId).length);
+      },
+    }));
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (err) {
       await client.close().catch(() => undefined);
       throw new ApiError('failed', `Could not connect to ${label}: ${(err as Error).message}`);
     }
-    const sessionId = randomUUID();
     const serverInfo = client.getServerVersion();
     const info: ClientSession = {
       sessionId,
@@ -49,9 +76,13 @@ export class ClientSessions {
       ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
       capabilities: { ...(client.getServerCapabilities() ?? {}) },
       connectedAt: new Date().toISOString(),
+      clientCapabilities: structuredClone(CLIENT_CAPABILITIES) as Record<string, unknown>,
+      roots,
+      answerTimeoutMs,
     };
     client.onclose = () => {
       this.open.delete(sessionId);
+      this.pending.dropSession(sessionId);
     };
     this.open.set(sessionId, { info, client });
     if (this.open.size > MAX_SESSIONS) {
@@ -68,7 +99,28 @@ export class ClientSessions {
   async disconnect(sessionId: string): Promise<void> {
     const open = this.open.get(sessionId);
     this.open.delete(sessionId);
+    this.pending.dropSession(sessionId);
     await open?.client.close().catch(() => undefined);
+  }
+
+  pendingRequests(sessionId?: string): PendingServerRequest[] {
+    return this.pending.list(sessionId);
+  }
+
+  answer(sessionId: string, requestId: string, answer: ServerRequestAnswer): void {
+    this.pending.answer(sessionId, requestId, answer);
+  }
+
+  /** Replaces the roots and tells the server (notifications/roots/list_changed), which then asks for them. */
+  async setRoots(sessionId: string, roots: ClientRoot[]): Promise<{ roots: ClientRoot[]; notified: boolean }> {
+    const open = this.session(sessionId);
+    open.info = { ...open.info, roots };
+    try {
+      await open.client.sendRootsListChanged();
+      return { roots, notified: true };
+    } catch (err) {
+      throw new ApiError('failed', `The roots were changed here but the server could not be told (notifications/roots/list_changed): ${(err as Error).message}`);
+    }
   }
 
   /** Every list the server offers, drained; a list that fails is reported in `errors`, never hidden. */
@@ -119,26 +171,28 @@ export class ClientSessions {
   }
 
   callTool(sessionId: string, name: string, args: Record<string, unknown>) {
-    return this.timed(sessionId, `tools/call "${name}"`, (c) => c.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS }));
+    return this.timed(sessionId, `tools/call "${name}"`, (c, timeout) => c.callTool({ name, arguments: args }, { timeout }));
   }
 
   getPrompt(sessionId: string, name: string, args: Record<string, string>) {
-    return this.timed(sessionId, `prompts/get "${name}"`, (c) => c.getPrompt({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS }));
+    return this.timed(sessionId, `prompts/get "${name}"`, (c, timeout) => c.getPrompt({ name, arguments: args }, { timeout }));
   }
 
   readResource(sessionId: string, uri: string) {
-    return this.timed(sessionId, `resources/read "${uri}"`, (c) => c.readResource({ uri }, { timeout: CALL_TIMEOUT_MS }));
+    return this.timed(sessionId, `resources/read "${uri}"`, (c, timeout) => c.readResource({ uri }, { timeout }));
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.open.keys()].map((id) => this.disconnect(id)));
   }
 
-  private async timed(sessionId: string, what: string, op: (c: Client) => Promise<object>) {
-    const { client } = this.session(sessionId);
+  private async timed(sessionId: string, what: string, op: (c: Client, timeoutMs: number) => Promise<object>) {
+    const { client, info } = this.session(sessionId);
     const t0 = performance.now();
     try {
-      const result = (await op(client)) as Record<string, unknown>;
+      // A call may wait on the user answering the server's sampling or elicitation request: its deadline
+      // covers that wait, so the call's own error never hides the answer's timeout.
+      const result = (await op(client, CALL_TIMEOUT_MS + info.answerTimeoutMs)) as Record<string, unknown>;
       return { result: { ...result }, durationMs: performance.now() - t0 };
     } catch (err) {
       throw new ApiError('failed', `${what} failed: ${(err as Error).message}`);

@@ -13,12 +13,16 @@ export class PlaygroundServices {
   readonly clients: ClientSessions;
   private manager?: GatewayManager;
 
-  constructor(version: string, onSimulationsChanged: (gateway: string) => void) {
+  constructor(version: string, onSimulationsChanged: (gateway: string) => void, onClientRequests?: (sessionId: string, pending: number) => void) {
     this.simulations = new FailureSimulations(onSimulationsChanged);
-    this.clients = new ClientSessions(() => {
-      if (!this.manager) throw new Error('the Playground services were not attached to the gateway manager');
-      return this.manager;
-    }, version);
+    this.clients = new ClientSessions(
+      () => {
+        if (!this.manager) throw new Error('the Playground services were not attached to the gateway manager');
+        return this.manager;
+      },
+      version,
+      onClientRequests,
+    );
   }
 
   /** Wraps the runtime factory so every gateway's chain runs consult its failure simulations. */

@@ -1,0 +1,185 @@
+// The built-in client's server→client side over real servers (server-everything and a small asking
+// server, over stdio), through the validating dispatcher as the renderer calls it: the capabilities it
+// declares, sampling and elicitation requests waiting for an answer (checked before they go back), roots
+// with list_changed, a request answered with an error when nobody answers in time, and one the server
+// withdraws disappearing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { buildEnvironment, realPorts } from '../../src/main/services/bootstrap';
+import { createAppCore, type AppCore } from '../../src/main/services/app-core';
+import { silentLogger } from '../../src/main/services/environment';
+import { serverEverythingEntry } from '../../src/main/services/examples';
+import type { PendingServerRequest } from '../../src/shared/api/models-client-requests';
+import { dispatcherCalls } from '../app/dispatch';
+import { repoRoot, tempDir } from '../app/helpers';
+
+let core: AppCore;
+let cleanup: () => void;
+const { call, fails } = dispatcherCalls(() => core);
+const everything = serverEverythingEntry()!;
+const everythingCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(everything)} stdio`;
+const askingCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(repoRoot, 'test/playground/fixtures/asking-server.mjs'))}`;
+
+type Text = { result: { content: { text: string }[] } };
+const text = (r: Text) => r.result.content.map((c) => c.text).join('\n');
+
+/** Resolves once the session's pending requests satisfy `ok` (checked now, then on each pushed event). */
+function pendingUntil(sessionId: string, ok: (pending: PendingServerRequest[]) => boolean): Promise<PendingServerRequest[]> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const check = async () => {
+      if (done) return;
+      const pending = await call<PendingServerRequest[]>('client.pending', { sessionId });
+      if (!done && ok(pending)) {
+        done = true;
+        off();
+        resolve(pending);
+      }
+    };
+    const off = core.onEvent((e) => {
+      if (e.type === 'client.requests' && e.sessionId === sessionId) check().catch(reject);
+    });
+    check().catch(reject);
+  });
+}
+
+beforeAll(async () => {
+  const t = tempDir('ic-client-requests-');
+  cleanup = t.cleanup;
+  const env = buildEnvironment({ mode: 'test', packageRoot: repoRoot, dataDir: t.dir, logger: silentLogger });
+  core = createAppCore(env, await realPorts(env));
+  await core.start({ demo: false });
+}, 60_000);
+
+afterAll(async () => {
+  await core?.shutdown();
+  cleanup?.();
+});
+
+describe('the built-in client speaks sampling, elicitation and roots', { timeout: 60_000 }, () => {
+  it('declares them, so server-everything lists the tools that need them', async () => {
+    const session = await call<{ sessionId: string; clientCapabilities: Record<string, unknown> }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } });
+    expect(session.clientCapabilities).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
+    const { tools } = await call<{ tools: { name: string }[] }>('client.list', { sessionId: session.sessionId });
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['trigger-sampling-request', 'trigger-elicitation-request', 'trigger-url-elicitation', 'get-roots-list']));
+    // Compared with a client that declares nothing, on the same server.
+    const bare = new Client({ name: 'bare', version: '1' }, { capabilities: {} });
+    await bare.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+    const bareTools = (await bare.listTools()).tools.map((t) => t.name);
+    await bare.close();
+    expect(names.length - bareTools.length).toBe(4);
+    await call('client.disconnect', { sessionId: session.sessionId });
+  });
+
+  it('holds a sampling request until the user answers, checks the answer, and returns the server its reply', async () => {
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } });
+    const calling = call<Text>('client.callTool', { sessionId, name: 'trigger-sampling-request', arguments: { prompt: 'tell a joke', maxTokens: 50 } });
+    const [request] = await pendingUntil(sessionId, (p) => p.length === 1);
+    expect(request).toMatchObject({ method: 'sampling/createMessage', params: { maxTokens: 50, systemPrompt: 'You are a helpful test server.' } });
+    expect(JSON.stringify(request!.params.messages)).toContain('tell a joke');
+    // A reply without a model name is refused here, and the request keeps waiting.
+    const bad = await fails('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'sampling', model: ' ', text: 'x' } });
+    expect(bad.code).toBe('invalid_input');
+    expect(await call<unknown[]>('client.pending', { sessionId })).toHaveLength(1);
+    // An elicitation answer does not fit a sampling request.
+    expect((await fails('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'elicitation', action: 'decline' } })).message).toContain('sampling reply');
+    await call('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'sampling', model: 'human-1', text: 'Why did the proxy cross the road?', stopReason: 'endTurn' } });
+    const out = text(await calling);
+    expect(out).toContain('Why did the proxy cross the road?');
+    expect(out).toContain('"model": "human-1"');
+    expect(out).toContain('"stopReason": "endTurn"');
+    expect(await call<unknown[]>('client.pending', { sessionId })).toEqual([]);
+    // Answered once: a second answer finds nothing.
+    expect((await fails('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'reject' } })).code).toBe('not_found');
+    await call('client.disconnect', { sessionId });
+  });
+
+  it("checks an elicitation's content against its requestedSchema; decline reaches the server", async () => {
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } });
+    let calling = call<Text>('client.callTool', { sessionId, name: 'trigger-elicitation-request', arguments: {} });
+    let [request] = await pendingUntil(sessionId, (p) => p.length === 1);
+    expect(request!.method).toBe('elicitation/create');
+    const answer = (content: Record<string, unknown>) => ({ sessionId, requestId: request!.id, answer: { kind: 'elicitation', action: 'accept', content } });
+    expect((await fails('client.answer', answer({ check: true }))).message).toMatch(/requested schema: name: /);
+    expect((await fails('client.answer', answer({ name: 'Zed', integer: 500 }))).message).toMatch(/integer: .*100/);
+    expect((await fails('client.answer', answer({ name: 'Zed', untitledSingleSelectEnum: 'Gunther' }))).message).toContain('untitledSingleSelectEnum');
+    expect((await fails('client.answer', answer({ name: 'Zed', email: 'not-an-address' }))).message).toContain('email');
+    await call('client.answer', answer({ name: 'Zed', check: true, integer: 7, titledSingleSelectEnum: 'hero-2', untitledMultipleSelectEnum: ['Piano', 'Drums'] }));
+    let out = text(await calling);
+    expect(out).toContain('- Name: Zed');
+    expect(out).toContain('- Favorite Integer: 7');
+    expect(out).toContain('"hero-2"');
+
+    calling = call<Text>('client.callTool', { sessionId, name: 'trigger-elicitation-request', arguments: {} });
+    [request] = await pendingUntil(sessionId, (p) => p.length === 1);
+    await call('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'elicitation', action: 'decline' } });
+    out = text(await calling);
+    expect(out).toContain('User declined');
+    await call('client.disconnect', { sessionId });
+  });
+
+  it('offers its roots, and the server reads them again after client.setRoots (list_changed)', async () => {
+    const session = await call<{ sessionId: string; roots: unknown[] }>('client.connect', {
+      target: { kind: 'stdio', command: everythingCommand },
+      roots: [{ name: 'first', uri: 'file:///srv/first' }],
+    });
+    const { sessionId } = session;
+    expect(session.roots).toEqual([{ name: 'first', uri: 'file:///srv/first' }]);
+    expect(text(await call<Text>('client.callTool', { sessionId, name: 'get-roots-list', arguments: {} }))).toContain('file:///srv/first');
+    expect((await fails('client.setRoots', { sessionId, roots: [{ uri: 'https://example.com' }] })).message).toContain('file://');
+
+    const listedBefore = (await call<{ sessionId: string; rootsListedAt?: string }[]>('client.sessions')).find((s) => s.sessionId === sessionId)!.rootsListedAt;
+    const reread = new Promise<void>((resolve) => {
+      const off = core.onEvent(async (e) => {
+        if (e.type !== 'client.requests' || e.sessionId !== sessionId) return;
+        const s = (await call<{ sessionId: string; rootsListedAt?: string }[]>('client.sessions')).find((x) => x.sessionId === sessionId);
+        if (s?.rootsListedAt && s.rootsListedAt !== listedBefore) {
+          off();
+          resolve();
+        }
+      });
+    });
+    expect(await call('client.setRoots', { sessionId, roots: [{ name: 'project', uri: 'file:///home/alice/project' }] })).toMatchObject({ notified: true });
+    await reread;
+    const out = text(await call<Text>('client.callTool', { sessionId, name: 'get-roots-list', arguments: {} }));
+    expect(out).toContain('file:///home/alice/project');
+    expect(out).not.toContain('file:///srv/first');
+    await call('client.disconnect', { sessionId });
+  });
+
+  it('answers with an error saying so when nobody answers in time', async () => {
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: askingCommand }, answerTimeoutMs: 1000 });
+    const out = text(await call<Text>('client.callTool', { sessionId, name: 'ask', arguments: {} }));
+    expect(out).toContain('no answer: ');
+    expect(out).toContain('No answer within 1 s');
+    expect(await call<unknown[]>('client.pending', { sessionId })).toEqual([]);
+    await call('client.disconnect', { sessionId });
+  });
+
+  it('drops a request the server withdraws (notifications/cancelled), and a rejection reaches the server', async () => {
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: askingCommand } });
+    const asking = call<Text>('client.callTool', { sessionId, name: 'ask', arguments: {} });
+    await pendingUntil(sessionId, (p) => p.length === 1);
+    await call('client.callTool', { sessionId, name: 'withdraw', arguments: {} });
+    await pendingUntil(sessionId, (p) => p.length === 0);
+    expect(text(await asking)).toContain('withdrawn by the server');
+
+    const again = call<Text>('client.callTool', { sessionId, name: 'ask', arguments: {} });
+    const [request] = await pendingUntil(sessionId, (p) => p.length === 1);
+    await call('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'reject', message: 'not today' } });
+    expect(text(await again)).toContain('no answer: MCP error -1: not today');
+    await call('client.disconnect', { sessionId });
+  });
+
+  it('a closed session takes its pending requests with it', async () => {
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: askingCommand } });
+    const asking = call('client.callTool', { sessionId, name: 'ask', arguments: {} }).catch((err: Error) => err);
+    await pendingUntil(sessionId, (p) => p.length === 1);
+    await call('client.disconnect', { sessionId });
+    expect(await call<unknown[]>('client.pending', { sessionId })).toEqual([]);
+    expect(await asking).toBeInstanceOf(Error);
+  });
+});
