@@ -131,12 +131,14 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     expect(text(await call<Text>('client.callTool', { sessionId, name: 'get-roots-list', arguments: {} }))).toContain('file:///srv/first');
     expect((await fails('client.setRoots', { sessionId, roots: [{ uri: 'https://example.com' }] })).message).toContain('file://');
 
-    const listedBefore = (await call<{ sessionId: string; rootsListedAt?: string }[]>('client.sessions')).find((s) => s.sessionId === sessionId)!.rootsListedAt;
+    type Listed = { sessionId: string; rootsListCount: number; rootsListedAt?: string };
+    const listedBefore = (await call<Listed[]>('client.sessions')).find((s) => s.sessionId === sessionId)!.rootsListCount;
+    expect(listedBefore).toBeGreaterThan(0);
     const reread = new Promise<void>((resolve) => {
       const off = core.onEvent(async (e) => {
         if (e.type !== 'client.requests' || e.sessionId !== sessionId) return;
-        const s = (await call<{ sessionId: string; rootsListedAt?: string }[]>('client.sessions')).find((x) => x.sessionId === sessionId);
-        if (s?.rootsListedAt && s.rootsListedAt !== listedBefore) {
+        const s = (await call<Listed[]>('client.sessions')).find((x) => x.sessionId === sessionId);
+        if (s && s.rootsListCount > listedBefore && s.rootsListedAt) {
           off();
           resolve();
         }

@@ -53,7 +53,8 @@ export const ClientSessionSchema = z.object({
   /** What the client declared it can do (sampling, elicitation, roots), as sent in initialize. */
   clientCapabilities: z.record(z.string(), z.unknown()),
   roots: ClientRootsSchema,
-  /** When the server last asked for the roots (roots/list). */
+  /** How many times the server asked for the roots (roots/list), and when it last did. */
+  rootsListCount: z.number().int().nonnegative(),
   rootsListedAt: z.string().optional(),
   answerTimeoutMs: z.number().int(),
 });

@@ -56,7 +56,7 @@ export class ClientSessions {
       roots: () => this.open.get(sessionId)?.info.roots ?? roots,
       onRootsListed: () => {
         const open = this.open.get(sessionId);
-        if (open) open.info = { ...open.info, rootsListedAt: new Date().toISOString() };
+        if (open) open.info = { ...open.info, rootsListCount: open.info.rootsListCount + 1, rootsListedAt: new Date().toISOString() };
         this.onRequestsChanged(sessionId, this.pending.list(sessionId).length);
       },
     }));
@@ -78,6 +78,7 @@ export class ClientSessions {
       connectedAt: new Date().toISOString(),
       clientCapabilities: structuredClone(CLIENT_CAPABILITIES) as Record<string, unknown>,
       roots,
+      rootsListCount: 0,
       answerTimeoutMs,
     };
     client.onclose = () => {

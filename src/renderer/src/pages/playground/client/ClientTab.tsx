@@ -1,12 +1,28 @@
 // Client: the console as an MCP client. The connection lives in the core (client.* procedures); this
 // tab picks the target, lists what the server offers and calls it with schema-generated forms. Calls
-// through a gateway go through its chain and are recorded, so they appear in Traffic.
-import { useEffect, useRef, useState } from 'react';
+// through a gateway go through its chain and are recorded, so they appear in Traffic. The client declares
+// sampling, elicitation and roots: the server's requests wait in Pending requests for the user's answer.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GatewayInfo } from '../../../../../shared/api/models';
 import type { ClientCatalog, ClientSession, ClientTarget } from '../../../../../shared/api/models-playground';
 import { useApi } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
+import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot } from '../../../../../shared/api/models-client-requests';
 import { Catalog } from './Catalog';
+import { RootsEditor } from './RootsEditor';
+import { ServerRequests } from './ServerRequests';
+
+const ROOTS_KEY = 'interceptor-console.client.roots';
+
+/** The roots kept from the last visit (this browser profile); none on first use. */
+function storedRoots(): ClientRoot[] {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(ROOTS_KEY) ?? '[]') as unknown;
+    return Array.isArray(parsed) ? parsed.filter((r): r is ClientRoot => typeof r?.uri === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 type Kind = ClientTarget['kind'];
 
@@ -21,6 +37,8 @@ export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; curr
   const [catalog, setCatalog] = useState<ClientCatalog>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const [roots, setRoots] = useState<ClientRoot[]>(storedRoots);
+  const [answerSeconds, setAnswerSeconds] = useState(String(DEFAULT_ANSWER_TIMEOUT_MS / 1000));
   const sessionRef = useRef<string | undefined>(undefined);
 
   useEffect(() => setGatewayId(current.id), [current.id]);
@@ -44,7 +62,9 @@ export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; curr
     setError(undefined);
     try {
       if (session) await api.result('client.disconnect', { sessionId: session.sessionId });
-      const s = await api.call('client.connect', { target: target() });
+      const seconds = Number(answerSeconds);
+      const answerTimeoutMs = Number.isFinite(seconds) && answerSeconds.trim() !== '' ? Math.round(seconds * 1000) : undefined;
+      const s = await api.call('client.connect', { target: target(), roots, ...(answerTimeoutMs !== undefined ? { answerTimeoutMs } : {}) });
       setSession(s);
       sessionRef.current = s.sessionId;
       setCatalog(await api.call('client.list', { sessionId: s.sessionId }));
@@ -63,6 +83,29 @@ export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; curr
     setSession(undefined);
     setCatalog(undefined);
     sessionRef.current = undefined;
+  };
+
+  /** The session as the core has it now (roots, when the server last read them). */
+  const refreshSession = useCallback(async () => {
+    const id = sessionRef.current;
+    if (!id) return;
+    const r = await api.result('client.sessions');
+    const found = r.ok ? r.value.find((x) => x.sessionId === id) : undefined;
+    if (found && sessionRef.current === id) setSession(found);
+  }, [api]);
+
+  const applyRoots = async (next: ClientRoot[]) => {
+    setError(undefined);
+    try {
+      if (session) {
+        const out = await api.call('client.setRoots', { sessionId: session.sessionId, roots: next });
+        setRoots(out.roots);
+        await refreshSession();
+      } else setRoots(next);
+      localStorage.setItem(ROOTS_KEY, JSON.stringify(next));
+    } catch (err) {
+      setError(err);
+    }
   };
 
   const refresh = async () => {
@@ -119,6 +162,10 @@ export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; curr
               </label>
             </>
           )}
+          <label className="field narrow">
+            Answer within (s)
+            <input type="number" min={1} max={3600} aria-label="Answer timeout (seconds)" value={answerSeconds} onChange={(e) => setAnswerSeconds(e.target.value)} />
+          </label>
           <button type="button" className="primary" disabled={busy} onClick={() => void connect()}>
             {busy ? 'Connecting…' : session ? 'Reconnect' : 'Connect'}
           </button>
@@ -142,6 +189,12 @@ export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; curr
             </button>
           </div>
         )}
+        <details className="pg-details">
+          <summary>
+            Roots ({(session?.roots ?? roots).length}) · the client answers sampling, elicitation (form and URL) and roots/list
+          </summary>
+          <RootsEditor roots={session?.roots ?? roots} connected={Boolean(session)} listed={session ? { count: session.rootsListCount, at: session.rootsListedAt } : undefined} onApply={applyRoots} />
+        </details>
         {session?.instructions && (
           <details className="pg-details">
             <summary>Server instructions</summary>
@@ -149,6 +202,7 @@ export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; curr
           </details>
         )}
       </section>
+      {session && <ServerRequests key={session.sessionId} sessionId={session.sessionId} onSessionChanged={refreshSession} />}
       {session && catalog && <Catalog sessionId={session.sessionId} catalog={catalog} throughGateway={session.target.kind === 'gateway'} />}
     </div>
   );
