@@ -48,6 +48,28 @@ try {
   await page.getByRole('region', { name: 'Call' }).getByLabel('Text content').waitFor();
   await shot(page, 'client');
 
+  // Client answering a sampling request from server-everything (light, then dark): the call waits in
+  // "Calling…" while the reply form is filled in Pending requests.
+  const sampling = async (name: string, reply: string) => {
+    await page.getByRole('button', { name: 'Tools: trigger-sampling-request' }).click();
+    await page.getByRole('group', { name: 'Arguments of trigger-sampling-request' }).getByLabel('prompt').fill('Summarise what the gateway blocked today');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    const form = page.getByRole('form', { name: 'Sampling reply' });
+    await form.waitFor({ timeout: 30_000 });
+    await form.getByLabel('Model').fill('reviewer-in-the-loop');
+    await form.getByLabel('Reply text').fill(reply);
+    await shot(page, name);
+    await form.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByRole('region', { name: 'Call' }).getByLabel('Text content').first().waitFor();
+  };
+  // Taller, so that the waiting call shows under the reply form.
+  await page.setViewportSize({ width: 1440, height: 1180 });
+  await sampling('client-sampling', 'Two calls were blocked: both by samples/pii-validator, for an SSN in the arguments.');
+  await api('settings.update', { theme: 'dark' });
+  await sampling('client-sampling-dark', 'Nothing was blocked today; three e-mail addresses were redacted.');
+  await api('settings.update', { theme: 'light' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
   // Failure simulation armed (dark theme, to show both).
   await api('settings.update', { theme: 'dark' });
   await tab('Failure simulation');

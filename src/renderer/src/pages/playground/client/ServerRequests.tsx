@@ -17,7 +17,9 @@ export function ServerRequests({ sessionId, onSessionChanged }: { sessionId: str
 
   const refresh = useCallback(async () => {
     const r = await api.result('client.pending', { sessionId });
-    if (r.ok) setPending(r.value);
+    if (!r.ok) return;
+    setNow(Date.now());
+    setPending(r.value);
   }, [api, sessionId]);
 
   useEffect(() => {
