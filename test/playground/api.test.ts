@@ -188,7 +188,9 @@ describe('built-in client and failure simulation', () => {
   });
 
   it('a simulated timeout of a sink never blocks: the call goes through, the step is simulated', async () => {
-    await call('simulation.arm', { id: 'demo', server: 'samples', name: 'request-logger', kind: 'timeout', count: 1, phase: 'request' });
+    // Only for tools/call: the client declares roots, so server-everything's roots/list request after the
+    // handshake also runs through request-logger and would take a simulation armed for any event.
+    await call('simulation.arm', { id: 'demo', server: 'samples', name: 'request-logger', kind: 'timeout', count: 1, event: 'tools/call', phase: 'request' });
     const session = await call<{ sessionId: string }>('client.connect', { target: { kind: 'gateway', id: 'demo' } });
     const out = await call<{ result: { isError?: boolean; content: { text: string }[] } }>('client.callTool', {
       sessionId: session.sessionId, name: 'echo', arguments: { message: 'sinkprobe' },
