@@ -176,6 +176,28 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     await call('client.disconnect', { sessionId });
   });
 
+  it("through a gateway, a call waiting on the user's answer outlives the gateway's backend deadline", async () => {
+    const backendTimeoutMs = 800;
+    await call('gateways.create', {
+      id: 'asking',
+      start: true,
+      config: {
+        backend: { transport: 'stdio', name: 'asking', command: process.execPath, arguments: [join(repoRoot, 'test/playground/fixtures/asking-server.mjs')] },
+        listen: { transport: 'http', port: 0, tokens: { 'asking-token': 'alice' } },
+        backendTimeoutMs,
+      },
+    });
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'gateway', id: 'asking' } });
+    const asking = call<Text>('client.callTool', { sessionId, name: 'ask', arguments: {} });
+    const [request] = await pendingUntil(sessionId, (p) => p.length === 1);
+    // The user takes longer than the backend deadline: the backend is waiting on the client, not stuck.
+    await new Promise((r) => setTimeout(r, 3 * backendTimeoutMs));
+    await call('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'sampling', model: 'slow-human', text: 'took my time' } });
+    expect(text(await asking)).toBe('answered: took my time');
+    await call('client.disconnect', { sessionId });
+    await call('gateways.stop', { id: 'asking' });
+  });
+
   it('a closed session takes its pending requests with it', async () => {
     const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: askingCommand } });
     const asking = call('client.callTool', { sessionId, name: 'ask', arguments: {} }).catch((err: Error) => err);

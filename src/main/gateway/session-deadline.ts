@@ -1,9 +1,16 @@
 // The backend deadline of a session's forwarded requests. One sweep timer per session (armed only while
 // something waits) instead of a timer per request: the hot path only notes when the request left. A
-// progress notification of the request pushes its deadline back (the backend is visibly working).
+// progress notification of the request pushes its deadline back (the backend is visibly working), and so
+// does the backend waiting on the client: while a request of the backend waits for a person's answer
+// (sampling, elicitation), the clock of the session's calls restarts. Only those two methods, and only for MAX_PERSON_WAIT_MS: a ping or roots/list the client never answers must
+// not keep a hung backend's calls from their deadline.
 import type { GatewayConfig } from '../../shared/config/schema';
 import type { Exchange } from './exchange';
 import type { JsonRpcId } from './jsonrpc';
+
+/** Backend requests that wait on a person at the client, and how long such a wait may hold the clock. */
+const ASKS_A_PERSON = new Set(['sampling/createMessage', 'elicitation/create']);
+const MAX_PERSON_WAIT_MS = 15 * 60_000;
 
 /** Sweeps a few times per deadline, never more often than this (ms)... */
 const MIN_SWEEP_MS = 10;
@@ -12,11 +19,15 @@ const MAX_SWEEP_MS = 1000;
 
 export class BackendDeadlines {
   private timer?: NodeJS.Timeout;
+  /** When each call's clock last restarted because the backend was waiting on a person at the client. */
+  private readonly waitedOnClient = new WeakMap<Exchange, number>();
 
   constructor(
     private readonly config: () => GatewayConfig,
     private readonly pending: ReadonlyMap<JsonRpcId, Exchange>,
     private readonly expire: (ex: Exchange, timeoutMs: number) => void,
+    /** The backend's own requests the client has not answered yet (a person may be answering one). */
+    private readonly askedOfClient: ReadonlyMap<JsonRpcId, Exchange> = new Map(),
   ) {}
 
   /** The deadline of one method (per-method override, else the gateway's). */
@@ -44,12 +55,20 @@ export class BackendDeadlines {
 
   private sweep(): void {
     const now = performance.now();
+    let backendWaitsOnClient = false;
+    for (const ask of this.askedOfClient.values()) {
+      if (ASKS_A_PERSON.has(ask.method) && now - ask.t0 < MAX_PERSON_WAIT_MS) backendWaitsOnClient = true;
+    }
     let waiting = 0;
     for (const ex of [...this.pending.values()]) {
       if (ex.sentAt === undefined) continue;
       waiting++;
+      if (backendWaitsOnClient) {
+        this.waitedOnClient.set(ex, now);
+        continue;
+      }
       const timeoutMs = this.timeoutOf(ex.method);
-      const since = Math.max(ex.sentAt, ex.lastProgressAt ?? 0);
+      const since = Math.max(ex.sentAt, ex.lastProgressAt ?? 0, this.waitedOnClient.get(ex) ?? 0);
       if (now - since >= timeoutMs) {
         waiting--;
         this.expire(ex, timeoutMs);

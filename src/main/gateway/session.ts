@@ -120,7 +120,12 @@ export class GatewaySession {
     });
     this.exchanges = new SessionExchanges(host, this.id, client, (m) => this.link.sendIfUp(m), () => this.handshake.protocolVersion);
     this.faults = new BackendFaults(host, this.id, this.exchanges, this.link);
-    this.deadlines = new BackendDeadlines(() => this.host.config, this.exchanges.fromClient, (ex, ms) => this.faults.timeout(ex, ms));
+    this.deadlines = new BackendDeadlines(
+      () => this.host.config,
+      this.exchanges.fromClient,
+      (ex, ms) => this.faults.timeout(ex, ms),
+      this.exchanges.fromBackend,
+    );
     if (options.backend) this.link.attach(options.backend, true);
   }
 

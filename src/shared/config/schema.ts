@@ -209,7 +209,9 @@ export const GatewayConfigSchema = z
       .int()
       .positive()
       .default(120_000)
-      .describe('How long a request waits for the backend (reset by each progress notification); then the client gets an error and the backend notifications/cancelled.'),
+      .describe(
+        "How long a request waits for the backend (reset by each progress notification, and while the backend waits for the client's answer to its sampling or elicitation request); then the client gets an error and the backend notifications/cancelled.",
+      ),
     backendMethodTimeoutsMs: z
       .record(z.string(), z.number({ error: 'expected a number of milliseconds' }).int().positive(), { error: 'expected an object: method → milliseconds' })
       .default({})
