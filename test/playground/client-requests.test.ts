@@ -118,6 +118,13 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     await call('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'elicitation', action: 'decline' } });
     out = text(await calling);
     expect(out).toContain('User declined');
+
+    // URL mode: the request carries the link to open; accepting sends no content.
+    calling = call<Text>('client.callTool', { sessionId, name: 'trigger-url-elicitation', arguments: { url: 'https://auth.example/consent' } });
+    [request] = await pendingUntil(sessionId, (p) => p.length === 1);
+    expect(request!.params).toMatchObject({ mode: 'url', url: 'https://auth.example/consent' });
+    await call('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'elicitation', action: 'accept' } });
+    expect(text(await calling)).toContain('"action": "accept"');
     await call('client.disconnect', { sessionId });
   });
 
