@@ -191,7 +191,8 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
       config: {
         backend: { transport: 'stdio', name: 'asking', command: process.execPath, arguments: [join(repoRoot, 'test/playground/fixtures/asking-server.mjs')] },
         listen: { transport: 'http', port: 0, tokens: { 'asking-token': 'alice' } },
-        backendTimeoutMs,
+        // Only tools/call: the backend's start (initialize) may take longer than this on a loaded machine.
+        backendMethodTimeoutsMs: { 'tools/call': backendTimeoutMs },
       },
     });
     const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'gateway', id: 'asking' } });

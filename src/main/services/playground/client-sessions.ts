@@ -50,13 +50,17 @@ export class ClientSessions {
     const sessionId = randomUUID();
     const answerTimeoutMs = options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
     const roots = options.roots ?? [];
+    // Counted from the first roots/list, which may come during the handshake (before the session is open).
+    const listed: { rootsListCount: number; rootsListedAt?: string } = { rootsListCount: 0 };
     installServerRequestHandlers(client, this.pending, () => ({
       sessionId,
       answerTimeoutMs,
       roots: () => this.open.get(sessionId)?.info.roots ?? roots,
       onRootsListed: () => {
+        listed.rootsListCount++;
+        listed.rootsListedAt = new Date().toISOString();
         const open = this.open.get(sessionId);
-        if (open) open.info = { ...open.info, rootsListCount: open.info.rootsListCount + 1, rootsListedAt: new Date().toISOString() };
+        if (open) open.info = { ...open.info, ...listed };
         this.onRequestsChanged(sessionId, this.pending.list(sessionId).length);
       },
     }));
@@ -78,7 +82,7 @@ export class ClientSessions {
       connectedAt: new Date().toISOString(),
       clientCapabilities: structuredClone(CLIENT_CAPABILITIES) as Record<string, unknown>,
       roots,
-      rootsListCount: 0,
+      ...listed,
       answerTimeoutMs,
     };
     client.onclose = () => {
