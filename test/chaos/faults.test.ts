@@ -1,6 +1,6 @@
 // Each fault of issue #15 (items 2-5) against a real gateway process, a backend that misbehaves on request
 // and a client that does what real clients do (DELETE mid-call, vanish, send odd ids or absurd params).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chaosBackend, chaosDir, descendants, GatewayProcess, HttpSession, ranKeys, recordedCalls, waitFor, type ChaosDir } from './harness';
 
@@ -25,7 +25,7 @@ describe('item 2: every call answered, every call recorded', () => {
     const answer = await s.tool('hang', { key: 'h1' });
     expect(answer.error?.code).toBe(-32001);
     expect(answer.error?.message).toMatch(/Backend timeout.*400 ms/);
-    await waitFor(() => readFileSync(d.cancelFile, 'utf8').includes('backend timeout'), 10_000, 'notifications/cancelled at the backend');
+    await waitFor(() => existsSync(d.cancelFile) && readFileSync(d.cancelFile, 'utf8').includes('backend timeout'), 10_000, 'notifications/cancelled at the backend');
     await gw.stop();
     const { calls } = recordedCalls(d.db);
     expect(calls).toHaveLength(1);
