@@ -3,6 +3,7 @@
 // written to docs/screenshots with nothing hovered.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, root, startWebMode, type WebModeRun } from '../test/e2e/harness';
 import { pageApi, type PageApi } from '../test/e2e/support/page-api';
@@ -49,15 +50,40 @@ export async function connectDemoClient(web: WebModeRun) {
 
 export const screenshotPath = (name: string) => join(root, 'docs', 'screenshots', `${name}.png`);
 
+// `--only a,b-dark` retakes just those images: every step still runs (a shot needs the state the steps
+// before it make), but only the named files are written, so one changed screen does not churn the rest.
+const only = parseArgs({ options: { only: { type: 'string' } }, strict: false, allowPositionals: true }).values.only;
+const wanted = typeof only === 'string' ? new Set(only.split(',').map((n) => n.trim())) : undefined;
+
 /**
  * Shoots the page as a person sees it on arrival: the mouse parked in the bottom-left corner (nothing
  * hovered), optionally the main area scrolled to its top, and `settleMs` for transitions to finish.
  */
 export async function shoot(page: Page, name: string, options: { settleMs: number; scrollToTop?: boolean }): Promise<void> {
+  if (wanted && !wanted.has(name)) return;
   await page.mouse.move(2, page.viewportSize()!.height - 10);
   if (options.scrollToTop) await page.evaluate(() => document.querySelector('.main')?.scrollTo(0, 0));
   await page.waitForTimeout(options.settleMs);
   const path = screenshotPath(name);
   await page.screenshot({ path });
   console.log(`wrote ${path}`);
+}
+
+/** Sets the theme as Settings does (the setting is pushed to the page, which applies it) and waits for it. */
+export async function setTheme(page: Page, api: PageApi, theme: 'light' | 'dark'): Promise<void> {
+  await api('settings.update', { theme });
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme, { timeout: 10_000 });
+}
+
+/**
+ * Shoots the page as it is in the light theme (`name`) and in the dark one (`name-dark`), then goes back to
+ * light. Switching the theme keeps the page's state (an open dialog, a typed filter), so both images show
+ * the same moment.
+ */
+export async function shootBothThemes(page: Page, api: PageApi, name: string, options: { settleMs: number; scrollToTop?: boolean }): Promise<void> {
+  await setTheme(page, api, 'light');
+  await shoot(page, name, options);
+  await setTheme(page, api, 'dark');
+  await shoot(page, `${name}-dark`, options);
+  await setTheme(page, api, 'light');
 }

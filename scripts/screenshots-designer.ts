@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { root } from '../test/e2e/harness';
-import { openConsole, shoot } from './screenshot-session';
+import { openConsole, shoot, shootBothThemes } from './screenshot-session';
 
 const VIEWPORT = { width: 1440, height: 900 };
 const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-const { web, browser, page, close } = await openConsole(VIEWPORT, '#/chain/demo');
+const { web, browser, page, api, close } = await openConsole(VIEWPORT, '#/chain/demo');
 try {
   const shot = (p: Page, name: string) => shoot(p, `designer-${name}`, { settleMs: 600 });
   await page.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 60_000 });
@@ -55,7 +55,16 @@ try {
   const wizard = page.getByRole('dialog', { name: 'New gateway' });
   await wizard.getByLabel('Backend name').fill('everything');
   await wizard.getByLabel('Backend command').fill(process.execPath);
-  await wizard.getByLabel('Backend arguments').fill(`${everythingBin}\nstdio`);
+  // First the arguments typed on one line into the one-per-line field, as people do: node gets one
+  // argument "<path> stdio", fails, and the wizard shows the exact command and the whole stderr tail, keeps
+  // Next disabled and offers to split the line.
+  await wizard.getByLabel('Backend arguments').fill(`${everythingBin} stdio`);
+  await wizard.getByRole('button', { name: 'Test connection' }).click();
+  const stderr = wizard.getByTestId('backend-test').and(page.getByRole('alert')).getByLabel('Backend stderr');
+  await stderr.waitFor({ timeout: 30_000 });
+  await stderr.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  await shootBothThemes(page, api, 'designer-wizard-failed', { settleMs: 600 });
+  await wizard.getByRole('note', { name: 'Arguments with spaces (Backend)' }).getByRole('button', { name: 'Split into words' }).click();
   await wizard.getByRole('button', { name: 'Test connection' }).click();
   await wizard.getByTestId('backend-test').filter({ hasText: 'Connected' }).waitFor({ timeout: 30_000 });
   await shot(page, 'wizard-backend');
