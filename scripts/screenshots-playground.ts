@@ -3,7 +3,7 @@
 // Run after `npm run build`: node --import tsx scripts/screenshots-playground.ts
 import type { Page } from 'playwright-core';
 import { waitForDemoGateway } from '../test/e2e/support/page-api';
-import { openConsole, shoot } from './screenshot-session';
+import { openConsole, shootBothThemes } from './screenshot-session';
 
 const { page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
@@ -15,7 +15,8 @@ try {
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(text);
   };
-  const shot = (p: Page, name: string) => shoot(p, `playground-${name}`, { settleMs: 400, scrollToTop: true });
+  // Light and dark (`-dark`) of each.
+  const shot = (p: Page, name: string) => shootBothThemes(p, api, `playground-${name}`, { settleMs: 400, scrollToTop: true });
 
   // Invoke: email-redactor from its template → the mutation diff.
   const interceptor = page.getByLabel('Interceptor', { exact: true });
@@ -31,6 +32,19 @@ try {
   await page.getByRole('button', { name: 'Invoke', exact: true }).click();
   await page.locator('.cm-json-highlight').first().waitFor();
   await shot(page, 'invoke-validation');
+
+  // Invoke: tool-allowlist with the config the demo gateway runs it with (filled in and sent, so echo is
+  // allowed), after leaving the Playground and coming back: the run history is still there.
+  await page.evaluate(() => (location.hash = '#/traffic'));
+  await page.getByRole('heading', { name: 'Traffic', level: 1 }).waitFor();
+  await page.evaluate(() => (location.hash = '#/playground'));
+  await interceptor.locator('option', { hasText: 'tool-allowlist' }).waitFor({ state: 'attached', timeout: 30_000 });
+  await interceptor.selectOption({ label: 'tool-allowlist · validation' });
+  const config = page.getByRole('region', { name: 'Invocation' }).locator('details', { has: page.locator('summary', { hasText: 'Config' }) });
+  if ((await config.getAttribute('open')) === null) await config.locator('summary').click();
+  await page.getByRole('button', { name: 'Invoke', exact: true }).click();
+  await page.getByRole('status', { name: 'Validation verdict' }).waitFor();
+  await shot(page, 'invoke-allowlist');
 
   // Dry-run of the demo chain.
   await tab('Dry-run chain');
@@ -48,8 +62,8 @@ try {
   await page.getByRole('region', { name: 'Call' }).getByLabel('Text content').waitFor();
   await shot(page, 'client');
 
-  // Client answering a sampling request from server-everything (light, then dark): the call waits in
-  // "Calling…" while the reply form is filled in Pending requests.
+  // Client answering a sampling request from server-everything: the call waits in "Calling…" while the
+  // reply form is filled in Pending requests.
   const sampling = async (name: string, reply: string) => {
     await page.getByRole('button', { name: 'Tools: trigger-sampling-request' }).click();
     await page.getByRole('group', { name: 'Arguments of trigger-sampling-request' }).getByLabel('prompt').fill('Summarise what the gateway blocked today');
@@ -65,21 +79,16 @@ try {
   // Taller, so that the waiting call shows under the reply form.
   await page.setViewportSize({ width: 1440, height: 1180 });
   await sampling('client-sampling', 'Two calls were blocked: both by samples/pii-validator, for an SSN in the arguments.');
-  await api('settings.update', { theme: 'dark' });
-  await sampling('client-sampling-dark', 'Nothing was blocked today; three e-mail addresses were redacted.');
-  await api('settings.update', { theme: 'light' });
   await page.setViewportSize({ width: 1440, height: 900 });
 
-  // Failure simulation armed (dark theme, to show both).
-  await api('settings.update', { theme: 'dark' });
+  // Failure simulation armed.
   await tab('Failure simulation');
   await page.getByLabel('Simulation interceptor').selectOption('pii-validator');
   await page.getByLabel('Invocation count').fill('3');
   await page.getByRole('button', { name: 'Arm', exact: true }).click();
   await page.getByRole('alert', { name: 'Failure simulation armed' }).waitFor();
-  await shot(page, 'simulation-dark');
+  await shot(page, 'simulation');
   await api('simulation.disarm', { id: 'demo' });
-  await api('settings.update', { theme: 'light' });
 } finally {
   await close();
 }
