@@ -2,7 +2,7 @@
 // calls from a real MCP client): Bulk replay says how many it will replay with replays excluded; Compare's
 // word diff shows the removed words whole, then the added words; the table header's "Blocked by" does not
 // run into "Duration" with the detail open; `?` shows the keyboard shortcuts; the Target filter suggests
-// values from the data; the Sinks interceptor filter lists only sink interceptors.
+// values from the data (its list kept inside the window); the Sinks interceptor filter lists only sink interceptors.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,5 +152,38 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
     await page.getByRole('heading', { name: 'Sinks', level: 1 }).waitFor();
     const select = page.getByRole('search', { name: 'Filter sink events' }).getByLabel('Interceptor');
     await expect.poll(async () => (await select.locator('option').allTextContents()).filter((o) => o !== 'any'), { timeout: 20_000 }).toEqual(['samples/request-logger']);
+  });
+
+  it('the suggestions of a filter near the right edge stay in the window, every name readable to its end', async () => {
+    // With resources/list recorded, the Method select is wide enough that at 1440 px the Interceptor chip
+    // ends the filter bar's first row, close to the window's right edge (as in the README screenshot): a
+    // list hung from the field's left edge ran past the window there and cut the names off.
+    await client.listResources();
+    await goto('#/traffic');
+    await page.getByRole('combobox', { name: 'Method' }).locator('option', { hasText: 'resources/list' }).waitFor({ state: 'attached', timeout: 20_000 });
+    const interceptor = page.getByRole('combobox', { name: 'Interceptor' });
+    await interceptor.fill('');
+    await interceptor.pressSequentially('redact');
+    const list = page.getByRole('listbox', { name: 'Interceptor suggestions' });
+    const options = list.getByRole('option');
+    await expect.poll(() => options.allTextContents()).toEqual(['samples/email-redactor', 'samples/secretless-redactor']);
+    // The case this test is about: from the field's left edge, the list would not fit in the window.
+    const field = (await interceptor.boundingBox())!;
+    const width = (await list.boundingBox())!.width;
+    expect(field.x - 8 + width).toBeGreaterThan(await page.evaluate(() => document.documentElement.clientWidth));
+    // The last character of each name is on screen and is the option itself (nothing clips it).
+    const ends = await options.evaluateAll((items) =>
+      items.map((li) => {
+        const r = document.createRange();
+        r.selectNodeContents(li);
+        const text = r.getBoundingClientRect();
+        const hit = document.elementFromPoint(text.right - 2, text.top + text.height / 2);
+        return { name: li.textContent, inWindow: text.right <= document.documentElement.clientWidth, readable: hit === li || li.contains(hit) };
+      }),
+    );
+    expect(ends).toEqual(ends.map((e) => ({ ...e, inWindow: true, readable: true })));
+    await page.keyboard.press('Escape');
+    await interceptor.fill('');
+    await interceptor.blur();
   });
 });

@@ -1,7 +1,7 @@
 // A free-text filter chip with suggestions from the recorded data (targets, interceptors): a combobox whose
 // listbox shows the values containing what is typed, so nobody has to know an exact name. Drawn in the
 // page rather than as a native <datalist>, whose popup some shells do not show and no test can see.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 
 const MAX_SHOWN = 12;
 
@@ -10,6 +10,7 @@ export function SuggestInput({ label, value, list, onCommit }: { label: string; 
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const listId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
   useEffect(() => setText(value ?? ''), [value]);
 
   const needle = text.trim().toLowerCase();
@@ -20,6 +21,16 @@ export function SuggestInput({ label, value, list, onCommit }: { label: string; 
     setActive(-1);
     if (v.trim() !== (value ?? '')) onCommit(v.trim());
   };
+
+  // The list hangs from the field's left edge; for a field near the window's right edge (the Interceptor
+  // chip at 1440 px) that would cut the names off, so it then hangs from the field's right edge instead.
+  // Measured before paint, on every render, as the names shown change its width.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    list.classList.remove('end');
+    list.classList.toggle('end', list.getBoundingClientRect().right > document.documentElement.clientWidth - 8);
+  });
 
   return (
     <span className="suggest">
@@ -56,7 +67,7 @@ export function SuggestInput({ label, value, list, onCommit }: { label: string; 
         onBlur={() => commit(text)}
       />
       {open && shown.length > 0 && (
-        <ul className="suggest-list" role="listbox" id={listId} aria-label={`${label} suggestions`}>
+        <ul ref={listRef} className="suggest-list" role="listbox" id={listId} aria-label={`${label} suggestions`}>
           {shown.map((v, i) => (
             <li
               key={v}
