@@ -1,15 +1,16 @@
 // Takes the README screenshots of Traffic and Sinks with Chromium against web mode (the demo gateway:
 // server-everything + the sample interceptors), after sending real traffic with an MCP client and doing
-// for real what each picture shows (replay, edit & replay, bulk replay).
+// for real what each picture shows (filter suggestions, replay, edit & replay, bulk replay); each in the
+// light and the dark theme (`-dark`).
 // Run after `npm run build`: node --import tsx scripts/screenshots-traffic.ts
 import type { Page } from 'playwright-core';
 import { waitForDemoGateway } from '../test/e2e/support/page-api';
-import { connectDemoClient, openConsole, shoot } from './screenshot-session';
+import { connectDemoClient, openConsole, shootBothThemes } from './screenshot-session';
 
 const { web, page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
   await waitForDemoGateway(api, page);
-  const shot = (p: Page, name: string) => shoot(p, name, { settleMs: 500 });
+  const shot = (p: Page, name: string) => shootBothThemes(p, api, name, { settleMs: 500 });
 
   // Real traffic through the demo gateway.
   const client = await connectDemoClient(web);
@@ -38,6 +39,16 @@ try {
   await page.waitForTimeout(500);
   await shot(page, 'traffic-table');
 
+  // Filter suggestions from the recorded data: part of a name is enough (nothing is filtered until one is picked).
+  const interceptorFilter = page.getByRole('combobox', { name: 'Interceptor' });
+  await interceptorFilter.click();
+  await interceptorFilter.pressSequentially('redact');
+  await page.getByRole('listbox', { name: 'Interceptor suggestions' }).getByRole('option').first().waitFor();
+  await shot(page, 'traffic-suggestions');
+  await page.keyboard.press('Escape');
+  await interceptorFilter.fill('');
+  await interceptorFilter.blur();
+
   // Detail of a redacted call: the waterfall and the email-redactor diff.
   await rows.filter({ has: page.locator('.pill.mutated') }).last().click();
   await page.getByRole('complementary', { name: 'Execution detail' }).getByRole('list', { name: 'Diff of samples/email-redactor' }).waitFor().catch(async (err: unknown) => {
@@ -51,6 +62,12 @@ try {
   await rows.filter({ has: page.locator('.pill.blocked') }).last().click();
   await detail.getByRole('note', { name: 'Why it was blocked' }).waitFor();
   await shot(page, 'traffic-blocked');
+  // Replayed as it is through the same chain: blocked again. This replay is among the blocked executions
+  // that Bulk replay (below) matches, and is excluded from it.
+  await detail.getByRole('button', { name: 'Replay', exact: true }).click();
+  await detail.getByRole('note', { name: 'Replay of' }).waitFor({ timeout: 20_000 });
+  await rows.filter({ has: page.locator('.pill.blocked') }).last().click();
+  await detail.getByRole('note', { name: 'Why it was blocked' }).waitFor();
   await detail.getByRole('button', { name: 'Edit & replay…' }).click();
   const dialog = page.getByRole('dialog', { name: /Edit & replay/ });
   await dialog.getByRole('textbox', { name: 'Request params', exact: true }).click();
@@ -72,6 +89,8 @@ try {
   await page.getByLabel('Outcome').selectOption('blocked');
   await page.getByRole('button', { name: 'Bulk replay…' }).click();
   const bulk = page.getByRole('dialog', { name: 'Bulk replay' });
+  await bulk.getByRole('status', { name: 'Bulk replay plan' }).filter({ hasText: 'excluded' }).waitFor({ timeout: 20_000 });
+  await shot(page, 'traffic-bulk-replay-plan');
   await bulk.getByRole('button', { name: 'Start replay' }).click();
   await bulk.getByRole('list', { name: 'Bulk replay summary' }).waitFor({ timeout: 60_000 });
   await shot(page, 'traffic-bulk-replay');
@@ -79,6 +98,10 @@ try {
 
   await page.evaluate(() => (location.hash = '#/sinks'));
   await page.getByRole('table', { name: 'Sink events' }).locator('.srow[role="row"]:not(.thead)').first().waitFor();
+  // The Interceptor filter offers only sink interceptors (here the one sink among the samples): pick it.
+  const sinkFilter = page.getByRole('search', { name: 'Filter sink events' }).getByLabel('Interceptor');
+  await sinkFilter.locator('option', { hasText: 'request-logger' }).waitFor({ state: 'attached', timeout: 20_000 });
+  await sinkFilter.selectOption({ label: 'samples/request-logger' });
   await shot(page, 'traffic-sinks');
 } finally {
   await close();
