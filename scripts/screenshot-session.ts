@@ -69,21 +69,28 @@ export async function shoot(page: Page, name: string, options: { settleMs: numbe
   console.log(`wrote ${path}`);
 }
 
+type Theme = 'light' | 'dark' | 'system';
+
 /** Sets the theme as Settings does (the setting is pushed to the page, which applies it) and waits for it. */
-export async function setTheme(page: Page, api: PageApi, theme: 'light' | 'dark'): Promise<void> {
+export async function setTheme(page: Page, api: PageApi, theme: Theme): Promise<void> {
   await api('settings.update', { theme });
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme, { timeout: 10_000 });
+  await page.waitForFunction(
+    (t) => document.documentElement.dataset.theme === (t === 'system' ? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') : t),
+    theme,
+    { timeout: 10_000 },
+  );
 }
 
 /**
- * Shoots the page as it is in the light theme (`name`) and in the dark one (`name-dark`), then goes back to
- * light. Switching the theme keeps the page's state (an open dialog, a typed filter), so both images show
- * the same moment.
+ * Shoots the page as it is in the light theme (`name`) and in the dark one (`name-dark`), then sets the
+ * theme back to what it was. Switching the theme keeps the page's state (an open dialog, a typed filter),
+ * so both images show the same moment.
  */
 export async function shootBothThemes(page: Page, api: PageApi, name: string, options: { settleMs: number; scrollToTop?: boolean }): Promise<void> {
+  const before = (await api<{ theme: Theme }>('settings.get')).theme;
   await setTheme(page, api, 'light');
   await shoot(page, name, options);
   await setTheme(page, api, 'dark');
   await shoot(page, `${name}-dark`, options);
-  await setTheme(page, api, 'light');
+  await setTheme(page, api, before);
 }

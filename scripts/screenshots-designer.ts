@@ -13,11 +13,13 @@ const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-ever
 
 const { web, browser, page, api, close } = await openConsole(VIEWPORT, '#/chain/demo');
 try {
-  const shot = (p: Page, name: string) => shoot(p, `designer-${name}`, { settleMs: 600 });
+  // Light and dark (`-dark`) of each, but for the canvas, whose dark image (designer-dark) is taken last
+  // with the default 'system' theme following the browser's colour scheme.
+  const shot = (p: Page, name: string) => shootBothThemes(p, api, `designer-${name}`, { settleMs: 600 });
   await page.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 60_000 });
 
   // The demo chain for tools/call as the engine orders it, tool-allowlist in audit (shadow).
-  await shot(page, 'canvas');
+  await shoot(page, 'designer-canvas', { settleMs: 600 });
 
   // The side panel of tool-allowlist: audit mode and its config edited with the generated form.
   await page.getByTestId('palette-item-samples/tool-allowlist').click();
@@ -63,7 +65,7 @@ try {
   const stderr = wizard.getByTestId('backend-test').and(page.getByRole('alert')).getByLabel('Backend stderr');
   await stderr.waitFor({ timeout: 30_000 });
   await stderr.evaluate((el) => el.scrollIntoView({ block: 'end' }));
-  await shootBothThemes(page, api, 'designer-wizard-failed', { settleMs: 600 });
+  await shot(page, 'wizard-failed');
   await wizard.getByRole('note', { name: 'Arguments with spaces (Backend)' }).getByRole('button', { name: 'Split into words' }).click();
   await wizard.getByRole('button', { name: 'Test connection' }).click();
   await wizard.getByTestId('backend-test').filter({ hasText: 'Connected' }).waitFor({ timeout: 30_000 });
@@ -79,7 +81,7 @@ try {
   await dark.goto(`${web.openUrl}#/chain/demo`);
   await dark.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 30_000 });
   await dark.getByTestId('palette-item-samples/pii-validator').click();
-  await shot(dark, 'dark');
+  await shoot(dark, 'designer-dark', { settleMs: 600 });
 } finally {
   await close();
 }
