@@ -44,6 +44,8 @@ export class Backend {
   onstreamdrop?: () => void;
   /** A line from a stdio backend that is not JSON-RPC (or is over the size cap). */
   oninvalid?: (problem: InvalidLine) => void;
+  /** Every message this connection sends (message capture for the Messages view). */
+  onsend?: (message: JsonRpcMessage) => void;
   state: BackendState = 'idle';
   private child?: ChildProcess;
   private channel?: LineChannel;
@@ -111,6 +113,7 @@ export class Backend {
    */
   async send(message: JsonRpcMessage, onStreamEnd?: () => void): Promise<void> {
     if (this.state !== 'ready') throw new Error(`backend "${this.entry.name}" is not connected`);
+    this.onsend?.(message);
     if (this.channel) {
       this.channel.send(message);
       return;

@@ -16,6 +16,7 @@ import { Interception } from './intercept';
 import { HttpListener } from './listen-http';
 import { startStdioListener, type StdioListener } from './listen-stdio';
 import type { GatewaySession, SessionHost } from './session';
+import { MessageCapture, type SessionTap } from './message-capture';
 
 export type GatewayState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed';
 
@@ -87,6 +88,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   private readonly latencies: number[] = [];
   private latencyCursor = 0;
   private readonly counts = { calls: 0, blocked: 0, mutated: 0, errors: 0, sessions: 0, backendCrashes: 0 };
+  /** Message capture for the Messages view, made for the recorder that keeps messages (see captureFor). */
+  private messageCapture?: MessageCapture;
   /** start/stop/reload run one at a time, in call order: fast Start→Stop→Start→Stop ends as the last call says. */
   private lifecycle: Promise<unknown> = Promise.resolve();
 
@@ -250,6 +253,19 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     this.emit('session', record);
   }
 
+  /** A tap per session while messages are captured: recording on, `captureMessages` on, a recorder that keeps them. */
+  messageTap(sessionId: string): SessionTap | undefined {
+    return this.capture()?.session(sessionId);
+  }
+
+  /** Read per session and per interceptor connection, so a config reload that turns capture off applies to what starts next. */
+  private capture(): MessageCapture | undefined {
+    const recorder = this.recorder;
+    if (!recorder?.recordMessage || this.config.captureMessages === false) return undefined;
+    this.messageCapture ??= new MessageCapture(this.gatewayName, (m) => this.recorder?.recordMessage?.(m));
+    return this.messageCapture;
+  }
+
   onExecution(record: ExecutionRecord): void {
     this.count(record.outcome, record.durationMs);
     this.recorder?.recordExecution(record);
@@ -301,6 +317,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
       log: (line) => this.log(line),
       ...(this.options.createHandle ? { createHandle: this.options.createHandle } : {}),
       ...(this.options.simulate ? { simulate: this.options.simulate } : {}),
+      wire: (server) => this.capture()?.interceptor(server),
     });
   }
 

@@ -13,6 +13,7 @@ import { hooksCoverPattern } from '../../shared/protocol/events';
 import { ChainRuntime, type ChainResult, type FailureSimulator } from '../interceptors/chain';
 import { InterceptorServerClient } from '../interceptors/client';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
+import type { WireTap } from '../interceptors/client/wire-tap';
 
 export type RpcFailure = { code: number; message: string; data?: unknown };
 
@@ -22,6 +23,8 @@ export interface InterceptionOptions {
   createHandle?: (entry: InterceptorServerEntry) => InterceptorServerHandle & { close?: () => Promise<void> };
   /** Playground failure simulation: consulted before each invocation (forces a timeout or crash). */
   simulate?: FailureSimulator;
+  /** Message capture: a tap for a server's connection, or undefined when messages are not captured. */
+  wire?: (server: string) => WireTap | undefined;
 }
 
 type ClosableHandle = InterceptorServerHandle & { close?: () => Promise<void> };
@@ -183,7 +186,9 @@ export class Interception {
   private createHandle(entry: InterceptorServerEntry): ClosableHandle {
     if (this.options.createHandle) return this.options.createHandle(entry);
     const log = this.options.log;
+    const wire = this.options.wire?.(entry.name);
     return new InterceptorServerClient({
+      ...(wire ? { wire } : {}),
       name: entry.name,
       failOpen: entry.failOpen ?? false,
       connection:

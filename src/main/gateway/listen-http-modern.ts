@@ -77,6 +77,7 @@ class ModernHub implements ModernRelay {
         return host.propagateTrace;
       },
       onBackendEvent: (e) => host.onBackendEvent(e),
+      messageTap: host.messageTap ? (id) => host.messageTap!(id) : undefined,
     };
     this.session = new GatewaySession(hubHost, { send: (m, related) => this.toClient(m, related) }, { principal, transport: 'http' });
   }

@@ -4,6 +4,7 @@ import type { Backend } from './backend';
 import type { InvalidLine } from './line-channel';
 import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
 import type { SessionHost } from './session';
+import type { SessionTap } from './message-capture';
 
 export interface BackendLinkEvents {
   /** `related`: the client request whose response stream carried the message, when the backend knows it. */
@@ -26,6 +27,8 @@ export class BackendLink {
     private readonly host: SessionHost,
     private readonly sessionId: string,
     private readonly events: BackendLinkEvents,
+    /** Message capture: what goes to and comes from the backend, and a connect that fails. */
+    private readonly tap?: SessionTap,
   ) {}
 
   get isUp(): boolean {
@@ -45,7 +48,10 @@ export class BackendLink {
   attach(backend: Backend, up: boolean): void {
     this.backend = backend;
     this.up = up;
+    const tap = this.tap;
+    if (tap) backend.onsend = (m) => tap.toBackend(m);
     backend.onmessage = (m, related) => {
+      tap?.fromBackend(m);
       if (!this.takeInternal(m)) this.events.onmessage(m, related);
     };
     backend.onclose = (reason) => {

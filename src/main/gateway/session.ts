@@ -38,6 +38,8 @@ import {
   type JsonRpcResponse,
 } from './jsonrpc';
 import { invalidLineResponse, type InvalidLine } from './line-channel';
+import { tapClientSink } from './session-messages';
+import type { SessionTap } from './message-capture';
 
 /** How long a response waits after a progress notification of its own request (see onBackendResponse). */
 const PROGRESS_SETTLE_MS = 10;
@@ -68,6 +70,8 @@ export interface SessionHost {
   onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void;
   /** Connecting the backend (or initializing it) failed; a session record (onSession) means it worked. */
   onBackendUnreachable?(error: string): void;
+  /** Message capture (the Messages view): a tap for this session, or undefined when capture is off. */
+  messageTap?(sessionId: string): SessionTap | undefined;
 }
 
 export interface SessionOptions {
@@ -91,12 +95,19 @@ export class GatewaySession {
   private draining?: string;
   /** performance.now() of the last message from the client (idle sessions are reaped by the listener). */
   lastActivity = performance.now();
+  private readonly client: ClientSink;
+  private readonly untappedClient: ClientSink;
+  /** Message capture (session-messages.ts); undefined when nobody records messages. */
+  private readonly tap: SessionTap | undefined;
 
   constructor(
     private readonly host: SessionHost,
-    private readonly client: ClientSink,
+    client: ClientSink,
     private readonly options: SessionOptions,
   ) {
+    this.tap = host.messageTap?.(this.id);
+    this.client = tapClientSink(client, this.tap);
+    this.untappedClient = client;
     this.principal = options.principal;
     this.handshake = new Handshake(host, { id: this.id, principal: this.principal, transport: options.transport });
     this.chain = new SessionChain({
@@ -117,8 +128,8 @@ export class GatewaySession {
       onstreamdrop: () => {
         for (const ex of this.exchanges.fromClient.values()) if (ex.forwarded) this.client.closeStream?.(ex.id);
       },
-    });
-    this.exchanges = new SessionExchanges(host, this.id, client, (m) => this.link.sendIfUp(m), () => this.handshake.protocolVersion);
+    }, this.tap);
+    this.exchanges = new SessionExchanges(host, this.id, this.client, (m) => this.link.sendIfUp(m), () => this.handshake.protocolVersion);
     this.faults = new BackendFaults(host, this.id, this.exchanges, this.link);
     this.deadlines = new BackendDeadlines(
       () => this.host.config,
@@ -149,6 +160,7 @@ export class GatewaySession {
   }
 
   handleClientMessage(message: JsonRpcMessage): void {
+    this.tap?.fromClient(message);
     if (this.closed) {
       // A request to a session that is closing (its gateway stops): answered and recorded, never dropped.
       if (isRequest(message)) this.refuse(newExchange(message, 'client'));
@@ -162,7 +174,8 @@ export class GatewaySession {
 
   /** Sends a message to the client (the HTTP listener replays messages held until a stream opened). */
   deliver(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void {
-    this.client.send(message, relatedRequestId);
+    // Held messages passed the tap when the session sent them the first time.
+    this.untappedClient.send(message, relatedRequestId);
   }
 
   /** A line or body that is not JSON-RPC: answer with an error and keep the connection. */
@@ -196,6 +209,7 @@ export class GatewaySession {
     }
     this.handshake.noteRequest(req);
     const ex = newExchange(req, 'client');
+    this.tap?.adopt(ex);
     if (this.draining !== undefined || this.exchanges.fromClient.size >= MAX_PENDING || this.exchanges.fromClient.has(req.id)) {
       return this.refuse(ex);
     }
@@ -227,6 +241,7 @@ export class GatewaySession {
       await backend.send(outgoing, this.faults.streamEndGuard(ex)).catch((err: Error) => this.faults.sendFailed(backend, ex, err));
     } catch (err) {
       this.host.onBackendUnreachable?.((err as Error).message);
+      this.tap?.connectFailed(this.host.config.backend, (err as Error).message);
       this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, (err as Error).message);
     }
   }
@@ -283,6 +298,7 @@ export class GatewaySession {
   private async onInitialize(req: JsonRpcRequest): Promise<void> {
     this.handshake.initRequest = req;
     const ex = newExchange(req, 'client');
+    this.tap?.adopt(ex);
     this.exchanges.fromClient.set(req.id, ex);
     try {
       const backend = await this.link.ensure();
@@ -292,12 +308,14 @@ export class GatewaySession {
       await backend.send(req);
     } catch (err) {
       this.host.onBackendUnreachable?.((err as Error).message);
+      this.tap?.connectFailed(this.host.config.backend, (err as Error).message);
       this.exchanges.failBackendConnect(req.id, RpcCode.BackendUnavailable, (err as Error).message);
     }
   }
 
   private async answerInterceptorMethod(req: JsonRpcRequest): Promise<void> {
     const ex = newExchange(req, 'client');
+    this.tap?.adopt(ex);
     const response = asEraResult(await this.host.interception.answer(this.chain.current(), req), this.handshake.protocolVersion);
     if (isErrorResponse(response)) ex.errorReturned = response.error;
     else ex.responseReturned = response.result;
@@ -366,6 +384,7 @@ export class GatewaySession {
 
   private async onBackendRequest(req: JsonRpcRequest): Promise<void> {
     const ex = newExchange(req, 'backend');
+    this.tap?.adopt(ex);
     this.exchanges.fromBackend.set(req.id, ex);
     let outgoing = req;
     if (this.chain.needed(ex)) {

@@ -29,7 +29,10 @@ export class SqliteHistory implements HistoryPort {
     this.setRedaction(options.redactPaths ?? []);
     this.recorder = SqliteRecorder.open(dbPath, {
       // Delegates, so a change of the redaction setting applies to the next record without reopening.
-      redactor: { execution: (record) => (this.redactor ? this.redactor.execution(record) : record) },
+      redactor: {
+        execution: (record) => (this.redactor ? this.redactor.execution(record) : record),
+        message: (record) => (this.redactor?.message ? this.redactor.message(record) : record),
+      },
       // The app's gateways record too: a killed app must not lose what its clients were answered.
       journal: true,
       onError: (message) => logger.warn(`recording: ${message}`),

@@ -34,3 +34,4 @@ export { countPrunable, pruneHistory, type PruneOptions, type PruneResult } from
 export { exportLines, exportToString } from './portability/export-jsonl';
 export { importFromFile, importFromString, ImportError, type ImportOptions, type ImportResult } from './portability/import-jsonl';
 export { DEFAULT_MAX_LINE_BYTES } from './portability/line-reader';
+export { listMessages, getMessage, listMessageSessions, messageMethods, type MessageFilter, type MessageSummary, type MessageDetail, type MessageSessionSummary } from './queries/messages';

@@ -190,6 +190,10 @@ export const GatewayConfigSchema = z
     exposeInterceptorProtocol: z.boolean({ error: 'expected true or false' }).default(false),
     blockedToolCall: z.enum(['result', 'error'], { error: 'expected "result" or "error"' }).default('result'),
     recording: RecordingSchema.default(true),
+    captureMessages: z
+      .boolean({ error: 'expected true or false' })
+      .default(true)
+      .describe('Record every JSON-RPC message on each side (client, backend, interceptor servers) for the Messages view; needs recording on.'),
     maxMessageBytes: z
       .number({ error: 'expected a number of bytes' })
       .int()

@@ -1,5 +1,6 @@
 // One intercepted exchange as the gateway hands it to a recorder (and the store persists it).
 import type { BlockInfo, ChainTrace } from './types';
+import type { MessageRecord } from './messages';
 
 export type ExecutionOutcome = 'allow' | 'blocked' | 'mutated' | 'error';
 
@@ -53,6 +54,8 @@ export interface Recorder {
   recordSession(session: SessionRecord): void;
   /** Must never throw and never block traffic: failures are counted and surfaced via stats(). */
   recordExecution(execution: ExecutionRecord): void;
+  /** One JSON-RPC message on any side (the Messages view); recorders that keep none leave it out. */
+  recordMessage?(message: MessageRecord): void;
   stats(): RecorderStats;
   /** Waits until everything queued so far is durable. */
   flush(): Promise<void>;
@@ -71,6 +74,10 @@ export interface RecorderStats {
 export class MemoryRecorder implements Recorder {
   readonly sessions: SessionRecord[] = [];
   readonly executions: ExecutionRecord[] = [];
+  readonly messages: MessageRecord[] = [];
+  recordMessage(message: MessageRecord): void {
+    this.messages.push(message);
+  }
   recordSession(session: SessionRecord): void {
     this.sessions.push(session);
   }

@@ -20,6 +20,7 @@ import { toInvokeError } from './errors';
 import { checkInvokeResult } from './result-check';
 import { ConnectionHealth, terminateProcess, type HealthOptions } from './health';
 import { backoffDelay, TextTail, type BackoffOptions, type ConnectionStatus } from './status';
+import { tapTransport, type WireTap } from './wire-tap';
 
 export interface InterceptorServerClientOptions {
   /** Configured server name: with an interceptor name it forms the identity `server/name` (A7). */
@@ -45,6 +46,8 @@ export interface InterceptorServerClientOptions {
   onStderr?: (chunk: string) => void;
   /** When a live connection counts as dead and its server is killed and restarted (see health.ts). */
   health?: HealthOptions;
+  /** Sees every JSON-RPC message of the connection and every failed connect (a gateway's message capture). */
+  wire?: WireTap;
 }
 
 interface Connection {
@@ -238,6 +241,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
         return conn;
       },
       (err: Error) => {
+        this.opts.wire?.connectFailed(err.message);
         const failures = this.current.failures + 1;
         const nextRetryAt = Date.now() + backoffDelay(failures, this.opts.backoff);
         this.setStatus({ state: 'failed', lastError: err.message, failures, nextRetryAt, pid: undefined });
@@ -265,6 +269,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     } catch (err) {
       throw new Error(this.describeConnectFailure(err as Error, 0));
     }
+    if (this.opts.wire) transport = tapTransport(transport, this.opts.wire);
     const client = new Client(this.opts.clientInfo ?? { name: 'interceptor-console', version: '0.1.0' }, { capabilities: {} });
     client.setNotificationHandler(NOTIFICATION_LIST_CHANGED, { params: z.unknown() }, () => this.onListChanged(generation));
     client.onclose = () => this.onConnectionClosed(generation);

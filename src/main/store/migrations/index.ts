@@ -3,11 +3,12 @@ import type Database from 'better-sqlite3';
 import { migration0001 } from './0001-core-schema';
 import { migration0002 } from './0002-sink-events';
 import { migration0003 } from './0003-payload-search';
+import { migration0004 } from './0004-messages';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
 
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
 
 export const LATEST_VERSION = migrations.length;
 

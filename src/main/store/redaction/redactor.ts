@@ -1,6 +1,7 @@
 // Redaction at rest: applied to a record before it is encoded, so neither the database, the
 // search index nor a spill file ever holds the redacted values.
 import type { ExecutionRecord } from '../../../shared/trace/execution';
+import type { MessageRecord } from '../../../shared/trace/messages';
 import type { ChainTrace, TraceStep } from '../../../shared/trace/types';
 import { redactSecrets, SECRET_FORMATS, type SecretFormat } from '../../interceptors/samples/secrets';
 import { parsePath, redactPaths, RedactionPathError, type PathSegment } from './json-paths';
@@ -16,6 +17,8 @@ export interface RedactionOptions {
 
 export interface Redactor {
   execution(record: ExecutionRecord): ExecutionRecord;
+  /** A captured message: the paths apply to its payload (a request's params, a result, an error's data), as for executions. */
+  message?(record: MessageRecord): MessageRecord;
 }
 
 /** Undefined when the options redact nothing; throws RedactionPathError for a malformed path or unknown format. */
@@ -59,6 +62,20 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
         if (record.responseTrace) out.responseTrace = trace(record.responseTrace);
       }
       if (formats.length > 0) out = redactSecrets(out, formats).value;
+      return out;
+    },
+    message(record) {
+      let out: MessageRecord = record;
+      const m = record.message as Record<string, unknown> | null;
+      if (patterns.length > 0 && m && typeof m === 'object') {
+        const copy: Record<string, unknown> = { ...m };
+        if (m.params !== undefined) copy.params = payload(m.params);
+        if (m.result !== undefined) copy.result = payload(m.result);
+        const error = m.error as Record<string, unknown> | undefined;
+        if (error && typeof error === 'object' && error.data !== undefined) copy.error = { ...error, data: payload(error.data) };
+        out = { ...record, message: copy };
+      }
+      if (formats.length > 0) out = { ...out, message: redactSecrets(out.message, formats).value };
       return out;
     },
   };

@@ -1,6 +1,8 @@
 // Retention: deletes executions beyond a maximum count and/or age (their steps, sink events and
-// replay links cascade, the search index follows by trigger), then payloads no execution refers to
-// any more, then sessions left without executions, and hands the freed pages back to the disk.
+// replay links cascade, the search index follows by trigger), the captured messages older than the
+// oldest execution kept (their keys share the executions' time order, so one cutoff serves both), then
+// payloads no execution refers to any more, then sessions left without executions, and hands the freed
+// pages back to the disk.
 import type Database from 'better-sqlite3';
 import { lowerKeyFor } from '../sql/execution-ids';
 
@@ -16,6 +18,8 @@ export interface PruneOptions {
 
 export interface PruneResult {
   deleted: number;
+  /** Captured messages (the Messages view) deleted with them. */
+  messagesDeleted: number;
   payloadsDeleted: number;
   sessionsDeleted: number;
   bytesBefore: number;
@@ -69,6 +73,16 @@ export function pruneHistory(db: Database.Database, options: PruneOptions): Prun
       if (n < chunk) break;
     }
   }
+  let messagesDeleted = 0;
+  if (cutoff > -Infinity) {
+    const bound = Number.isFinite(cutoff) ? cutoff : Number.MAX_SAFE_INTEGER;
+    const deleteMessages = db.prepare(`DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE id < ? ORDER BY id LIMIT ?)`);
+    for (;;) {
+      const n = db.transaction(() => deleteMessages.run(bound, chunk).changes).immediate();
+      messagesDeleted += n;
+      if (n < chunk) break;
+    }
+  }
 
   // Mark and sweep in one transaction with the generation bump, so a writer in another process
   // either sees the bump (and forgets its cached payload ids) or committed before the sweep.
@@ -91,12 +105,12 @@ export function pruneHistory(db: Database.Database, options: PruneOptions): Prun
     })
     .immediate();
 
-  if (deleted > 0) {
+  if (deleted + messagesDeleted > 0) {
     if (options.fullVacuum) db.exec('VACUUM');
     else db.pragma('incremental_vacuum');
     // Fold the WAL back into the file so the space is really returned.
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.pragma('optimize');
   }
-  return { deleted, payloadsDeleted, sessionsDeleted, bytesBefore, bytesAfter: fileBytes(db) };
+  return { deleted, messagesDeleted, payloadsDeleted, sessionsDeleted, bytesBefore, bytesAfter: fileBytes(db) };
 }

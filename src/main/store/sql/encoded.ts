@@ -106,4 +106,24 @@ export interface EncodedGateway {
   bytes: number;
 }
 
-export type EncodedItem = EncodedExecution | EncodedSession | EncodedGateway;
+/** One captured JSON-RPC message (sql/encode-message.ts). */
+export interface EncodedMessage {
+  kind: 'message';
+  uuid: string;
+  gateway: string;
+  sessionKey: string | null;
+  atMs: number;
+  side: string;
+  direction: string;
+  peer: string | null;
+  messageKind: string;
+  method: string | null;
+  jsonrpcId: string | number | null;
+  executionUuid: string | null;
+  size: number;
+  truncated: 0 | 1;
+  body: string;
+  bytes: number;
+}
+
+export type EncodedItem = EncodedExecution | EncodedSession | EncodedGateway | EncodedMessage;

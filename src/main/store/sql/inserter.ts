@@ -7,6 +7,7 @@ import { MAX_SLOT_OVERFLOW, SLOT, slotBase } from './execution-ids';
 import { sha256 } from './json-text';
 import { searchText } from './search-text';
 import { LARGE_PAYLOAD_CHARS, LARGE_PAYLOAD_MARK } from './payload-size';
+import { MessageInserter } from './message-inserter';
 
 /** Large-payload ids remembered across batches; bounded so a long-running gateway does not grow. */
 const PAYLOAD_CACHE_LIMIT = 2_000;
@@ -32,6 +33,8 @@ export class ExecutionInserter {
    */
   private pendingSearch: { id: number; text: string }[] = [];
   private readonly st;
+  /** Captured messages (the Messages view), prepared on the first one. */
+  private messages: MessageInserter | undefined;
   /** INSERT INTO steps statements by number of rows, prepared on first use. */
   private readonly stepStatements: Database.Statement[] = [];
 
@@ -122,10 +125,15 @@ export class ExecutionInserter {
     this.payloadIds = new Map();
     this.payloadGeneration = undefined;
     this.lastKey = undefined;
+    this.messages?.resetCaches();
   }
 
   write(item: EncodedItem): WriteResult {
     if (item.kind === 'execution') return this.writeExecution(item);
+    if (item.kind === 'message') {
+      this.messages ??= new MessageInserter(this.db, (name, at) => this.gatewayId(name, at));
+      return this.messages.write(item) ? 'written' : 'duplicate';
+    }
     if (item.kind === 'session') this.writeSession(item);
     else this.writeGateway(item);
     return 'written';

@@ -12,6 +12,8 @@ export interface BatchTally {
   duplicates: number;
   sessions: number;
   gateways: number;
+  /** Captured messages written (duplicates of a replayed journal are not counted). */
+  messages: number;
 }
 
 export type BatchResult =
@@ -19,7 +21,9 @@ export type BatchResult =
   | { ok: false; error: string };
 
 function count(tally: BatchTally, item: EncodedItem, result: WriteResult): void {
-  if (item.kind === 'execution') {
+  if (item.kind === 'message') {
+    if (result === 'written') tally.messages++;
+  } else if (item.kind === 'execution') {
     if (result === 'written') tally.written++;
     else tally.duplicates++;
   } else if (item.kind === 'session') tally.sessions++;
@@ -27,7 +31,7 @@ function count(tally: BatchTally, item: EncodedItem, result: WriteResult): void 
 }
 
 export function applyBatch(db: Database.Database, inserter: ExecutionInserter, items: EncodedItem[]): BatchResult {
-  const tally: BatchTally = { written: 0, duplicates: 0, sessions: 0, gateways: 0 };
+  const tally: BatchTally = { written: 0, duplicates: 0, sessions: 0, gateways: 0, messages: 0 };
   const writeAll = db.transaction((batch: EncodedItem[]) => {
     inserter.beginBatch();
     const results = batch.map((item) => inserter.write(item));

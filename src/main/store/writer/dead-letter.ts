@@ -7,6 +7,7 @@ import { describeError } from './retry-policy';
 
 export function describeItem(item: EncodedItem): string {
   if (item.kind === 'execution') return `execution ${item.uuid}`;
+  if (item.kind === 'message') return `message ${item.uuid}`;
   return item.kind === 'session' ? `session ${item.key}` : `gateway ${item.name}`;
 }
 

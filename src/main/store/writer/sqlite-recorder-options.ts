@@ -33,7 +33,7 @@ export interface SqliteRecorderOptions {
   /** Told about every failure (for a logger). */
   onError?: (message: string) => void;
   /** Told after each committed batch, so readers can refresh ("tables changed"). */
-  onWritten?: (change: { executions: number; sessions: number; gateways: number }) => void;
+  onWritten?: (change: { executions: number; sessions: number; gateways: number; messages?: number }) => void;
 }
 
 export interface SqliteRecorderStats extends RecorderStats {

@@ -6,6 +6,8 @@
 import type { ExecutionRecord, Recorder, SessionRecord } from '../../../shared/trace/execution';
 import type { EncodedItem } from '../sql/encoded';
 import { encodeExecution, encodeGateway, encodeSession } from '../sql/encode';
+import { encodeMessage } from '../sql/encode-message';
+import type { MessageRecord } from '../../../shared/trace/messages';
 import { openStore, type Store } from '../open/open-store';
 import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
 import { keepRefused } from './dead-letter';
@@ -105,6 +107,12 @@ export class SqliteRecorder implements Recorder {
     // JSON snapshot parsed on the writer: 2.3x the caller's cost, but a third less work in total,
     // which is what a two-core machine running client, gateway and backend cannot spare.
     this.accept(() => encodeExecution(this.options.redactor ? this.options.redactor.execution(execution) : execution));
+  }
+
+  /** A captured JSON-RPC message: encoded (serialized once, cut at 64 Ki characters) and queued like an execution. */
+  recordMessage(message: MessageRecord): void {
+    const redactor = this.options.redactor;
+    this.accept(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
   }
 
   stats(): SqliteRecorderStats {
@@ -371,12 +379,12 @@ export class SqliteRecorder implements Recorder {
       for (const item of done) this.memoryBytes -= item.bytes;
       this.settled += items.length;
     }
-    const { written, duplicates, sessions, gateways } = result.tally;
+    const { written, duplicates, sessions, gateways, messages } = result.tally;
     this.counters.written += written;
     this.counters.duplicates += duplicates;
-    if (written + sessions + gateways > 0) {
+    if (written + sessions + gateways + messages > 0) {
       try {
-        this.options.onWritten?.({ executions: written, sessions, gateways });
+        this.options.onWritten?.({ executions: written, sessions, gateways, messages });
       } catch {
         // A listener's bug must not stop recording.
       }

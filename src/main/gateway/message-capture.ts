@@ -1,0 +1,215 @@
+// Message capture for the Messages view: every JSON-RPC message a gateway receives or sends, on each
+// side (client, backend, interceptor servers), handed to the recorder as a MessageRecord. The hooks in
+// the session, the backend link and the interceptor client call these taps; when capture is off (no
+// recorder, `recording: false` or `captureMessages: false`) there is no tap and the hooks cost a
+// property read. A tap only labels and forwards: the recorder encodes (one JSON.stringify) and queues.
+//
+// Linking a message to its execution: the tap sees a client's request before the session creates the
+// exchange for it, so the tap picks the execution id and the session adopts it (adopt()). Every later
+// message with that JSON-RPC id on either side (the forwarded request, the backend's answer, the answer to
+// the client), its progress notifications (by token) and its cancellation then carry the same id.
+import { randomUUID } from 'node:crypto';
+import type { BackendEntry } from '../../shared/config/schema';
+import type { MessageDirection, MessageKind, MessageRecord, MessageSide } from '../../shared/trace/messages';
+
+type Json = Record<string, unknown>;
+type Origin = 'c' | 'b';
+
+/** Requests remembered per session until their answer passes; bounded so a peer that never answers cannot grow it. */
+const MAX_OPEN = 8192;
+
+export class MessageCapture {
+  constructor(
+    readonly gateway: string,
+    private readonly sink: (record: MessageRecord) => void,
+  ) {}
+
+  session(sessionId: string): SessionTap {
+    return new SessionTap(this, sessionId);
+  }
+
+  interceptor(server: string): InterceptorTap {
+    return new InterceptorTap(this, server);
+  }
+
+  emit(fields: Omit<MessageRecord, 'id' | 'at' | 'gateway'>): void {
+    const record = { id: randomUUID(), gateway: this.gateway, at: Date.now(), ...fields } as MessageRecord;
+    for (const key of Object.keys(record) as (keyof MessageRecord)[]) if (record[key] === undefined) delete record[key];
+    try {
+      this.sink(record);
+    } catch {
+      // Capture must never break traffic: the recorder counts its own failures.
+    }
+  }
+}
+
+/** What kind of JSON-RPC message this is, and its method and id. */
+export function describeMessage(message: unknown): { kind: Exclude<MessageKind, 'connect-error'>; method?: string; id?: string | number } {
+  const m = (message ?? {}) as Json;
+  const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
+  if (typeof m.method === 'string') return id === undefined ? { kind: 'notification', method: m.method } : { kind: 'request', method: m.method, id };
+  return { kind: 'error' in m ? 'error' : 'response', ...(id !== undefined ? { id } : {}) };
+}
+
+/** One client session's taps: the client side and the backend side. */
+export class SessionTap {
+  /** Open requests by origin and id: the execution they belong to and their method. */
+  private readonly open = new Map<string, { executionId: string; method: string; token?: unknown }>();
+  private readonly tokens = new Map<unknown, string>();
+
+  constructor(
+    private readonly capture: MessageCapture,
+    readonly sessionId: string,
+  ) {}
+
+  fromClient(message: unknown): void {
+    this.record('client', 'in', message, 'c');
+  }
+
+  toClient(message: unknown): void {
+    this.record('client', 'out', message, 'b');
+  }
+
+  fromBackend(message: unknown): void {
+    this.record('backend', 'in', message, 'b');
+  }
+
+  toBackend(message: unknown): void {
+    this.record('backend', 'out', message, 'c');
+  }
+
+  /** The backend could not be connected: a synthetic entry carrying the error and what was tried. */
+  connectFailed(backend: BackendEntry, error: string): void {
+    const target = backend.transport === 'stdio' ? [backend.command, ...backend.arguments].join(' ') : backend.endpoint;
+    this.capture.emit({
+      sessionId: this.sessionId,
+      side: 'backend',
+      direction: 'out',
+      peer: backend.name,
+      kind: 'connect-error',
+      message: { error, backend: backend.name, transport: backend.transport, target },
+    });
+  }
+
+  /** The session made an exchange for a request the tap saw: it takes the execution id the tap gave its messages. */
+  adopt(ex: { id: unknown; traceId: string; direction: 'client' | 'backend' }): void {
+    const open = this.open.get(key(ex.direction === 'client' ? 'c' : 'b', ex.id));
+    if (open) ex.traceId = open.executionId;
+  }
+
+  /**
+   * `requester`: who sends requests on this side in this direction ('c': the client's requests travel
+   * client→gateway→backend; 'b': the backend's requests travel backend→gateway→client).
+   */
+  private record(side: MessageSide, direction: MessageDirection, message: unknown, requester: Origin): void {
+    const d = describeMessage(message);
+    let executionId: string | undefined;
+    let method = d.method;
+    if (d.kind === 'request') {
+      const k = key(requester, d.id);
+      let open = this.open.get(k);
+      // The first hop of a request opens it (the client's arrives first, the backend's likewise).
+      if (!open && ((requester === 'c' && side === 'client') || (requester === 'b' && side === 'backend'))) {
+        open = { executionId: randomUUID(), method: d.method! };
+        const token = ((message as Json).params as Json | undefined)?._meta as Json | undefined;
+        if (token?.progressToken !== undefined) {
+          open.token = token.progressToken;
+          this.tokens.set(token.progressToken, open.executionId);
+        }
+        this.open.set(k, open);
+        if (this.open.size > MAX_OPEN) this.forget(this.open.keys().next().value!);
+      }
+      executionId = open?.executionId;
+    } else if (d.kind === 'response' || d.kind === 'error') {
+      // Answers travel the other way: the client's requests are answered backend→gateway→client.
+      const origin: Origin = requester === 'c' ? 'b' : 'c';
+      const k = key(origin, d.id);
+      const open = this.open.get(k);
+      executionId = open?.executionId;
+      method = open?.method;
+      // The last hop of an answer closes the request.
+      if (open && ((origin === 'c' && side === 'client') || (origin === 'b' && side === 'backend'))) this.forget(k);
+    } else {
+      executionId = this.notificationLink(d.method!, message as Json, requester);
+    }
+    this.capture.emit({
+      sessionId: this.sessionId,
+      side,
+      direction,
+      kind: d.kind,
+      ...(method !== undefined ? { method } : {}),
+      ...(d.id !== undefined ? { jsonrpcId: d.id } : {}),
+      ...(executionId !== undefined ? { executionId } : {}),
+      message,
+    });
+  }
+
+  /** Progress by its token; a cancellation by the request it cancels (sent by the same peer that asked). */
+  private notificationLink(method: string, message: Json, requester: Origin): string | undefined {
+    const params = message.params as Json | undefined;
+    if (method === 'notifications/progress') return this.tokens.get(params?.progressToken);
+    if (method === 'notifications/cancelled') return this.open.get(key(requester, params?.requestId))?.executionId;
+    return undefined;
+  }
+
+  private forget(k: string): void {
+    const open = this.open.get(k);
+    this.open.delete(k);
+    if (open?.token !== undefined) this.tokens.delete(open.token);
+  }
+}
+
+/** The gateway's connection to one interceptor server (shared by every session that runs its interceptors). */
+export class InterceptorTap {
+  private readonly open = new Map<string, { sessionId?: string; executionId?: string; method: string }>();
+
+  constructor(
+    private readonly capture: MessageCapture,
+    readonly server: string,
+  ) {}
+
+  message(direction: MessageDirection, message: unknown): void {
+    const d = describeMessage(message);
+    let link: { sessionId?: string; executionId?: string; method?: string } = {};
+    if (d.kind === 'request' && direction === 'out') {
+      // interceptor/invoke carries the session and the execution (traceId) in its context.
+      const context = ((message as Json).params as Json | undefined)?.context as Json | undefined;
+      link = {
+        method: d.method!,
+        ...(typeof context?.sessionId === 'string' ? { sessionId: context.sessionId } : {}),
+        ...(typeof context?.traceId === 'string' ? { executionId: context.traceId } : {}),
+      };
+      this.open.set(String(d.id), link as { method: string });
+      if (this.open.size > MAX_OPEN) this.open.delete(this.open.keys().next().value!);
+    } else if ((d.kind === 'response' || d.kind === 'error') && direction === 'in') {
+      link = this.open.get(String(d.id)) ?? {};
+      this.open.delete(String(d.id));
+    } else if (d.kind === 'request') {
+      link = { method: d.method! };
+    } else if (d.kind === 'notification') {
+      link = { method: d.method! };
+    }
+    this.capture.emit({
+      side: 'interceptor',
+      direction,
+      peer: this.server,
+      kind: d.kind,
+      ...link,
+      ...(d.id !== undefined ? { jsonrpcId: d.id } : {}),
+      message,
+    });
+  }
+
+  /** A new connection numbers its requests afresh: answers to the old one's never come. */
+  reset(): void {
+    this.open.clear();
+  }
+
+  connectFailed(error: string): void {
+    this.capture.emit({ side: 'interceptor', direction: 'out', peer: this.server, kind: 'connect-error', message: { error } });
+  }
+}
+
+function key(origin: Origin, id: unknown): string {
+  return `${origin}${typeof id === 'number' ? 'n' : 's'}${String(id)}`;
+}

@@ -1,0 +1,257 @@
+// The Messages view's reads: a gateway's sessions that have messages, a filtered page of messages
+// (newest first, keyset-paginated by key), one message with its whole text, and the methods seen (the
+// filter's suggestions). Each page is one index walk chosen here, not by the planner's guess: a
+// session's messages walk messages_by_session, a method across the gateway messages_by_method, and
+// everything else the primary key itself (time order), so a million messages page like a thousand.
+import type Database from 'better-sqlite3';
+import type { MessageDirection, MessageKind, MessageSide } from '../../../shared/trace/messages';
+import { parseCursor } from './list-executions';
+import { cachedStatement } from './statement-cache';
+
+export interface MessageFilter {
+  gateway: string;
+  /** A session id; null: the gateway's own messages outside any session; undefined: all of them. */
+  session?: string | null;
+  side?: MessageSide;
+  direction?: MessageDirection;
+  kind?: MessageKind;
+  method?: string;
+  /** Text the message contains (case-insensitive for ASCII), e.g. a tool name or an argument value. */
+  search?: string;
+  executionId?: string;
+}
+
+export interface MessageSummary {
+  id: string;
+  /** Keyset position (pass back as the cursor). */
+  key: string;
+  at: string;
+  sessionId?: string;
+  side: MessageSide;
+  direction: MessageDirection;
+  peer?: string;
+  kind: MessageKind;
+  method?: string;
+  jsonrpcId?: string | number;
+  size: number;
+  truncated: boolean;
+  /** Set only when the execution is in the store (an initialize that worked is not recorded as one). */
+  executionId?: string;
+  /** The start of the message text, for the list. */
+  preview: string;
+}
+
+export interface MessageDetail extends MessageSummary {
+  gateway: string;
+  /** The message as recorded (JSON text; cut at 64 Ki characters when `truncated`). */
+  body: string;
+}
+
+export interface MessageSessionSummary {
+  /** null: the gateway's own messages (interceptor discovery, connects) outside any client session. */
+  sessionId: string | null;
+  firstAt: string;
+  lastAt: string;
+  startedAt?: string;
+  clientName?: string;
+  transport?: string;
+  principal?: string;
+}
+
+const PREVIEW_CHARS = 160;
+const MAX_PAGE = 1000;
+const MAX_SESSIONS = 500;
+
+interface Row {
+  key: number;
+  uuid: string;
+  session_key: string | null;
+  at_ms: number;
+  side: MessageSide;
+  direction: MessageDirection;
+  peer: string | null;
+  kind: MessageKind;
+  method: string | null;
+  jsonrpc_id: string | number | null;
+  size: number;
+  truncated: number;
+  execution: string | null;
+  preview: string;
+}
+
+function gatewayIdOf(db: Database.Database, name: string): number | undefined {
+  return cachedStatement(db, 'SELECT id FROM gateways WHERE name = ?').pluck().get(name) as number | undefined;
+}
+
+export function listMessages(
+  db: Database.Database,
+  filter: MessageFilter,
+  page: { cursor?: string | null; limit?: number } = {},
+): { items: MessageSummary[]; nextCursor: string | null } {
+  const limit = Math.max(1, Math.min(MAX_PAGE, Math.floor(page.limit ?? 200)));
+  const gatewayId = gatewayIdOf(db, filter.gateway);
+  if (gatewayId === undefined) return { items: [], nextCursor: null };
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: string, value: unknown) => {
+    where.push(clause);
+    params.push(value);
+  };
+  let index: string;
+  if (filter.executionId !== undefined && filter.session === undefined) {
+    index = 'INDEXED BY messages_by_execution';
+    where.push('m.gateway_id = ?');
+    params.push(gatewayId);
+  } else if (filter.session !== undefined) {
+    index = 'INDEXED BY messages_by_session';
+    where.push('m.gateway_id = ?', filter.session === null ? 'm.session_key IS NULL' : 'm.session_key = ?');
+    params.push(gatewayId);
+    if (filter.session !== null) params.push(filter.session);
+    if (filter.method !== undefined) add('m.method = ?', filter.method);
+  } else if (filter.method !== undefined) {
+    index = 'INDEXED BY messages_by_method';
+    where.push('m.gateway_id = ?', 'm.method = ?');
+    params.push(gatewayId, filter.method);
+  } else {
+    // The primary key in time order; `+` keeps the gateway's term off an index that would need a sort.
+    index = '';
+    where.push('+m.gateway_id = ?');
+    params.push(gatewayId);
+  }
+  if (filter.executionId !== undefined) add('m.execution_uuid = ?', filter.executionId);
+  if (filter.side) add('m.side = ?', filter.side);
+  if (filter.direction) add('m.direction = ?', filter.direction);
+  if (filter.kind) add('m.kind = ?', filter.kind);
+  const search = filter.search?.trim();
+  if (search) add(`m.body LIKE ? ESCAPE '\\'`, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const cursor = parseCursor(page.cursor);
+  if (cursor !== undefined) add('m.id < ?', cursor);
+  const sql = `SELECT m.id AS key, m.uuid, m.session_key, m.at_ms, m.side, m.direction, m.peer, m.kind, m.method, m.jsonrpc_id, m.size,
+      m.truncated, substr(m.body, 1, ${PREVIEW_CHARS}) AS preview, e.uuid AS execution
+    FROM messages m ${index}
+      LEFT JOIN executions e ON e.uuid = m.execution_uuid
+    WHERE ${where.join(' AND ')}
+    ORDER BY m.id DESC LIMIT ?`;
+  const rows = cachedStatement(db, sql).all(...params, limit + 1) as Row[];
+  const more = rows.length > limit;
+  if (more) rows.pop();
+  return { items: rows.map(toSummary), nextCursor: more ? String(rows[rows.length - 1]!.key) : null };
+}
+
+export function getMessage(db: Database.Database, id: string): MessageDetail | undefined {
+  const row = cachedStatement(
+    db,
+    `SELECT m.id AS key, m.uuid, g.name AS gateway, m.session_key, m.at_ms, m.side, m.direction, m.peer, m.kind, m.method, m.jsonrpc_id,
+       m.size, m.truncated, substr(m.body, 1, ${PREVIEW_CHARS}) AS preview, m.body, e.uuid AS execution
+     FROM messages m JOIN gateways g ON g.id = m.gateway_id LEFT JOIN executions e ON e.uuid = m.execution_uuid
+     WHERE m.uuid = ?`,
+  ).get(id) as (Row & { gateway: string; body: string }) | undefined;
+  return row ? { ...toSummary(row), gateway: row.gateway, body: row.body } : undefined;
+}
+
+/**
+ * The sessions of a gateway that have messages, most recently active first. Distinct sessions are found
+ * by skipping through the session index (one seek per session, not a walk over every message).
+ */
+export function listMessageSessions(db: Database.Database, gateway: string): MessageSessionSummary[] {
+  const gatewayId = gatewayIdOf(db, gateway);
+  if (gatewayId === undefined) return [];
+  const keys = cachedStatement(
+    db,
+    `WITH RECURSIVE s(k) AS (
+       SELECT (SELECT session_key FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NOT NULL ORDER BY session_key LIMIT 1)
+       UNION ALL
+       SELECT (SELECT session_key FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key > s.k ORDER BY session_key LIMIT 1)
+       FROM s WHERE s.k IS NOT NULL
+     )
+     SELECT k FROM s WHERE k IS NOT NULL`,
+  )
+    .pluck()
+    .all({ g: gatewayId }) as string[];
+  const span = cachedStatement(
+    db,
+    `SELECT (SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key = @s ORDER BY id LIMIT 1) AS first,
+            (SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key = @s ORDER BY id DESC LIMIT 1) AS last`,
+  );
+  const ownSpan = cachedStatement(
+    db,
+    `SELECT (SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id LIMIT 1) AS first,
+            (SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id DESC LIMIT 1) AS last`,
+  );
+  const info = cachedStatement(
+    db,
+    'SELECT started_at, client_info_json, principal_json, transport FROM sessions WHERE gateway_id = ? AND session_key = ?',
+  );
+  const out: MessageSessionSummary[] = [];
+  for (const key of keys) {
+    const s = span.get({ g: gatewayId, s: key }) as { first: number; last: number };
+    const row: MessageSessionSummary = { sessionId: key, firstAt: iso(s.first), lastAt: iso(s.last) };
+    const i = info.get(gatewayId, key) as
+      | { started_at: string; client_info_json: string | null; principal_json: string | null; transport: string | null }
+      | undefined;
+    if (i) {
+      row.startedAt = i.started_at;
+      const client = parse(i.client_info_json) as { name?: unknown; version?: unknown } | undefined;
+      if (typeof client?.name === 'string') row.clientName = typeof client.version === 'string' ? `${client.name} ${client.version}` : client.name;
+      if (i.transport) row.transport = i.transport;
+      const principal = parse(i.principal_json) as { id?: unknown; type?: unknown } | undefined;
+      if (typeof principal?.id === 'string') row.principal = principal.id;
+    }
+    out.push(row);
+  }
+  const own = ownSpan.get({ g: gatewayId }) as { first: number | null; last: number | null };
+  if (own.first !== null && own.last !== null) out.push({ sessionId: null, firstAt: iso(own.first), lastAt: iso(own.last) });
+  out.sort((a, b) => (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : 0));
+  return out.slice(0, MAX_SESSIONS);
+}
+
+/** Every method recorded for a gateway (the method filter's suggestions), by skipping through the method index. */
+export function messageMethods(db: Database.Database, gateway: string): string[] {
+  const gatewayId = gatewayIdOf(db, gateway);
+  if (gatewayId === undefined) return [];
+  return cachedStatement(
+    db,
+    `WITH RECURSIVE s(k) AS (
+       SELECT (SELECT method FROM messages INDEXED BY messages_by_method WHERE gateway_id = @g AND method IS NOT NULL ORDER BY method LIMIT 1)
+       UNION ALL
+       SELECT (SELECT method FROM messages INDEXED BY messages_by_method WHERE gateway_id = @g AND method > s.k ORDER BY method LIMIT 1)
+       FROM s WHERE s.k IS NOT NULL
+     )
+     SELECT k FROM s WHERE k IS NOT NULL LIMIT 500`,
+  )
+    .pluck()
+    .all({ g: gatewayId }) as string[];
+}
+
+function toSummary(r: Row): MessageSummary {
+  const s: MessageSummary = {
+    id: r.uuid,
+    key: String(r.key),
+    at: iso(r.at_ms),
+    side: r.side,
+    direction: r.direction,
+    kind: r.kind,
+    size: r.size,
+    truncated: r.truncated === 1,
+    preview: r.preview,
+  };
+  if (r.session_key !== null) s.sessionId = r.session_key;
+  if (r.peer !== null) s.peer = r.peer;
+  if (r.method !== null) s.method = r.method;
+  if (r.jsonrpc_id !== null) s.jsonrpcId = r.jsonrpc_id;
+  if (r.execution !== null) s.executionId = r.execution;
+  return s;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function parse(text: string | null): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
