@@ -14,6 +14,7 @@ import type { Handlers } from './dispatcher';
 import { buildTrafficHandlers } from './handlers-traffic';
 import { buildPlaygroundHandlers } from './handlers-playground';
 import { buildDesignerHandlers } from './handlers-designer';
+import { buildMessagesHandlers } from './handlers-messages';
 import type { PlaygroundServices } from '../services/playground';
 
 export interface HandlerDeps {
@@ -120,7 +121,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     },
     'history.prune': (options) => {
       const deleted = history.prune(options);
-      if (deleted > 0) d.emit({ type: 'tables.changed', tables: ['executions', 'steps', 'sink_events'] });
+      if (deleted > 0) d.emit({ type: 'tables.changed', tables: ['executions', 'steps', 'sink_events', 'messages'] });
       return { deleted };
     },
 
@@ -136,12 +137,13 @@ export function buildHandlers(d: HandlerDeps): Handlers {
         patch.retention && (maxExecutions || maxAgeDays)
           ? history.prune({ ...(maxExecutions ? { maxExecutions } : {}), ...(maxAgeDays ? { maxAgeDays } : {}) })
           : undefined;
-      d.emit({ type: 'tables.changed', tables: pruned ? ['settings', 'executions', 'steps', 'sink_events'] : ['settings'] });
+      d.emit({ type: 'tables.changed', tables: pruned ? ['settings', 'executions', 'steps', 'sink_events', 'messages'] : ['settings'] });
       return { ...next, ...(pruned !== undefined ? { pruned } : {}) };
     },
     ...buildPlaygroundHandlers(d),
     ...buildTrafficHandlers(d),
     ...buildDesignerHandlers(d),
+    ...buildMessagesHandlers(d),
   };
 }
 

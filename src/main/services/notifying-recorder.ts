@@ -2,18 +2,29 @@
 // it flushes (so the rows are readable) and then pushes "executions.new" and "tables changed".
 // Batching keeps a busy gateway from flooding every window with one event per call.
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../shared/trace/execution';
-import type { ApiEvent } from '../../shared/api/events';
+import type { ApiEvent, TableName } from '../../shared/api/events';
+import type { MessageRecord } from '../../shared/trace/messages';
 
 export class NotifyingRecorder implements Recorder {
   private pending = new Map<string, number>();
   private pendingSessions = false;
+  private pendingMessages = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly inner: Recorder,
     private readonly emit: (event: ApiEvent) => void,
     private readonly delayMs = 150,
-  ) {}
+  ) {
+    const record = inner.recordMessage?.bind(inner);
+    if (record) {
+      this.recordMessage = (message) => {
+        record(message);
+        this.pendingMessages.set(message.gateway, (this.pendingMessages.get(message.gateway) ?? 0) + 1);
+        this.schedule();
+      };
+    }
+  }
 
   recordSession(session: SessionRecord): void {
     this.inner.recordSession(session);
@@ -26,6 +37,9 @@ export class NotifyingRecorder implements Recorder {
     this.pending.set(execution.gateway, (this.pending.get(execution.gateway) ?? 0) + 1);
     this.schedule();
   }
+
+  /** Present only when the inner recorder keeps messages: a gateway captures none otherwise. */
+  readonly recordMessage?: (message: MessageRecord) => void;
 
   stats(): RecorderStats {
     return this.inner.stats();
@@ -57,11 +71,16 @@ export class NotifyingRecorder implements Recorder {
   private announce(): void {
     const counts = this.pending;
     const sessions = this.pendingSessions;
+    const messages = this.pendingMessages;
     this.pending = new Map();
     this.pendingSessions = false;
+    this.pendingMessages = new Map();
+    for (const [gateway, count] of messages) this.emit({ type: 'messages.new', gateway, count });
+    if (messages.size > 0 && counts.size === 0 && !sessions) this.emit({ type: 'tables.changed', tables: ['messages'] });
     for (const [gateway, count] of counts) this.emit({ type: 'executions.new', gateway, count });
     if (counts.size > 0 || sessions) {
-      this.emit({ type: 'tables.changed', tables: counts.size > 0 ? ['executions', 'steps', 'sink_events', 'sessions'] : ['sessions'] });
+      const tables: TableName[] = counts.size > 0 ? ['executions', 'steps', 'sink_events', 'sessions'] : ['sessions'];
+      this.emit({ type: 'tables.changed', tables: messages.size > 0 ? [...tables, 'messages'] : tables });
     }
   }
 }

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { GatewayIdSchema, GatewayStatusSchema } from './models';
 
 /** Store tables a screen may read; "tables changed" names them so only affected queries refetch. */
-export const TableNameSchema = z.enum(['gateways', 'sessions', 'executions', 'steps', 'sink_events', 'replays', 'settings']);
+export const TableNameSchema = z.enum(['gateways', 'sessions', 'executions', 'steps', 'sink_events', 'replays', 'settings', 'messages']);
 export type TableName = z.infer<typeof TableNameSchema>;
 
 export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('gateway.status'), id: GatewayIdSchema, status: GatewayStatusSchema, error: z.string().optional() }),
   z.object({ type: z.literal('executions.new'), gateway: z.string(), count: z.number().int().positive() }),
+  /** Captured messages of a gateway are readable (the Messages view tops up its list). */
+  z.object({ type: z.literal('messages.new'), gateway: z.string(), count: z.number().int().positive() }),
   z.object({ type: z.literal('tables.changed'), tables: z.array(TableNameSchema).min(1) }),
   /** A running gateway swapped its config (the Chain screen's Save); `restarted` when it could not hot-reload. */
   z.object({ type: z.literal('gateway.reloaded'), id: GatewayIdSchema, at: z.string(), restarted: z.boolean() }),

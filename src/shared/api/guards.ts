@@ -14,6 +14,7 @@ type Kind = 'string' | 'number' | 'boolean' | 'array' | 'string?';
 const EVENT_FIELDS: Record<ApiEvent['type'], Record<string, Kind>> = {
   'gateway.status': { id: 'string', status: 'string', error: 'string?' },
   'executions.new': { gateway: 'string', count: 'number' },
+  'messages.new': { gateway: 'string', count: 'number' },
   'tables.changed': { tables: 'array' },
   'gateway.reloaded': { id: 'string', at: 'string', restarted: 'boolean' },
   'client.requests': { sessionId: 'string', pending: 'number' },

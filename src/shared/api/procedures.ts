@@ -24,6 +24,7 @@ import { SinkEventPageSchema } from './models-traffic';
 import { trafficProcedures } from './procedures-traffic';
 import { playgroundProcedures } from './procedures-playground';
 import { designerProcedures } from './procedures-designer';
+import { messagesProcedures } from './procedures-messages';
 import { InvocationContextSchema } from '../protocol/schemas';
 
 const Phase = z.enum(['request', 'response']);
@@ -193,6 +194,7 @@ export const procedures = {
   ...trafficProcedures,
   ...playgroundProcedures,
   ...designerProcedures,
+  ...messagesProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

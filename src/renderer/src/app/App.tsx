@@ -12,6 +12,7 @@ const LABELS: Record<Route, string> = {
   chain: 'Chain',
   playground: 'Playground',
   traffic: 'Traffic',
+  messages: 'Messages',
   sinks: 'Sinks',
   settings: 'Settings',
 };

@@ -30,6 +30,12 @@ export const routeIcons: Record<Route, ReactElement> = {
       <path d="M2 5h9M8 2l3 3-3 3M14 11H5M8 8l-3 3 3 3" />
     </svg>
   ),
+  messages: (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" {...p}>
+      <path d="M2.5 4h11M2.5 8h11M2.5 12h7" />
+      <path d="M12 10.5 14 12l-2 1.5" />
+    </svg>
+  ),
   sinks: (
     <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" {...p}>
       <path d="M3 3h10l-4 5v5l-2-1V8z" />

@@ -13,6 +13,7 @@ const LOADERS: Record<Route, () => PageModule> = {
   chain: () => import('../pages/chain/ChainPage').then((m) => ({ default: m.ChainPage })),
   playground: () => import('../pages/playground/PlaygroundPage').then((m) => ({ default: m.PlaygroundPage })),
   traffic: () => import('../pages/traffic/TrafficPage').then((m) => ({ default: m.TrafficPage })),
+  messages: () => import('../pages/messages/MessagesPage').then((m) => ({ default: m.MessagesPage })),
   sinks: () => import('../pages/sinks/SinksPage').then((m) => ({ default: m.SinksPage })),
   settings: () => import('../pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
 };

@@ -1,0 +1,154 @@
+// Messages: every JSON-RPC message a gateway saw and sent, on each side (client ↔ gateway, gateway ↔
+// backend, gateway ↔ interceptor servers), live and recorded. Pick a gateway and a session; the list is
+// newest first (new messages appear on top, as in Traffic) and filtered by the store; a message opens
+// beside it with its JSON, its execution and Replay. Keys: `j`/`k` move, Esc closes the detail.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { MessageFilter } from '../../../../shared/api/models-messages';
+import { useApiQuery } from '../../api/context';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import type { VirtualListHandle } from '../../components/VirtualList';
+import { clockTime } from '../traffic/format';
+import { MessageDetail } from './MessageDetail';
+import { MessageFilterBar } from './MessageFilterBar';
+import { MessageTable } from './MessageTable';
+import { navigateMessages, useMessagesRoute } from './route';
+import { useMessageList } from './use-message-list';
+import '../traffic/traffic.css';
+import './messages.css';
+
+type Editable = Pick<MessageFilter, 'side' | 'direction' | 'kind' | 'method' | 'search'>;
+
+export function MessagesPage() {
+  const route = useMessagesRoute();
+  const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
+  const gateway = route.gateway ?? gateways.data?.[0]?.id;
+  const [edit, setEdit] = useState<Editable>({});
+  const [paused, setPaused] = useState(false);
+  const [cursor, setCursor] = useState(0);
+  const [openId, setOpenId] = useState<string>();
+  const table = useRef<VirtualListHandle>(null);
+
+  const sessions = useApiQuery('messages.sessions', { gateway: gateway ?? '' }, ['messages', 'sessions'], { enabled: Boolean(gateway) });
+  const methods = useApiQuery('messages.methods', { gateway: gateway ?? '' }, ['messages'], { enabled: Boolean(gateway) });
+  const filter = useMemo<MessageFilter | undefined>(
+    () => (gateway ? { gateway, ...(route.session !== undefined ? { session: route.session } : {}), ...edit } : undefined),
+    [gateway, route.session, edit],
+  );
+  const onPrepend = useCallback((rows: number) => {
+    table.current?.shiftBy(rows);
+    setCursor((c) => c + rows);
+  }, []);
+  const list = useMessageList(filter, paused, onPrepend);
+  const { items, hasMore, loadMore } = list;
+  const onRange = useCallback((_f: number, last: number) => last >= items.length - 40 && hasMore && loadMore(), [items.length, hasMore, loadMore]);
+  const open = useCallback(
+    (i: number) => {
+      setCursor(i);
+      setOpenId(items[i]?.id);
+    },
+    [items],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t?.closest('input, textarea, select, [contenteditable="true"]') || document.querySelector('dialog[open]')) return;
+      if (e.key === 'j' || e.key === 'k') {
+        const next = Math.max(0, Math.min(items.length - 1, cursor + (e.key === 'j' ? 1 : -1)));
+        table.current?.scrollToIndex(next);
+        open(next);
+      } else if (e.key === 'Escape') setOpenId(undefined);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [items.length, cursor, open]);
+
+  return (
+    <div className="traffic-page messages-page">
+      <div className="traffic-head">
+        <div>
+          <h1>Messages</h1>
+          <div className="sub">Every JSON-RPC message on each side of a gateway, newest first</div>
+        </div>
+        <div className="actions">
+          <label className="inline">
+            Gateway{' '}
+            <select
+              aria-label="Gateway"
+              value={gateway ?? ''}
+              onChange={(e) => {
+                setOpenId(undefined);
+                navigateMessages({ gateway: e.target.value });
+              }}
+            >
+              {(gateways.data ?? []).map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.id}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className={paused ? 'live-toggle paused' : 'live-toggle'} aria-pressed={paused} onClick={() => setPaused(!paused)}>
+            <span className="live-dot" />
+            {paused ? `Paused${list.pending > 0 ? ` · ${list.pending} new` : ''} — resume` : 'Live'}
+          </button>
+        </div>
+      </div>
+      <ErrorBanner error={gateways.error ?? sessions.error ?? list.error} />
+      <div className={`messages-split${openId ? ' with-detail' : ''}`}>
+        <nav className="msg-sessions" aria-label="Sessions">
+          <SessionLink gateway={gateway} session={undefined} current={route.session} label="All sessions" />
+          {(sessions.data ?? []).map((s) => (
+            <SessionLink
+              key={s.sessionId ?? '-'}
+              gateway={gateway}
+              session={s.sessionId}
+              current={route.session}
+              label={s.sessionId === null ? 'Gateway (no session)' : (s.clientName ?? 'client')}
+              sub={`${s.sessionId ? `${s.sessionId.slice(0, 8)} · ` : ''}${clockTime(s.lastAt)}`}
+            />
+          ))}
+          {sessions.data?.length === 0 && <p className="muted small-note">No messages recorded for this gateway yet.</p>}
+        </nav>
+        <div className="messages-main">
+          <MessageFilterBar
+            filter={edit}
+            methods={methods.data}
+            onChange={(f) => {
+              setEdit(f);
+              setCursor(0);
+            }}
+          />
+          <MessageTable
+            ref={table}
+            items={items}
+            cursor={cursor}
+            openId={openId}
+            loading={list.loading}
+            onOpen={open}
+            onRange={onRange}
+            empty={<div className="table-empty">{list.loading ? 'Loading…' : gateway ? 'No recorded message matches.' : 'No gateway yet.'}</div>}
+          />
+        </div>
+        {openId && <MessageDetail id={openId} onClose={() => setOpenId(undefined)} />}
+      </div>
+    </div>
+  );
+}
+
+function SessionLink(p: { gateway: string | undefined; session: string | null | undefined; current: string | null | undefined; label: string; sub?: string }) {
+  const active = p.session === p.current;
+  return (
+    <button
+      type="button"
+      className={`msg-session${active ? ' active' : ''}`}
+      aria-current={active ? 'true' : undefined}
+      data-session={p.session === undefined ? 'all' : (p.session ?? '-')}
+      onClick={() => p.gateway && navigateMessages({ gateway: p.gateway, session: p.session })}
+    >
+      <span className="msg-session-label">{p.label}</span>
+      {p.sub && <span className="msg-session-sub mono">{p.sub}</span>}
+    </button>
+  );
+}
