@@ -3,6 +3,7 @@
 import { run as runChaosBench } from './chaos';
 import { runEngineBench } from './engine';
 import { run as runGatewayBench } from './gateway';
+import { run as runMessagesBench } from './messages';
 import { run as runOtelBench } from './otel';
 import { run as runRegexBench } from './regex';
 import { run as runStoreBench } from './store';
@@ -18,6 +19,8 @@ const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'chaos', run: runChaosBench },
   // Needs `npm run build` (renderer) and Chromium; generates a 1M-execution database once (minutes).
   { name: 'traffic-ui', run: () => runTrafficUiBench() },
+  // Generates a 1M-message database once (about two minutes); the Chromium part needs `npm run build`.
+  { name: 'messages', run: () => runMessagesBench() },
 ];
 
 const only = process.argv.slice(2);

@@ -55,7 +55,7 @@ function generate(path: string, rows: number): void {
 }
 
 /** Raises a process tree's priority (root only; a no-op with a warning otherwise). */
-function prioritize(pid: number | undefined): void {
+export function prioritize(pid: number | undefined): void {
   if (!pid) return;
   try {
     const tree = execFileSync('ps', ['-e', '-o', 'pid=,ppid=']).toString();
@@ -87,7 +87,12 @@ function prioritize(pid: number | undefined): void {
 
 let raisePriority = false;
 
-async function startWeb(db: string): Promise<{ url: string; stop(): Promise<void> }> {
+/** The messages bench shares web mode's start: it sets the same priority switch. */
+export function setRaisePriority(on: boolean): void {
+  raisePriority = on;
+}
+
+export async function startWeb(db: string): Promise<{ url: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ic-bench-web-'));
   const child: ChildProcess = spawn(process.execPath, [join(root, 'out/cli/index.js'), 'web', '--port', '0', '--data-dir', dataDir, '--db', db, '--no-demo'], {
     stdio: ['ignore', 'pipe', 'pipe'],

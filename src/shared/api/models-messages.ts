@@ -44,7 +44,6 @@ export const MessagePageSchema = z.object({ items: z.array(MessageRowSchema), ne
 
 export const MessageSessionSchema = z.object({
   sessionId: z.string().nullable(),
-  firstAt: z.string(),
   lastAt: z.string(),
   startedAt: z.string().optional(),
   clientName: z.string().optional(),

@@ -50,7 +50,7 @@ export interface MessageDetail extends MessageSummary {
 export interface MessageSessionSummary {
   /** null: the gateway's own messages (interceptor discovery, connects) outside any client session. */
   sessionId: string | null;
-  firstAt: string;
+  /** When its newest message was recorded. */
   lastAt: string;
   startedAt?: string;
   clientName?: string;
@@ -168,24 +168,16 @@ export function listMessageSessions(db: Database.Database, gateway: string): Mes
   )
     .pluck()
     .all({ g: gatewayId }) as string[];
-  const span = cachedStatement(
-    db,
-    `SELECT (SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key = @s ORDER BY id LIMIT 1) AS first,
-            (SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key = @s ORDER BY id DESC LIMIT 1) AS last`,
-  );
-  const ownSpan = cachedStatement(
-    db,
-    `SELECT (SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id LIMIT 1) AS first,
-            (SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id DESC LIMIT 1) AS last`,
-  );
+  // One seek per session: the newest message of each (the list is ordered by last activity).
+  const last = cachedStatement(db, `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key = @s ORDER BY id DESC LIMIT 1`).pluck();
+  const ownLast = cachedStatement(db, `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id DESC LIMIT 1`).pluck();
   const info = cachedStatement(
     db,
     'SELECT started_at, client_info_json, principal_json, transport FROM sessions WHERE gateway_id = ? AND session_key = ?',
   );
   const out: MessageSessionSummary[] = [];
   for (const key of keys) {
-    const s = span.get({ g: gatewayId, s: key }) as { first: number; last: number };
-    const row: MessageSessionSummary = { sessionId: key, firstAt: iso(s.first), lastAt: iso(s.last) };
+    const row: MessageSessionSummary = { sessionId: key, lastAt: iso(last.get({ g: gatewayId, s: key }) as number) };
     const i = info.get(gatewayId, key) as
       | { started_at: string; client_info_json: string | null; principal_json: string | null; transport: string | null }
       | undefined;
@@ -199,8 +191,8 @@ export function listMessageSessions(db: Database.Database, gateway: string): Mes
     }
     out.push(row);
   }
-  const own = ownSpan.get({ g: gatewayId }) as { first: number | null; last: number | null };
-  if (own.first !== null && own.last !== null) out.push({ sessionId: null, firstAt: iso(own.first), lastAt: iso(own.last) });
+  const own = ownLast.get({ g: gatewayId }) as number | undefined;
+  if (own !== undefined) out.push({ sessionId: null, lastAt: iso(own) });
   out.sort((a, b) => (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : 0));
   return out.slice(0, MAX_SESSIONS);
 }

@@ -82,9 +82,9 @@ export function MessagesPage() {
                 navigateMessages({ gateway: e.target.value });
               }}
             >
-              {(gateways.data ?? []).map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.id}
+              {[...new Set([...(gateways.data ?? []).map((g) => g.id), ...(gateway ? [gateway] : [])])].map((id) => (
+                <option key={id} value={id}>
+                  {id}
                 </option>
               ))}
             </select>
