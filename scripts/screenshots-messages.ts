@@ -26,7 +26,13 @@ try {
     .filter({ has: page.locator('.c-hop', { hasText: 'client → gateway' }) })
     .first()
     .click();
-  await page.getByRole('region', { name: 'Message detail' }).getByLabel('Message JSON').waitFor();
+  await page.getByRole('region', { name: 'Message detail' }).getByLabel('Message JSON', { exact: true }).waitFor();
+  // The open row in the lower half of the list, the newer hops of the same call above it.
+  await page.evaluate(() => {
+    const open = document.querySelector<HTMLElement>('.mrow.open');
+    const list = document.querySelector<HTMLElement>('.mtable .vlist');
+    if (open && list) list.scrollTop = Math.max(0, Number(open.dataset.index) * 30 - list.clientHeight + 120);
+  });
   for (const theme of ['light', 'dark'] as const) {
     await api('settings.update', { theme });
     await page.waitForTimeout(300);

@@ -43,7 +43,7 @@ export const pruneCommand: CliCommand = {
         fullVacuum: values.vacuum ?? false,
       });
       console.log(
-        `deleted ${result.deleted} execution(s), ${result.payloadsDeleted} unused payload(s), ${result.sessionsDeleted} session(s); ` +
+        `deleted ${result.deleted} execution(s), ${result.messagesDeleted} message(s), ${result.payloadsDeleted} unused payload(s), ${result.sessionsDeleted} session(s); ` +
           `file ${mb(result.bytesBefore)} → ${mb(result.bytesAfter)}`,
       );
       return 0;
