@@ -3,12 +3,14 @@
 // - the store queries the view runs (listMessages, listMessageSessions, messageMethods: the code behind the
 //   messages.* procedures), in process, median of 5 after a warm-up;
 // - in Chromium against web mode (like the Traffic figures): first rows on screen after opening the view,
-//   and the time from a filter change to the matching rows on screen.
+//   and the time from a filter change to the matching rows on screen;
+// - what capture costs a gateway: sequential tools/call over stdio through the gateway with the sample
+//   interceptors, recording to SQLite, captureMessages on vs off, rounds alternated in one run.
 //
 //   node --import tsx bench/messages.ts [--rows N] [--db FILE] [--priority]     (npm run bench -- messages)
 // --priority renices web mode and Chromium to -10 (as bench/traffic-ui.ts does), for a machine shared with other work.
 // The big database is generated once with scripts/generate-messages.ts and cached in the temp folder.
-import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +20,7 @@ import { generateMessages, MESSAGE_GATEWAY } from '../scripts/generate-messages'
 import { LATEST_VERSION, listMessages, listMessageSessions, messageMethods, openStore, type MessageFilter } from '../src/main/store';
 import { percentile, printTable } from './stats';
 import { prioritize, setRaisePriority, startWeb } from './traffic-ui';
+import { gatewayConfig, measure, type Variant } from './gateway';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -164,6 +167,30 @@ async function uiTimings(path: string): Promise<Map<string, number>> {
   }
 }
 
+/** Throughput and gateway CPU per call with message capture on and off (everything else equal). */
+async function captureCost(): Promise<void> {
+  const rounds = Number(process.env.BENCH_MESSAGES_ROUNDS ?? 3);
+  const variant = (capture: boolean): Variant => {
+    const file = gatewayConfig(true);
+    const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...config, captureMessages: capture }));
+    const db = join(mkdtempSync(join(tmpdir(), 'ic-bench-capture-')), 'history.db');
+    const name = `gateway, 3 sample interceptors, recording, capture ${capture ? 'on' : 'off'}`;
+    return { name, args: [join(root, 'out/cli/index.js'), 'gateway', '--config', file, '--db', db, '--quiet'], samples: [], totalMs: 0, calls: 0 };
+  };
+  const off = variant(false);
+  const on = variant(true);
+  for (let round = 0; round < rounds; round++) for (const v of round % 2 === 0 ? [off, on] : [on, off]) await measure(v);
+  const tput = (v: Variant) => (v.calls / v.totalMs) * 1000;
+  const cpu = (v: Variant) => (v.cpuMs ?? NaN) / v.calls;
+  printTable(
+    `What capture costs: sequential tools/call (echo) over stdio, ${rounds} alternated rounds`,
+    ['variant', 'p50', 'calls/s', 'gateway CPU per call'],
+    [off, on].map((v) => [v.name, `${percentile(v.samples, 50).toFixed(2)} ms`, tput(v).toFixed(0), `${cpu(v).toFixed(2)} ms`]),
+  );
+  console.log(`capture on vs off: throughput ${(tput(on) / tput(off)).toFixed(2)}×, gateway CPU per call ${(cpu(on) / cpu(off)).toFixed(2)}×`);
+}
+
 export async function run(argv: string[] = []): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { rows: { type: 'string', default: '1000000' }, db: { type: 'string' }, priority: { type: 'boolean', default: false } }, strict: true });
   priority = values.priority;
@@ -195,6 +222,7 @@ export async function run(argv: string[] = []): Promise<void> {
         [...bu.keys()].map((k) => [k, fmt(su.get(k)!), fmt(bu.get(k)!), ratio(bu.get(k)!, su.get(k)!), k.startsWith('first rows') ? '< 1000 ms' : '< 150 ms']),
       );
     }
+    if (existsSync(join(root, 'out/cli/index.js'))) await captureCost();
     console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)${priority ? '; web mode and Chromium at nice -10' : ''}; database: ${big}`);
   } finally {
     rmSync(smallDir, { recursive: true, force: true });
