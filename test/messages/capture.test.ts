@@ -113,6 +113,53 @@ describe('message capture', { timeout: 90_000 }, () => {
     expect(methods).toEqual(expect.arrayContaining(['client:in:request:initialize', 'client:out:error:initialize']));
   });
 
+  it('records a server→client request (sampling) on both hops, linked to its own execution', async () => {
+    const gateway = new Gateway(samplesGatewayConfig(), { name: 'sampling-gw', recorder });
+    await gateway.start();
+    try {
+      const client = await connectClient('v2', { http: { url: gateway.url! } });
+      await client.callTool('trigger-sampling-request', { prompt: 'sample me', maxTokens: 20 });
+      expect(client.seen.samplingRequests).toHaveLength(1);
+      await client.close();
+    } finally {
+      await gateway.stop();
+    }
+    await recorder.flush();
+    const sampling = all('sampling-gw', { method: 'sampling/createMessage' }).filter((m) => m.side !== 'interceptor');
+    expect(sampling.map((m) => `${m.side}:${m.direction}:${m.kind}`).sort()).toEqual([
+      'backend:in:request',
+      'backend:out:response',
+      'client:in:response',
+      'client:out:request',
+    ]);
+    const [execution] = listExecutions(recorder.store.db, { gateway: 'sampling-gw', event: 'sampling/createMessage' }).items;
+    expect(execution).toBeDefined();
+    expect(new Set(sampling.map((m) => m.executionId))).toEqual(new Set([execution!.id]));
+  });
+
+  it('records an interceptor server that cannot be started as a connect-error entry', async () => {
+    const parsed = parseGatewayConfig({
+      backend: samplesGatewayConfig().backend,
+      staticInterceptors: [{ transport: 'stdio', name: 'missing', command: '/nonexistent/interceptor-server', arguments: [], failOpen: true }],
+      listen: { transport: 'http', port: 0 },
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const gateway = new Gateway(parsed.config, { name: 'missing-interceptor-gw', recorder });
+    await gateway.start();
+    try {
+      const client = await connectClient('v2', { http: { url: gateway.url! } });
+      await client.callTool('echo', { message: 'fail open' });
+      await client.close();
+    } finally {
+      await gateway.stop();
+    }
+    await recorder.flush();
+    const failed = all('missing-interceptor-gw', { side: 'interceptor', kind: 'connect-error' });
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(failed[0]).toMatchObject({ peer: 'missing' });
+    expect(failed[0]!.preview).toContain('/nonexistent/interceptor-server');
+  });
+
   it('records nothing with captureMessages: false (executions still are)', async () => {
     const config = { ...samplesGatewayConfig(), captureMessages: false };
     const gateway = new Gateway(config, { name: 'quiet-gw', recorder });
