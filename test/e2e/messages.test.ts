@@ -2,7 +2,8 @@
 // interceptor server, recording into SQLite), with a call sent by a real MCP client: the call's messages
 // appear live on every side (client ↔ gateway, gateway ↔ backend, gateway ↔ interceptor servers), the
 // side and method filters narrow the list (the method with suggestions from the data), a message opens
-// with its JSON, and its "Open execution" link lands on the execution in Traffic.
+// with its JSON, its "Open execution" link lands on the execution in Traffic, and the execution's
+// "Messages" link comes back to exactly its messages.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,5 +102,15 @@ describe.skipIf(!haveChromium)('Messages in Chromium (web mode)', () => {
     expect((await execution.locator('.detail-id').textContent())!).toBe(executionId);
     const recorded = await api<{ event: string; target: string }>('history.detail', { executionId });
     expect(recorded).toMatchObject({ event: 'tools/call', target: 'echo' });
+
+    // And back: the execution's Messages link lists exactly its messages, interceptor invokes included.
+    await execution.getByRole('link', { name: 'Messages' }).click();
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 10_000 }).toBe(`#/messages/demo/execution/${executionId}`);
+    await expect
+      .poll(async () => [...(await hops())].sort(), { timeout: 15_000 })
+      .toEqual(['backend:in', 'backend:out', 'client:in', 'client:out', 'interceptor:in', 'interceptor:out']);
+    const linked = await api<{ items: { executionId?: string }[] }>('messages.query', { filter: { gateway: 'demo', executionId }, limit: 1000 });
+    expect(linked.items.every((m) => m.executionId === executionId)).toBe(true);
+    expect(linked.items.length).toBeGreaterThanOrEqual(6);
   });
 });

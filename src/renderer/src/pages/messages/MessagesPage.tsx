@@ -31,8 +31,11 @@ export function MessagesPage() {
   const sessions = useApiQuery('messages.sessions', { gateway: gateway ?? '' }, ['messages', 'sessions'], { enabled: Boolean(gateway) });
   const methods = useApiQuery('messages.methods', { gateway: gateway ?? '' }, ['messages'], { enabled: Boolean(gateway) });
   const filter = useMemo<MessageFilter | undefined>(
-    () => (gateway ? { gateway, ...(route.session !== undefined ? { session: route.session } : {}), ...edit } : undefined),
-    [gateway, route.session, edit],
+    () =>
+      gateway
+        ? { gateway, ...(route.session !== undefined ? { session: route.session } : {}), ...(route.execution ? { executionId: route.execution } : {}), ...edit }
+        : undefined,
+    [gateway, route.session, route.execution, edit],
   );
   const onPrepend = useCallback((rows: number) => {
     table.current?.shiftBy(rows);
@@ -112,6 +115,17 @@ export function MessagesPage() {
           {sessions.data?.length === 0 && <p className="muted small-note">No messages recorded for this gateway yet.</p>}
         </nav>
         <div className="messages-main">
+          {route.execution && (
+            <div className="filter-bar">
+              <span className="chip active">
+                <span className="chip-label">Execution</span>
+                <span className="mono">{route.execution}</span>
+                <button type="button" className="chip-clear" aria-label="Clear execution filter" onClick={() => navigateMessages({ gateway })}>
+                  ×
+                </button>
+              </span>
+            </div>
+          )}
           <MessageFilterBar
             filter={edit}
             methods={methods.data}

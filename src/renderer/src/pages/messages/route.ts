@@ -1,5 +1,6 @@
 // The Messages screen's place in the hash: `#/messages/<gateway>[/<session>]` (`-` for the gateway's own
-// messages outside a session, nothing for every session), so a view can be linked and the back button
+// messages outside a session, nothing for every session), or `#/messages/<gateway>/execution/<id>` for the
+// messages of one execution (Traffic's detail links there), so a view can be linked and the back button
 // walks through what was picked.
 import { useEffect, useState } from 'react';
 
@@ -7,6 +8,8 @@ export interface MessagesRoute {
   gateway?: string;
   /** undefined: every session; null: the gateway's own messages. */
   session?: string | null;
+  /** Only the messages of this execution. */
+  execution?: string;
 }
 
 export const OWN_SESSION = '-';
@@ -15,12 +18,14 @@ function parse(): MessagesRoute {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (parts[0] !== 'messages' || !parts[1]) return {};
   if (parts[2] === undefined || parts[2] === '') return { gateway: parts[1] };
+  if (parts[2] === 'execution' && parts[3]) return { gateway: parts[1], execution: parts[3] };
   return { gateway: parts[1], session: parts[2] === OWN_SESSION ? null : parts[2] };
 }
 
 export function messagesHref(route: MessagesRoute): string {
   if (!route.gateway) return '#/messages';
   const base = `#/messages/${encodeURIComponent(route.gateway)}`;
+  if (route.execution) return `${base}/execution/${encodeURIComponent(route.execution)}`;
   if (route.session === undefined) return base;
   return `${base}/${route.session === null ? OWN_SESSION : encodeURIComponent(route.session)}`;
 }

@@ -9,6 +9,7 @@ import type { ReplayMode } from '../../../../../shared/api/models-traffic';
 import { clockTime, duration, OUTCOME_LABEL } from '../format';
 import { trafficHref } from '../route';
 import { BlockSentence, Payloads, RawRpc, SinkEvents, type ExecutionDetailData } from './sections';
+import { messagesHref } from '../../messages/route';
 
 type Tab = 'trace' | 'payloads' | 'sinks' | 'raw';
 const TABS: { id: Tab; label: string }[] = [
@@ -116,6 +117,9 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
             <button type="button" onClick={() => actions.exportIds([e.id])}>
               Export
             </button>
+            <a className="button" href={messagesHref({ gateway: e.gateway, execution: e.id })} title="Every JSON-RPC message of this call, on each side">
+              Messages
+            </a>
             {actions.busy && <span className="muted">Replaying…</span>}
           </div>
           <ErrorBanner error={actions.error} />
