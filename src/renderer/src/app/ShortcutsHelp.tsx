@@ -17,6 +17,14 @@ const SHORTCUTS: { area: string; keys: [string, string][] }[] = [
     ],
   },
   {
+    area: 'Messages',
+    keys: [
+      ['/', 'Search in messages'],
+      ['j / k', 'Open the next / previous message'],
+      ['Esc', 'Close the message'],
+    ],
+  },
+  {
     area: 'Chain',
     keys: [
       ['Ctrl+S', 'Save the gateway config'],

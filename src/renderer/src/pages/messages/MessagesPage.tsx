@@ -1,7 +1,7 @@
 // Messages: every JSON-RPC message a gateway saw and sent, on each side (client ↔ gateway, gateway ↔
 // backend, gateway ↔ interceptor servers), live and recorded. Pick a gateway and a session; the list is
 // newest first (new messages appear on top, as in Traffic) and filtered by the store; a message opens
-// beside it with its JSON, its execution and Replay. Keys: `j`/`k` move, Esc closes the detail.
+// beside it with its JSON, its execution and Replay. Keys: `/` search, `j`/`k` move, Esc closes the detail.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MessageFilter } from '../../../../shared/api/models-messages';
 import { useApiQuery } from '../../api/context';
@@ -57,7 +57,10 @@ export function MessagesPage() {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target as HTMLElement | null;
       if (t?.closest('input, textarea, select, [contenteditable="true"]') || document.querySelector('dialog[open]')) return;
-      if (e.key === 'j' || e.key === 'k') {
+      if (e.key === '/') {
+        e.preventDefault();
+        document.querySelector<HTMLInputElement>('input[aria-label="Search messages"]')?.focus();
+      } else if (e.key === 'j' || e.key === 'k') {
         const next = Math.max(0, Math.min(items.length - 1, cursor + (e.key === 'j' ? 1 : -1)));
         table.current?.scrollToIndex(next);
         open(next);
