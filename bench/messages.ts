@@ -54,7 +54,8 @@ const QUERIES: Query[] = [
       ['method = notifications/progress', { method: 'notifications/progress' }],
       ['method = tools/call', { method: 'tools/call' }],
       ['text search, common word', { search: 'kaka' }],
-      ['text search, no match (scans all)', { search: 'no-such-text-anywhere' }],
+      ['text search, no match (one bounded step)', { search: 'no-such-text-anywhere' }],
+      ['kind = connect-error, none recorded (one bounded step)', { kind: 'connect-error' }],
     ] as [string, Partial<MessageFilter>][]
   ).flatMap(([name, f]): Query[] => [
     [`${name}, all sessions`, (db) => listMessages(db, { gateway: MESSAGE_GATEWAY, ...f }, { limit: 200 })],

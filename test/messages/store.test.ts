@@ -84,3 +84,30 @@ describe('messages in the store', () => {
     expect(Math.min(...left.map((m) => Date.parse(m.at)))).toBe(NOW - 2 * DAY);
   });
 });
+
+describe('filters the indexes do not answer', () => {
+  it('read a bounded number of rows per call and say where to go on, so a rare match deep in the history is still found', async () => {
+    const path = dbPath();
+    const recorder = SqliteRecorder.open(path, { writerThread: false });
+    const rare = message(NOW - 10_000, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { arguments: { text: 'needle-in-the-haystack' } } });
+    recorder.recordMessage(rare);
+    for (let i = 0; i < 3000; i++) recorder.recordMessage(message(NOW + i, { jsonrpc: '2.0', method: 'notifications/progress', params: { i } }, { kind: 'notification', method: 'notifications/progress' }));
+    await recorder.close();
+    const store = openStore(path, { create: false });
+    cleanups.unshift(() => store.close());
+    const pages: number[] = [];
+    let cursor: string | null = null;
+    const found: string[] = [];
+    do {
+      const page = listMessages(store.db, { gateway: 'demo', search: 'needle-in-the' }, { limit: 50, cursor, scanLimit: 1000 });
+      pages.push(page.items.length);
+      found.push(...page.items.map((m) => m.id));
+      cursor = page.nextCursor;
+    } while (cursor !== null && pages.length < 10);
+    // 3,001 rows in walks of 1,000: three empty steps, then the match at the oldest end, then the end.
+    expect(pages).toEqual([0, 0, 0, 1]);
+    expect(found).toEqual([rare.id]);
+    // Filters on an index are not bounded that way: a page is a page.
+    expect(listMessages(store.db, { gateway: 'demo', method: 'tools/call' }, { limit: 50, scanLimit: 1000 }).items.map((m) => m.id)).toEqual([rare.id]);
+  });
+});

@@ -61,6 +61,8 @@ export interface MessageSessionSummary {
 const PREVIEW_CHARS = 160;
 const MAX_PAGE = 1000;
 const MAX_SESSIONS = 500;
+/** Rows one call reads at most to check what no index answers (side, direction, kind, text…). */
+const SCAN_LIMIT = 50_000;
 
 interface Row {
   key: number;
@@ -86,7 +88,7 @@ function gatewayIdOf(db: Database.Database, name: string): number | undefined {
 export function listMessages(
   db: Database.Database,
   filter: MessageFilter,
-  page: { cursor?: string | null; limit?: number } = {},
+  page: { cursor?: string | null; limit?: number; scanLimit?: number } = {},
 ): { items: MessageSummary[]; nextCursor: string | null } {
   const limit = Math.max(1, Math.min(MAX_PAGE, Math.floor(page.limit ?? 200)));
   const gatewayId = gatewayIdOf(db, filter.gateway);
@@ -107,7 +109,6 @@ export function listMessages(
     where.push('m.gateway_id = ?', filter.session === null ? 'm.session_key IS NULL' : 'm.session_key = ?');
     params.push(gatewayId);
     if (filter.session !== null) params.push(filter.session);
-    if (filter.method !== undefined) add('m.method = ?', filter.method);
   } else if (filter.method !== undefined) {
     index = 'INDEXED BY messages_by_method';
     where.push('m.gateway_id = ?', 'm.method = ?');
@@ -118,24 +119,53 @@ export function listMessages(
     where.push('+m.gateway_id = ?');
     params.push(gatewayId);
   }
-  if (filter.executionId !== undefined) add('m.execution_uuid = ?', filter.executionId);
-  if (filter.side) add('m.side = ?', filter.side);
-  if (filter.direction) add('m.direction = ?', filter.direction);
-  if (filter.kind) add('m.kind = ?', filter.kind);
+  // What the index walk cannot answer is checked on the rows it reads: those rows are bounded per call
+  // (scanLimit), so a filter that matches little or nothing in a big history never holds the core's one
+  // thread for long; the answer then says where the walk stopped and the next call goes on from there.
+  const residual: string[] = [];
+  const residualParams: unknown[] = [];
+  const check = (clause: string, value: unknown) => {
+    residual.push(clause);
+    residualParams.push(value);
+  };
+  if (filter.executionId !== undefined) {
+    if (index === 'INDEXED BY messages_by_execution') add('m.execution_uuid = ?', filter.executionId);
+    else check('m.execution_uuid = ?', filter.executionId);
+  }
+  // With a session, the session index walks it and the method is checked on its rows.
+  if (filter.session !== undefined && filter.method !== undefined) check('m.method = ?', filter.method);
+  if (filter.side) check('m.side = ?', filter.side);
+  if (filter.direction) check('m.direction = ?', filter.direction);
+  if (filter.kind) check('m.kind = ?', filter.kind);
   const search = filter.search?.trim();
-  if (search) add(`m.body LIKE ? ESCAPE '\\'`, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (search) check(`m.body LIKE ? ESCAPE '\\'`, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const cursor = parseCursor(page.cursor);
   if (cursor !== undefined) add('m.id < ?', cursor);
-  const sql = `SELECT m.id AS key, m.uuid, m.session_key, m.at_ms, m.side, m.direction, m.peer, m.kind, m.method, m.jsonrpc_id, m.size,
-      m.truncated, substr(m.body, 1, ${PREVIEW_CHARS}) AS preview, e.uuid AS execution
-    FROM messages m ${index}
-      LEFT JOIN executions e ON e.uuid = m.execution_uuid
-    WHERE ${where.join(' AND ')}
-    ORDER BY m.id DESC LIMIT ?`;
-  const rows = cachedStatement(db, sql).all(...params, limit + 1) as Row[];
-  const more = rows.length > limit;
-  if (more) rows.pop();
-  return { items: rows.map(toSummary), nextCursor: more ? String(rows[rows.length - 1]!.key) : null };
+  const columns = `m.id AS key, m.uuid, m.session_key, m.at_ms, m.side, m.direction, m.peer, m.kind, m.method, m.jsonrpc_id, m.size,
+      m.truncated, substr(m.body, 1, ${PREVIEW_CHARS}) AS preview, e.uuid AS execution`;
+  const walk = `SELECT m.* FROM messages m ${index} WHERE ${where.join(' AND ')} ORDER BY m.id DESC`;
+  if (residual.length === 0) {
+    const sql = `SELECT ${columns} FROM messages m ${index} LEFT JOIN executions e ON e.uuid = m.execution_uuid
+      WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`;
+    const rows = cachedStatement(db, sql).all(...params, limit + 1) as Row[];
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    return { items: rows.map(toSummary), nextCursor: more ? String(rows[rows.length - 1]!.key) : null };
+  }
+  const scanLimit = Math.max(limit + 1, Math.floor(page.scanLimit ?? SCAN_LIMIT));
+  const sql = `SELECT ${columns} FROM (${walk} LIMIT ?) m LEFT JOIN executions e ON e.uuid = m.execution_uuid
+    WHERE ${residual.join(' AND ')} ORDER BY m.id DESC LIMIT ?`;
+  const rows = cachedStatement(db, sql).all(...params, scanLimit, ...residualParams, limit + 1) as Row[];
+  if (rows.length > limit) {
+    rows.pop();
+    return { items: rows.map(toSummary), nextCursor: String(rows[rows.length - 1]!.key) };
+  }
+  // Fewer than a page: either the walk reached the end, or it read scanLimit rows and stopped.
+  const span = cachedStatement(db, `SELECT count(*) AS n, min(id) AS floor FROM (SELECT m.id FROM messages m ${index} WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?)`).get(
+    ...params,
+    scanLimit,
+  ) as { n: number; floor: number | null };
+  return { items: rows.map(toSummary), nextCursor: span.n >= scanLimit && span.floor !== null ? String(span.floor) : null };
 }
 
 export function getMessage(db: Database.Database, id: string): MessageDetail | undefined {

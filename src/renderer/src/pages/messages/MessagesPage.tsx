@@ -145,7 +145,11 @@ export function MessagesPage() {
             loading={list.loading}
             onOpen={open}
             onRange={onRange}
-            empty={<div className="table-empty">{list.loading ? 'Loading…' : gateway ? 'No recorded message matches.' : 'No gateway yet.'}</div>}
+            empty={
+              <div className="table-empty">
+                {list.loading ? 'Loading…' : list.hasMore ? 'Searching older messages…' : gateway ? 'No recorded message matches.' : 'No gateway yet.'}
+              </div>
+            }
           />
         </div>
         {openId && <MessageDetail id={openId} onClose={() => setOpenId(undefined)} />}

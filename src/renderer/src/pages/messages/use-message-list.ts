@@ -67,6 +67,12 @@ export function useMessageList(filter: MessageFilter | undefined, paused: boolea
     );
   }, [api, key]);
 
+  // A filter the store checks row by row answers in bounded steps: a page that came back short with a
+  // cursor means "read this far, nothing more yet"; go on until a page is full or the history ends.
+  useEffect(() => {
+    if (!state.loading && !state.loadingMore && !state.error && state.nextCursor && state.items.length < PAGE_SIZE && state.key === key) loadMore();
+  }, [state, key, loadMore]);
+
   // New messages go on top: the first page, keeping what is newer than the current top row.
   const refreshTop = useCallback(async () => {
     if (!key) return;
