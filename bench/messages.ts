@@ -7,7 +7,8 @@
 // - what capture costs a gateway: sequential tools/call over stdio through the gateway with the sample
 //   interceptors, recording to SQLite, captureMessages on vs off, rounds alternated in one run.
 //
-//   node --import tsx bench/messages.ts [--rows N] [--db FILE] [--priority]     (npm run bench -- messages)
+//   node --import tsx bench/messages.ts [--rows N] [--db FILE] [--priority] [--capture-only]     (npm run bench -- messages)
+// BENCH_MESSAGES_ROUNDS sets the capture on/off rounds (default 3).
 // --priority renices web mode and Chromium to -10 (as bench/traffic-ui.ts does), for a machine shared with other work.
 // The big database is generated once with scripts/generate-messages.ts and cached in the temp folder.
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -193,7 +194,8 @@ async function captureCost(): Promise<void> {
 }
 
 export async function run(argv: string[] = []): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { rows: { type: 'string', default: '1000000' }, db: { type: 'string' }, priority: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { rows: { type: 'string', default: '1000000' }, db: { type: 'string' }, priority: { type: 'boolean', default: false }, 'capture-only': { type: 'boolean', default: false } }, strict: true });
+  if (values['capture-only']) return captureCost();
   priority = values.priority;
   setRaisePriority(priority);
   const rows = Number(values.rows);
