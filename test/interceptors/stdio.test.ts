@@ -25,7 +25,7 @@ function stdioClient(args: string[], extra: Partial<ConstructorParameters<typeof
 const okCall = { name: 'ok', event: 'tools/call', phase: 'request' as const, payload: { name: 't', arguments: {} } };
 
 describe('InterceptorServerClient over stdio', () => {
-  it('a server killed mid-call rejects the pending invoke as transport, then reconnects and rediscovers', async () => {
+  it('a server killed mid-call rejects the pending invoke at once as a crash naming the signal, then reconnects and rediscovers', async () => {
     const client = stdioClient(['--import', 'tsx', fixture], { backoff: { initialMs: 100 } });
     const first = await client.discover();
     expect(first.interceptors.map((d) => d.name)).toEqual(['ok', 'hang']);
@@ -50,7 +50,9 @@ describe('InterceptorServerClient over stdio', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(InvokeError);
-    expect((err as InvokeError).kind).toBe('transport');
+    // A crash, named: the signal and the end of the server's stderr.
+    expect((err as InvokeError).kind).toBe('crash');
+    expect((err as InvokeError).message).toMatch(/crashed while 'hang' was running: its process \(pid \d+\) was killed by SIGKILL; its stderr ends with: .*hang called/);
     expect(Date.now() - killedAt).toBeLessThan(2_000); // promptly, not at the 20 s deadline
 
     // The background reconnect brings a fresh process; the next invoke uses it.
@@ -71,7 +73,7 @@ describe('InterceptorServerClient over stdio', () => {
     });
     process.kill(pid, 'SIGKILL');
     await closed;
-    expect(client.status.lastError).toContain('closed');
+    expect(client.status.lastError).toMatch(/its process \(pid \d+\) was killed by SIGKILL/);
     expect(await client.invoke(okCall, { timeoutMs: 10_000 })).toMatchObject({ valid: true });
     expect(client.status.pid).not.toBe(pid);
   });

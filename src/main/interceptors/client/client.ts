@@ -21,6 +21,7 @@ import { checkInvokeResult } from './result-check';
 import { ConnectionHealth, terminateProcess, type HealthOptions } from './health';
 import { backoffDelay, TextTail, type BackoffOptions, type ConnectionStatus } from './status';
 import { tapTransport, type WireTap } from './wire-tap';
+import { describeExit, stderrEnding, watchProcessExit, type ProcessExit } from './process-exit';
 
 export interface InterceptorServerClientOptions {
   /** Configured server name: with an interceptor name it forms the identity `server/name` (A7). */
@@ -55,6 +56,12 @@ interface Connection {
   client: Client;
   transport: Transport;
   health?: ConnectionHealth;
+  /** stdio: how the server process exited, once it has. */
+  exit?: () => ProcessExit | undefined;
+  /** Why the client itself closed this connection (a health restart, a failed HTTP request): not a crash. */
+  closedBecause?: string;
+  /** Why this connection ended (set when it closes): names a crash in the errors of its pending invokes. */
+  endedBecause?: string;
 }
 
 type Listener<T> = (value: T) => void;
@@ -74,6 +81,14 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   private restarts = 0;
   private restartBackoffUntil: number | undefined;
   private discovery: { generation: number; promise: Promise<DiscoveryResult> } | undefined;
+  /**
+   * Set from the moment a live connection is lost until the server is back (auto-reconnect only): calls
+   * then do not wait for the restart. discover() answers with the last discovery and invoke() fails at
+   * once with "interceptor server restarting: <reason>", so the chain routes each interceptor by its
+   * failOpen instead of holding the call for a process start (or a restart backoff of seconds).
+   */
+  private down: { reason: string; lastDiscovery?: DiscoveryResult } | undefined;
+  private lastDiscovery: DiscoveryResult | undefined;
   private types = new Map<string, InterceptorType>();
   private readonly stderr = new TextTail();
   private readonly statusListeners = new Set<Listener<ConnectionStatus>>();
@@ -123,11 +138,14 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   }
 
   async discover(options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<DiscoveryResult> {
+    // The very object of the last discovery, so the chain runtime keeps its memoized plans.
+    if (!options.refresh && !this.conn && this.down?.lastDiscovery) return this.down.lastDiscovery;
     const conn = await this.ensureConnected();
     const cached = this.discovery;
     if (!options.refresh && cached && cached.generation === conn.generation) return cached.promise;
     const promise = this.fetchDiscovery(conn, undefined, options.signal).then((result) => {
       this.types = new Map(result.interceptors.map((d) => [d.name, d.type]));
+      this.lastDiscovery = result;
       this.emitDiscovery(result);
       return result;
     });
@@ -151,6 +169,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     const timeoutMs = requested === undefined ? undefined : Math.max(1, Math.ceil(requested));
     const ctx = { server: this.name, interceptor: params.name, timeoutMs, signal: options.signal };
     if (options.signal?.aborted) throw new InvokeError('cancelled', `invocation of '${params.name}' was cancelled before it started`);
+    if (!this.conn && this.down) throw new InvokeError('transport', this.restartingMessage(this.down.reason));
     let conn: Connection;
     try {
       conn = await this.ensureConnected();
@@ -170,7 +189,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
       });
       this.noteAnswered(conn);
     } catch (err) {
-      const mapped = toInvokeError(err, ctx);
+      const mapped = crashOf(conn, params.name, this.name) ?? toInvokeError(err, ctx);
       this.noteFailure(conn, mapped, Date.now() - started, timeoutMs ?? localDeadline);
       // HTTP has no process to watch: a transport failure retires this connection so the next use reconnects.
       if (mapped.kind === 'transport') this.retire(conn, mapped.message);
@@ -181,6 +200,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.down = undefined;
     clearTimeout(this.retryTimer);
     const conn = this.conn;
     conn?.health?.stop();
@@ -222,6 +242,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
         const reconnected = this.everConnected;
         this.everConnected = true;
         this.conn = conn;
+        this.down = undefined;
         this.setStatus({
           state: 'connected',
           lastError: undefined,
@@ -264,8 +285,10 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     this.setStatus({ state: this.everConnected ? 'reconnecting' : 'connecting' });
     this.stderr.clear();
     let transport: Transport;
+    let exit: (() => ProcessExit | undefined) | undefined;
     try {
       transport = await this.buildTransport();
+      if (transport instanceof StdioClientTransport) exit = watchProcessExit(transport);
     } catch (err) {
       throw new Error(this.describeConnectFailure(err as Error, 0));
     }
@@ -288,7 +311,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
           `(capabilities.extensions["${INTERCEPTORS_EXTENSION_ID}"]); is it an interceptor server?`,
       );
     }
-    const conn: Connection = { generation, client, transport };
+    const conn: Connection = { generation, client, transport, ...(exit ? { exit } : {}) };
     conn.health = new ConnectionHealth(
       this.opts.health ?? {},
       (timeout) => client.ping({ timeout }),
@@ -330,20 +353,34 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   }
 
   private onConnectionClosed(generation: number): void {
-    if (this.conn?.generation !== generation) return; // a failed attempt or an older connection
-    this.conn.health?.stop();
+    const conn = this.conn;
+    if (conn?.generation !== generation) return; // a failed attempt or an older connection
+    conn.health?.stop();
     this.conn = undefined;
     this.discovery = undefined;
     if (this.closed) return;
-    const exit = this.stderr.value() ? ` (stderr: ${this.stderr.value()?.trim().split('\n').slice(-1)[0]})` : '';
     // After a kill for unhealthiness the reconnect waits out the restart backoff.
-    const restarted = this.restartBackoffUntil !== undefined;
     const nextRetryAt = this.restartBackoffUntil ?? Date.now();
     this.restartBackoffUntil = undefined;
-    const lastError = restarted ? (this.current.lastError ?? 'restarted') : `connection to ${this.current.target} closed${exit}`;
+    const reason = conn.closedBecause ?? this.describeLoss(conn);
+    conn.endedBecause = reason;
+    if (this.opts.autoReconnect !== false) this.down = { reason, ...(this.lastDiscovery ? { lastDiscovery: this.lastDiscovery } : {}) };
+    const lastError = this.current.lastError && conn.closedBecause ? this.current.lastError : reason;
     this.setStatus({ state: 'failed', lastError, pid: undefined, nextRetryAt });
     this.emitDiscovery(undefined);
     this.scheduleReconnect();
+  }
+
+  /** A lost connection in words: the process's exit code or signal and its last stderr lines (stdio). */
+  private describeLoss(conn: Connection): string {
+    const ending = stderrEnding(this.stderr.value());
+    const how = conn.exit ? describeExit(conn.exit()) : `connection to ${this.current.target} closed`;
+    return ending ? `${how}; its stderr ends with: ${ending}` : how;
+  }
+
+  private restartingMessage(reason: string): string {
+    const retries = this.current.failures > 0 ? ` (${this.current.failures} restart attempt(s) failed, last: ${this.current.lastError})` : '';
+    return `interceptor server '${this.name}' restarting: ${reason}${retries}`;
   }
 
   /** An answered invoke: the server works, so the restart backoff starts over. */
@@ -365,6 +402,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     this.restarts++;
     this.restartBackoffUntil = Date.now() + backoffDelay(this.restarts, this.opts.backoff);
     const pid = conn.transport instanceof StdioClientTransport ? conn.transport.pid : undefined;
+    conn.closedBecause = reason;
     this.setStatus({ lastError: `server restarted: ${reason}` });
     if (typeof pid === 'number') terminateProcess(pid, this.opts.health?.killGraceMs ?? 2_000);
     void conn.client.close().catch(() => undefined); // onclose clears it and schedules the reconnect
@@ -372,6 +410,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
 
   private retire(conn: Connection, reason: string): void {
     if (this.conn !== conn) return;
+    conn.closedBecause = reason;
     this.setStatus({ lastError: reason });
     void conn.client.close().catch(() => undefined); // onclose then clears and schedules the reconnect
   }
@@ -412,6 +451,14 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   private emitDiscovery(result: DiscoveryResult | undefined): void {
     for (const l of this.discoveryListeners) l(result);
   }
+}
+
+/** The error of an invoke whose server process died under it (not one the health monitor killed on purpose). */
+function crashOf(conn: Connection, interceptor: string, server: string): InvokeError | undefined {
+  if (!conn.exit || conn.endedBecause === undefined || conn.closedBecause !== undefined || !conn.exit()) return undefined;
+  return new InvokeError('crash', `interceptor server '${server}' crashed while '${interceptor}' was running: ${conn.endedBecause}`, undefined, {
+    reason: 'server crashed',
+  });
 }
 
 /** Top-level optional fields that are absent (undefined or null) are left out; values are passed by reference. */
