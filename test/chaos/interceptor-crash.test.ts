@@ -36,7 +36,8 @@ async function setup(failOpen: boolean): Promise<Setup> {
   mkdirSync(fx);
   const gw = new GatewayProcess(d, {
     backend: chaosBackend(d),
-    staticInterceptors: [{ transport: 'stdio', name: 'crash', command: process.execPath, arguments: ['--import', 'tsx', fixture, '--dir', fx], cwd: root }],
+    // failOpen of the server (A8: while it is down and restarting) and of each interceptor (a failed invoke).
+    staticInterceptors: [{ transport: 'stdio', name: 'crash', command: process.execPath, arguments: ['--import', 'tsx', fixture, '--dir', fx], cwd: root, failOpen }],
     overrides: { 'crash/hold': { timeoutMs: TIMEOUT_MS, failOpen }, 'crash/deny': { failOpen } },
   });
   cleanups.push(() => gw.stop('SIGKILL'));
@@ -103,9 +104,9 @@ describe('an interceptor server that crashes does not hold calls', { timeout: 12
     expect(ms).toBeLessThan(TIMEOUT_MS / 2);
     expect(restarted).toBe(false);
 
-    // During the restart a call is routed at once: `deny` would block it, fail-open lets it through.
-    const during = await s.tool('work', { key: 'during', deny: true });
-    expect(textOf(during)).toBe('done during');
+    // During the restart a call is routed at once (A8, the server is down): `deny` would block it, fail-open skips it.
+    const duringAnswer = await s.tool('work', { key: 'during', deny: true });
+    expect(textOf(duringAnswer)).toBe('done during');
     expect(restartedServing(fx)).toBe(false);
 
     await expectInterceptorsBack(fx, s);
@@ -116,8 +117,9 @@ describe('an interceptor server that crashes does not hold calls', { timeout: 12
     expect(held[0]!.outcome).toBe('allow');
     const step = held[0]!.requestTrace!.steps.find((st) => st.id === 'crash/hold')!;
     expect(step.error).toMatchObject({ kind: 'crash', message: expect.stringMatching(/crashed while 'hold' was running: its process \(pid \d+\) was killed by SIGKILL; its stderr ends with: .*crash fixture 0/) });
-    const duringStep = recordsOf(d.db, 'during')[0]!.requestTrace!.steps.find((st) => st.id === 'crash/deny')!;
-    expect(duringStep.error?.message).toMatch(/interceptor server 'crash' restarting: its process \(pid \d+\) was killed by SIGKILL/);
+    const during = recordsOf(d.db, 'during');
+    expect(during).toHaveLength(1);
+    expect(during[0]!.requestTrace!.discovery[0]).toMatchObject({ ok: false, error: expect.stringMatching(/^interceptor server 'crash' restarting: its process \(pid \d+\) was killed by SIGKILL/) });
     expect(ranKeys(d)).toEqual(expect.arrayContaining(['held', 'during', 'after-ok']));
   });
 
@@ -130,7 +132,7 @@ describe('an interceptor server that crashes does not hold calls', { timeout: 12
     expect(restarted).toBe(false);
 
     const during = await s.tool('work', { key: 'during' });
-    expect(textOf(during)).toMatch(/^Blocked by crash\/(hold|deny) \(request\): .*interceptor server 'crash' restarting: its process \(pid \d+\) was killed by SIGKILL/);
+    expect(textOf(during)).toMatch(/^Blocked by crash \(request\): interceptor server 'crash' failed discovery and is fail-closed: interceptor server 'crash' restarting: its process \(pid \d+\) was killed by SIGKILL/);
     expect(restartedServing(fx)).toBe(false);
 
     await expectInterceptorsBack(fx, s);

@@ -83,12 +83,11 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   private discovery: { generation: number; promise: Promise<DiscoveryResult> } | undefined;
   /**
    * Set from the moment a live connection is lost until the server is back (auto-reconnect only): calls
-   * then do not wait for the restart. discover() answers with the last discovery and invoke() fails at
-   * once with "interceptor server restarting: <reason>", so the chain routes each interceptor by its
-   * failOpen instead of holding the call for a process start (or a restart backoff of seconds).
+   * then do not wait for the restart. discover() and invoke() fail at once with "interceptor server
+   * restarting: <reason>", so the chain routes the call by the server's failOpen (A8) instead of holding
+   * it for a process start (or a restart backoff of seconds) while the server restarts in the background.
    */
-  private down: { reason: string; lastDiscovery?: DiscoveryResult } | undefined;
-  private lastDiscovery: DiscoveryResult | undefined;
+  private down: { reason: string } | undefined;
   private types = new Map<string, InterceptorType>();
   private readonly stderr = new TextTail();
   private readonly statusListeners = new Set<Listener<ConnectionStatus>>();
@@ -138,14 +137,12 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   }
 
   async discover(options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<DiscoveryResult> {
-    // The very object of the last discovery, so the chain runtime keeps its memoized plans.
-    if (!options.refresh && !this.conn && this.down?.lastDiscovery) return this.down.lastDiscovery;
+    if (!options.refresh && !this.conn && this.down) throw new Error(this.restartingMessage(this.down.reason));
     const conn = await this.ensureConnected();
     const cached = this.discovery;
     if (!options.refresh && cached && cached.generation === conn.generation) return cached.promise;
     const promise = this.fetchDiscovery(conn, undefined, options.signal).then((result) => {
       this.types = new Map(result.interceptors.map((d) => [d.name, d.type]));
-      this.lastDiscovery = result;
       this.emitDiscovery(result);
       return result;
     });
@@ -364,7 +361,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     this.restartBackoffUntil = undefined;
     const reason = conn.closedBecause ?? this.describeLoss(conn);
     conn.endedBecause = reason;
-    if (this.opts.autoReconnect !== false) this.down = { reason, ...(this.lastDiscovery ? { lastDiscovery: this.lastDiscovery } : {}) };
+    if (this.opts.autoReconnect !== false) this.down = { reason };
     const lastError = this.current.lastError && conn.closedBecause ? this.current.lastError : reason;
     this.setStatus({ state: 'failed', lastError, pid: undefined, nextRetryAt });
     this.emitDiscovery(undefined);
