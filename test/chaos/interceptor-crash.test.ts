@@ -52,7 +52,7 @@ async function setup(failOpen: boolean): Promise<Setup> {
 /** Sends a held call, SIGKILLs the interceptor server once it holds it; the answer and how long it took. */
 async function killWhileHeld(fx: string, s: HttpSession): Promise<{ answer: RpcAnswer; ms: number; pid: number; restarted: boolean }> {
   const pending = s.tool('work', { key: 'held', hold: true });
-  await waitFor(() => existsSync(join(fx, 'holding')), 30_000, 'the interceptor server to hold the call');
+  await waitFor(() => existsSync(join(fx, 'holding')), 60_000, 'the interceptor server to hold the call');
   const pid = Number(readFileSync(join(fx, 'holding'), 'utf8'));
   const t0 = performance.now();
   process.kill(pid, 'SIGKILL');
@@ -95,7 +95,7 @@ async function expectInterceptorsBack(fx: string, s: HttpSession): Promise<void>
   expect(textOf(await s.tool('work', { key: 'after-ok' }))).toBe('done after-ok');
 }
 
-describe('an interceptor server that crashes does not hold calls', { timeout: 120_000 }, () => {
+describe('an interceptor server that crashes does not hold calls', { timeout: 180_000 }, () => {
   it('fail-open: the held call gets the backend result at once, recorded once with the crash; calls during the restart are not queued', async () => {
     const { d, fx, gw, s } = await setup(true);
     const { answer, ms, restarted } = await killWhileHeld(fx, s);

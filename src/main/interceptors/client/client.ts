@@ -21,7 +21,10 @@ import { checkInvokeResult } from './result-check';
 import { ConnectionHealth, terminateProcess, type HealthOptions } from './health';
 import { backoffDelay, TextTail, type BackoffOptions, type ConnectionStatus } from './status';
 import { tapTransport, type WireTap } from './wire-tap';
-import { describeExit, stderrEnding, watchProcessExit, type ProcessExit } from './process-exit';
+import { crashOf, describeExit, stderrEnding, watchProcessExit, type ProcessExit } from './process-exit';
+import { invokeWireParams, withDeadline } from './invoke-wire';
+
+export { invokeWireParams } from './invoke-wire';
 
 export interface InterceptorServerClientOptions {
   /** Configured server name: with an interceptor name it forms the identity `server/name` (A7). */
@@ -448,29 +451,4 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   private emitDiscovery(result: DiscoveryResult | undefined): void {
     for (const l of this.discoveryListeners) l(result);
   }
-}
-
-/** The error of an invoke whose server process died under it (not one the health monitor killed on purpose). */
-function crashOf(conn: Connection, interceptor: string, server: string): InvokeError | undefined {
-  if (!conn.exit || conn.endedBecause === undefined || conn.closedBecause !== undefined || !conn.exit()) return undefined;
-  return new InvokeError('crash', `interceptor server '${server}' crashed while '${interceptor}' was running: ${conn.endedBecause}`, undefined, {
-    reason: 'server crashed',
-  });
-}
-
-/** Top-level optional fields that are absent (undefined or null) are left out; values are passed by reference. */
-export function invokeWireParams(params: InvokeParams, timeoutMs: number | undefined): Record<string, unknown> {
-  const wire: Record<string, unknown> = { ...params };
-  if (timeoutMs === undefined) delete wire.timeoutMs;
-  else wire.timeoutMs = timeoutMs;
-  for (const key of ['config', 'context', '_meta'] as const) if (wire[key] === undefined || wire[key] === null) delete wire[key];
-  return wire;
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`deadline of ${ms}ms passed`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -4,6 +4,7 @@
 // "Connection closed"; its start() is wrapped here to hold on to the child and read how it exited.
 import type { ChildProcess } from 'node:child_process';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { InvokeError } from '../server-handle';
 
 export interface ProcessExit {
   pid: number | undefined;
@@ -40,4 +41,16 @@ export function describeExit(exit: ProcessExit | undefined): string {
 export function stderrEnding(tail: string | undefined, lines = 3): string | undefined {
   const text = tail?.trim();
   return text ? text.split('\n').slice(-lines).join(' | ') : undefined;
+}
+
+/** The error of an invoke whose server process died under it (not one the client closed on purpose: a health restart). */
+export function crashOf(
+  conn: { exit?: () => ProcessExit | undefined; closedBecause?: string; endedBecause?: string },
+  interceptor: string,
+  server: string,
+): InvokeError | undefined {
+  if (!conn.exit || conn.endedBecause === undefined || conn.closedBecause !== undefined || !conn.exit()) return undefined;
+  return new InvokeError('crash', `interceptor server '${server}' crashed while '${interceptor}' was running: ${conn.endedBecause}`, undefined, {
+    reason: 'server crashed',
+  });
 }
