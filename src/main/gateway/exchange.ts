@@ -6,6 +6,7 @@ import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../sha
 import type { BlockInfo, ChainTrace } from '../../shared/trace/types';
 import type { ChainRuntime } from '../interceptors/chain';
 import type { Interception } from './intercept';
+import type { ExchangeBreaks } from './breakpoints/session-breaks';
 import { recordedId } from './raw-ids';
 import { randomUUID } from 'node:crypto';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from './jsonrpc';
@@ -37,6 +38,8 @@ export interface Exchange {
   sentAt?: number;
   /** The chain this exchange runs on, pinned at its first phase so a hot reload does not switch it mid-way. */
   chain?: { interception: Interception; runtime: ChainRuntime | null; release: () => void };
+  /** Breakpoints: the pauses of this call so far, and whether it is being stepped. */
+  breaks?: ExchangeBreaks;
 }
 
 export function newExchange(req: JsonRpcRequest, direction: Exchange['direction']): Exchange {
@@ -101,7 +104,7 @@ export function progressTokenOf(params: Record<string, unknown> | undefined): st
 export function outcomeOf(ex: Exchange): ExecutionOutcome {
   if (ex.blockedBy) return 'blocked';
   if (ex.errorReturned) return 'error';
-  if (ex.requestTrace?.modified || ex.responseTrace?.modified) return 'mutated';
+  if (ex.requestTrace?.modified || ex.responseTrace?.modified || ex.breaks?.edited) return 'mutated';
   return 'allow';
 }
 
@@ -126,6 +129,7 @@ export function toExecutionRecord(ex: Exchange, gateway: string, sessionId: stri
   if (ex.blockedBy) record.blockedBy = ex.blockedBy;
   if (ex.requestTrace) record.requestTrace = ex.requestTrace;
   if (ex.responseTrace) record.responseTrace = ex.responseTrace;
+  if (ex.breaks && ex.breaks.pauses.length > 0) record.pauses = ex.breaks.pauses;
   if (ex.requestTrace?.steps.some((s) => s.simulated) || ex.responseTrace?.steps.some((s) => s.simulated)) record.simulated = true;
   return record;
 }

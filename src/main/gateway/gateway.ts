@@ -11,6 +11,7 @@ import type { ExecutionTelemetry } from '../telemetry/otel-telemetry';
 import { configErrors, type FailureSimulator } from '../interceptors/chain';
 import { Backend } from './backend';
 import { BackendHealth } from './backend-health';
+import { GatewayBreakpoints } from './breakpoints/breakpoint-set';
 import { configSnapshot } from './config-snapshot';
 import { Interception } from './intercept';
 import { HttpListener } from './listen-http';
@@ -79,6 +80,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   interception: Interception;
   readonly gatewayName: string;
   readonly backendHealth = new BackendHealth(() => this.emit('backend-health'));
+  /** Breakpoints (the config's, hot-reloaded with it, plus live ones) and the calls paused right now. */
+  readonly breakpoints = new GatewayBreakpoints(() => this.config.breakpoints ?? []);
   private state: GatewayState = 'stopped';
   private error?: string;
   private stdio?: StdioListener;
@@ -169,6 +172,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   private async stopNow(drainMs = this.config.drainTimeoutMs): Promise<void> {
     if (this.state === 'stopped' || this.state === 'stopping') return;
     this.setState('stopping');
+    // Paused calls would hold the drain: each resolves now by its breakpoint's timeout policy.
+    this.breakpoints.pauses.releaseAll();
     await this.drain(drainMs);
     await this.closeListeners(`The gateway stopped before the backend answered (it waited ${drainMs} ms for requests in flight); retry once it runs again`);
     await Promise.all([this.interception, ...this.retired].map((i) => i.close()));

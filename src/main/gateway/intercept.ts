@@ -10,7 +10,7 @@ import { errorResponse, resultResponse, type JsonRpcRequest, type JsonRpcRespons
 import { InvokeParamsSchema, type InvocationContext } from '../../shared/protocol/schemas';
 import { descriptorToWire, resultToWire } from '../../shared/protocol/wire';
 import { hooksCoverPattern } from '../../shared/protocol/events';
-import { ChainRuntime, type ChainResult, type FailureSimulator } from '../interceptors/chain';
+import { ChainRuntime, type ChainResult, type FailureSimulator, type StepGate } from '../interceptors/chain';
 import { InterceptorServerClient } from '../interceptors/client';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { WireTap } from '../interceptors/client/wire-tap';
@@ -78,8 +78,9 @@ export class Interception {
     return this.events === null || this.events.has(event);
   }
 
-  run(runtime: ChainRuntime, event: string, phase: Phase, payload: unknown, context: InvocationContext, signal?: AbortSignal): Promise<ChainResult> {
+  run(runtime: ChainRuntime, event: string, phase: Phase, payload: unknown, context: InvocationContext, signal?: AbortSignal, stepGate?: StepGate): Promise<ChainResult> {
     return runtime.run(event, phase, payload, {
+      ...(stepGate ? { stepGate } : {}),
       context,
       ...(this.config.timeoutMs !== undefined ? { timeoutMs: this.config.timeoutMs } : {}),
       maxPayloadBytes: this.config.maxInvokePayloadBytes,

@@ -4,7 +4,7 @@
 // session turns into forwarding, a block answer (A9) or an error.
 import type { Phase } from '../../shared/protocol/constants';
 import type { InvocationContext } from '../../shared/protocol/schemas';
-import { ChainCancelledError, type ChainRuntime } from '../interceptors/chain';
+import { ChainCancelledError, type ChainRuntime, type StepGate } from '../interceptors/chain';
 import type { Exchange } from './exchange';
 import type { Interception } from './intercept';
 
@@ -55,7 +55,7 @@ export class SessionChain {
   }
 
   /** Runs one phase; the traces and the block land on the exchange. */
-  async run(ex: Exchange, phase: Phase, payload: unknown): Promise<PhaseOutcome> {
+  async run(ex: Exchange, phase: Phase, payload: unknown, stepGate?: StepGate): Promise<PhaseOutcome> {
     // Pinned at the first phase, with a lease: after a hot reload this exchange finishes on the chain it started on.
     const source = this.owner.currentInterception();
     ex.chain ??= { interception: source, runtime: this.current(), release: source.lease() };
@@ -67,16 +67,18 @@ export class SessionChain {
       sessionId: this.owner.id,
       timestamp: new Date().toISOString(),
     };
-    if (phase === 'request') ex.abort = new AbortController();
+    // A stepped response chain needs one too: a breakpoint's block stops it between two interceptors.
+    if (phase === 'request' || stepGate) ex.abort = new AbortController();
     try {
-      const { decision, finalPayload, trace } = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal);
+      const { decision, finalPayload, trace } = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal, stepGate);
       if (phase === 'request') ex.requestTrace = trace;
       else ex.responseTrace = trace;
       if (decision === 'allow') return { kind: 'forward', payload: trace.modified ? finalPayload : payload };
       ex.blockedBy = trace.blockedBy;
       return { kind: 'blocked' };
     } catch (err) {
-      if (err instanceof ChainCancelledError) return { kind: 'cancelled' };
+      // A breakpoint blocked the call while stepping (it aborts the chain after setting blockedBy).
+      if (err instanceof ChainCancelledError) return ex.blockedBy ? { kind: 'blocked' } : { kind: 'cancelled' };
       return { kind: 'failed', message: `Interceptor chain failed for ${ex.method} (${phase}): ${(err as Error).message}` };
     } finally {
       ex.abort = undefined;

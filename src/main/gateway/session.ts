@@ -9,6 +9,9 @@ import { METHOD_INVOKE, METHOD_LIST, type Phase } from '../../shared/protocol/co
 import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
 import type { Backend } from './backend';
 import { asEraResult } from './blocked';
+import type { GatewayBreakpoints } from './breakpoints/breakpoint-set';
+import { runPhaseWithBreaks, type PhaseParts } from './breakpoints/phase-with-breaks';
+import { SessionBreaks } from './breakpoints/session-breaks';
 import { BackendLink } from './session-backend';
 import { SessionChain } from './session-chain';
 import { BackendDeadlines } from './session-deadline';
@@ -57,6 +60,8 @@ export interface SessionHost {
   readonly config: GatewayConfig;
   readonly gatewayName: string;
   readonly interception: Interception;
+  /** Breakpoints owned by the gateway process (absent: calls never pause). */
+  readonly breakpoints?: GatewayBreakpoints;
   createBackend(): Backend;
   log(line: string): void;
   onSession(record: SessionRecord): void;
@@ -90,6 +95,8 @@ export class GatewaySession {
   private readonly exchanges: SessionExchanges;
   private readonly deadlines: BackendDeadlines;
   private readonly faults: BackendFaults;
+  private readonly breaks: SessionBreaks;
+  private readonly phaseParts: PhaseParts;
   private closed = false;
   /** Set while the gateway stops: new requests are refused, those in flight may finish. */
   private draining?: string;
@@ -137,6 +144,14 @@ export class GatewaySession {
       (ex, ms) => this.faults.timeout(ex, ms),
       this.exchanges.fromBackend,
     );
+    this.breaks = new SessionBreaks(host, this.id, this.principal, (m, related) => this.client.send(m, related));
+    this.phaseParts = {
+      breaks: this.breaks,
+      chain: this.chain,
+      exchanges: this.exchanges,
+      send: (m, related) => this.client.send(m, related),
+      protocolVersion: () => this.handshake.protocolVersion,
+    };
     if (options.backend) this.link.attach(options.backend, true);
   }
 
@@ -196,6 +211,7 @@ export class GatewaySession {
     if (this.closed) return;
     this.closed = true;
     this.deadlines.stop();
+    this.breaks.close();
     this.exchanges.endAll(options.reason ?? 'the client session closed before the backend answered', options.answer === true);
     await this.link.close();
   }
@@ -215,7 +231,7 @@ export class GatewaySession {
     }
     this.exchanges.fromClient.set(req.id, ex);
     let outgoing = req;
-    if (this.chain.needed(ex)) {
+    if (this.chain.needed(ex) || this.breaks.armed(ex)) {
       const params = await this.runChain(ex, 'request', req.params ?? {});
       if (params === undefined) return; // blocked, cancelled or failed: already answered
       if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
@@ -349,7 +365,7 @@ export class GatewaySession {
         result = await this.mirror(res.result);
       }
       else if (this.host.config.serverInfo) result = restampServerInfo(result as Record<string, unknown>, this.host.config.serverInfo);
-      if (this.chain.needed(ex)) {
+      if (this.chain.needed(ex) || this.breaks.armed(ex)) {
         result = await this.runChain(ex, 'response', result);
         if (result === undefined) return;
       }
@@ -421,6 +437,7 @@ export class GatewaySession {
    * (blocked, cancelled, or the chain failed).
    */
   private async runChain(ex: Exchange, phase: Phase, payload: unknown): Promise<unknown> {
+    if (this.breaks.armed(ex)) return runPhaseWithBreaks(this.phaseParts, ex, phase, payload);
     const outcome = await this.chain.run(ex, phase, payload);
     // Ended meanwhile (session closed, cancelled, deadline): it was answered and recorded then.
     const pending = ex.direction === 'client' ? this.exchanges.fromClient : this.exchanges.fromBackend;

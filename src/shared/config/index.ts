@@ -1,3 +1,4 @@
 export * from './schema';
 export * from './parse';
 export * from './secrets';
+export * from './breakpoints';

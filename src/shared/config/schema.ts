@@ -4,6 +4,7 @@
 // setting; every leaf carries an `error` that says what was expected, because that text is what users read.
 import { z } from 'zod';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../protocol/payload-size';
+import { BreakpointSchema } from './breakpoints';
 
 const ModeSchema = z.preprocess(
   (v) => (v === 'enforce' ? 'active' : v),
@@ -226,6 +227,10 @@ export const GatewayConfigSchema = z
       .nonnegative()
       .default(10_000)
       .describe('On stop, how long requests in flight may finish before they are answered with an error.'),
+    breakpoints: z
+      .array(BreakpointSchema, { error: 'expected an array of breakpoints' })
+      .default([])
+      .describe('Live calls that pause in the gateway until the console (or the terminal) decides; off when empty.'),
   })
   .describe('Interceptor Console gateway configuration.');
 

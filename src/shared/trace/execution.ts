@@ -1,4 +1,5 @@
 // One intercepted exchange as the gateway hands it to a recorder (and the store persists it).
+import type { PauseRecord } from './pauses';
 import type { BlockInfo, ChainTrace } from './types';
 import type { MessageRecord } from './messages';
 
@@ -39,6 +40,8 @@ export interface ExecutionRecord {
   blockedBy?: BlockInfo;
   requestTrace?: ChainTrace;
   responseTrace?: ChainTrace;
+  /** Breakpoint pauses of this call, in order: who decided what, when; an edit's before/after. */
+  pauses?: PauseRecord[];
   /** Some interceptor failure in this execution was forced by failure simulation. */
   simulated?: boolean;
   /** Set when this execution is a replay of another one. */

@@ -35,4 +35,6 @@ export type {
   RunOptions,
   SimulatedFailure,
   SkippedEntry,
+  StepGate,
+  StepTarget,
 } from './types';

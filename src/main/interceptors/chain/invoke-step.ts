@@ -8,7 +8,7 @@ import type { StepError } from '../../../shared/trace/types';
 import { InvokeError } from '../server-handle';
 import type { InterceptorServerHandle } from '../server-handle';
 import { deepEqual } from './json';
-import type { FailureSimulator, PlannedEntry } from './types';
+import type { FailureSimulator, PlannedEntry, StepGate } from './types';
 
 /** Shared by every step of one run. */
 export interface RunScope {
@@ -23,6 +23,9 @@ export interface RunScope {
   /** Set when the chain deadline passed (as opposed to the caller cancelling). */
   deadline: { passed: boolean; timeoutMs?: number };
   simulate?: FailureSimulator;
+  stepGate?: StepGate;
+  /** Serializes the invocations of a stepped run (one pause at a time, in plan order). */
+  stepQueue?: Promise<unknown>;
   /** RunOptions.maxPayloadBytes; sizes are memoized per payload object (payloads are never mutated). */
   payloadLimit?: { maxBytes: number; sizes: WeakMap<object, number> };
   handleFor(server: string): InterceptorServerHandle | undefined;
@@ -36,7 +39,25 @@ export interface Invocation {
   simulated?: boolean;
 }
 
-export async function invokeEntry(entry: PlannedEntry, payload: unknown, scope: RunScope): Promise<Invocation> {
+export function invokeEntry(entry: PlannedEntry, payload: unknown, scope: RunScope): Promise<Invocation> {
+  const gate = scope.stepGate;
+  if (!gate) return invokeOnce(entry, payload, scope);
+  const target = { id: entry.id, server: entry.server, name: entry.name, type: entry.type, pass: entry.pass };
+  const turn = (scope.stepQueue ?? Promise.resolve()).then(async () => {
+    await gate.before(target, payload, scope.chainSignal);
+    const inv = await invokeOnce(entry, payload, scope);
+    gate.after(target, {
+      ...(inv.result !== undefined ? { result: inv.result } : {}),
+      ...(inv.error ? { error: inv.error.message } : {}),
+      durationMs: inv.durationMs,
+    });
+    return inv;
+  });
+  scope.stepQueue = turn.catch(() => undefined);
+  return turn;
+}
+
+async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope): Promise<Invocation> {
   const startMs = performance.now() - scope.t0;
   const finish = (part: Omit<Invocation, 'startMs' | 'durationMs'>): Invocation => ({
     startMs,

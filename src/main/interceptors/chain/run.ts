@@ -105,6 +105,7 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
     handleFor: input.handleFor,
   };
   if (options.simulate) scope.simulate = options.simulate;
+  if (options.stepGate) scope.stepGate = options.stepGate;
   if (options.maxPayloadBytes !== undefined) scope.payloadLimit = { maxBytes: options.maxPayloadBytes, sizes: new WeakMap() };
   const state: ChainState = {
     scope,

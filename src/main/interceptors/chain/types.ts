@@ -99,7 +99,29 @@ export type FailureSimulator = (target: {
   phase: Phase;
 }) => SimulatedFailure | undefined | null;
 
+/** What a step gate is told about the interceptor about to run / that just ran. */
+export interface StepTarget {
+  id: string;
+  server: string;
+  name: string;
+  type: InterceptorType;
+  pass: Pass;
+}
+
+/**
+ * The debugger's step (breakpoints): awaited before each invocation, told after it. While a gate is
+ * set, invocations go through it one at a time (parallel validations are stepped in plan order), and
+ * time spent waiting in `before` counts against the whole-chain deadline like any other wait.
+ */
+export interface StepGate {
+  /** Resolves when the interceptor may run; must resolve (not hang) once `signal` aborts. */
+  before(target: StepTarget, payload: unknown, signal: AbortSignal): Promise<void>;
+  after(target: StepTarget, outcome: { result?: unknown; error?: string; durationMs: number }): void;
+}
+
 export interface RunOptions {
+  /** Breakpoint stepping: pauses before each invocation (see StepGate). */
+  stepGate?: StepGate;
   /** Forwarded to every invoke; `timestamp` is filled with the chain start when absent. */
   context?: InvocationContext | null;
   /** Whole-chain deadline in ms (status 'timeout' when it causes a block). */
