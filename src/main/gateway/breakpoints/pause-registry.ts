@@ -65,18 +65,17 @@ export class PauseRegistry extends EventEmitter<PauseRegistryEvents> {
       deadline: new Date(pausedAt.getTime() + request.view.timeoutMs).toISOString(),
     };
     return new Promise((done) => {
-      let timer: NodeJS.Timeout | undefined;
       const onAbort = () => finish({ decision: { kind: 'cancelled' }, by: 'client', timedOut: false });
       const finish = (outcome: PauseOutcome) => {
         if (!this.open.delete(id)) return;
-        if (timer) clearTimeout(timer);
+        clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);
         const record = pauseRecord(view, outcome, performance.now() - t0);
         this.emit('resolved', { id, gateway: view.gateway, record });
         done({ outcome, record });
       };
       this.open.set(id, { view, check: request.check, resolve: finish });
-      timer = setTimeout(() => {
+      const timer: NodeJS.Timeout = setTimeout(() => {
         const decision: PauseDecision =
           view.onTimeout === 'block'
             ? { kind: 'block', message: `Paused at breakpoint "${view.breakpoint}" for ${view.timeoutMs} ms with no decision: blocked (the breakpoint's onTimeout)` }
