@@ -15,6 +15,8 @@ import { buildTrafficHandlers } from './handlers-traffic';
 import { buildPlaygroundHandlers } from './handlers-playground';
 import { buildDesignerHandlers } from './handlers-designer';
 import { buildMessagesHandlers } from './handlers-messages';
+import { buildBreakpointsHandlers } from './handlers-breakpoints';
+import { PauseService } from '../services/breakpoints/pause-service';
 import type { PlaygroundServices } from '../services/playground';
 
 export interface HandlerDeps {
@@ -144,6 +146,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     ...buildTrafficHandlers(d),
     ...buildDesignerHandlers(d),
     ...buildMessagesHandlers(d),
+    ...buildBreakpointsHandlers(new PauseService(manager, d.emit)),
   };
 }
 

@@ -12,6 +12,7 @@ import { configErrors, type FailureSimulator } from '../interceptors/chain';
 import { Backend } from './backend';
 import { BackendHealth } from './backend-health';
 import { GatewayBreakpoints } from './breakpoints/breakpoint-set';
+import { ControlServer } from './breakpoints/control-server';
 import { configSnapshot } from './config-snapshot';
 import { Interception } from './intercept';
 import { HttpListener } from './listen-http';
@@ -86,6 +87,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   private error?: string;
   private stdio?: StdioListener;
   private http?: HttpListener;
+  /** The control endpoint (config `control`): consoles in other processes attach to it. */
+  private control?: ControlServer;
   /** Interceptions replaced by a hot reload that still serve in-flight exchanges. */
   private readonly retired = new Set<Interception>();
   private readonly latencies: number[] = [];
@@ -148,6 +151,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
         const url = await this.http.start();
         this.log(`gateway "${this.gatewayName}" listening on ${url}`);
       }
+      await this.startControl();
       this.setState('running');
       this.recorder?.recordGateway?.(this.gatewayName, configSnapshot(this.config));
       // Connect the static interceptor servers now (in the background): the first request should not pay
@@ -175,6 +179,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     // Paused calls would hold the drain: each resolves now by its breakpoint's timeout policy.
     this.breakpoints.pauses.releaseAll();
     await this.drain(drainMs);
+    await this.control?.close();
+    this.control = undefined;
     await this.closeListeners(`The gateway stopped before the backend answered (it waited ${drainMs} ms for requests in flight); retry once it runs again`);
     await Promise.all([this.interception, ...this.retired].map((i) => i.close()));
     this.retired.clear();
@@ -193,6 +199,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
       JSON.stringify(config.listen) !== JSON.stringify(this.config.listen) ||
       config.maxMessageBytes !== this.config.maxMessageBytes;
     const wasRunning = this.state === 'running';
+    const controlChanged = JSON.stringify(config.control) !== JSON.stringify(this.config.control);
     if (needsRestart && wasRunning) await this.stopNow();
     const old = this.interception;
     this.config = config;
@@ -201,6 +208,11 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
       // In-flight exchanges hold leases on the old interception and finish on it; it closes after them.
       this.retired.add(old);
       void old.retire().finally(() => this.retired.delete(old));
+    }
+    if (!needsRestart && wasRunning && controlChanged) {
+      await this.control?.close();
+      this.control = undefined;
+      await this.startControl();
     }
     if (needsRestart && wasRunning) await this.startNow();
     else if (this.state === 'running') this.recorder?.recordGateway?.(this.gatewayName, configSnapshot(this.config));
@@ -228,6 +240,18 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     const sorted = [...this.latencies].sort((a, b) => a - b);
     const p50Ms = sorted.length > 0 ? sorted[Math.floor((sorted.length - 1) / 2)]! : null;
     return { ...this.counts, p50Ms };
+  }
+
+  /** The control endpoint's URL while it listens. */
+  get controlUrl(): string | undefined {
+    return this.control?.url;
+  }
+
+  private async startControl(): Promise<void> {
+    const control = this.config.control;
+    if (!control) return;
+    this.control = new ControlServer(this.gatewayName, this.breakpoints, control);
+    this.log(`gateway "${this.gatewayName}" control endpoint on ${await this.control.start()}`);
   }
 
   /** The stdio session (undefined for HTTP listeners): tests and the CLI read its backend pid. */

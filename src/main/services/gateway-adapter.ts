@@ -79,6 +79,10 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
     return this.gateway.url;
   }
 
+  breakpoints() {
+    return this.gateway.breakpoints;
+  }
+
   replayHost(): ReplayHost | undefined {
     return this.started ? this.gateway : undefined;
   }

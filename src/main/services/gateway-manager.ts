@@ -128,6 +128,11 @@ export class GatewayManager {
     return this.entries.has(id);
   }
 
+  /** The runtime of a gateway running in this process (undefined otherwise). */
+  runtimeOf(id: string): GatewayRuntime | undefined {
+    return this.entries.get(id)?.runtime;
+  }
+
   /** The running gateway to replay through (undefined when it is not running in this process). */
   replayHost(id: string): ReplayHost | undefined {
     return this.entry(id).runtime?.replayHost?.();

@@ -7,6 +7,7 @@ import type { BackendHealth, InterceptorServerState } from '../../shared/api/mod
 import type { Logger } from './environment';
 import type { ReplayHost } from '../gateway/replay';
 import type { FailureSimulator } from '../interceptors/chain';
+import type { GatewayBreakpoints } from '../gateway/breakpoints/breakpoint-set';
 
 export interface GatewayRuntime {
   start(): Promise<void>;
@@ -25,6 +26,8 @@ export interface GatewayRuntime {
    * chain; `restarted` when a backend or listener change forced a restart instead.
    */
   reload?(config: GatewayConfig): Promise<{ restarted: boolean }>;
+  /** The gateway's breakpoints and open pauses (the debugger). */
+  breakpoints?(): GatewayBreakpoints;
 }
 
 export interface GatewayRuntimeOptions {

@@ -16,6 +16,13 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('gateway.reloaded'), id: GatewayIdSchema, at: z.string(), restarted: z.boolean() }),
   /** The built-in client's pending server→client requests of a session changed (fetch client.pending). */
   z.object({ type: z.literal('client.requests'), sessionId: z.string(), pending: z.number().int().nonnegative() }),
+  /** A call paused at a breakpoint (`opened`) or its pause resolved (`resolved`): refetch breakpoints.paused. */
+  z.object({
+    type: z.literal('pauses.changed'),
+    gateway: z.string(),
+    opened: z.object({ id: z.string(), method: z.string(), target: z.string().optional(), at: z.string() }).optional(),
+    resolved: z.object({ id: z.string(), decision: z.string(), by: z.string() }).optional(),
+  }),
   /** Progress of a bulk replay job (throttled); fetch replay.bulkStatus for its summary. */
   z.object({
     type: z.literal('replay.progress'),

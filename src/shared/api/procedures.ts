@@ -25,6 +25,7 @@ import { trafficProcedures } from './procedures-traffic';
 import { playgroundProcedures } from './procedures-playground';
 import { designerProcedures } from './procedures-designer';
 import { messagesProcedures } from './procedures-messages';
+import { breakpointsProcedures } from './procedures-breakpoints';
 import { InvocationContextSchema } from '../protocol/schemas';
 
 const Phase = z.enum(['request', 'response']);
@@ -195,6 +196,7 @@ export const procedures = {
   ...playgroundProcedures,
   ...designerProcedures,
   ...messagesProcedures,
+  ...breakpointsProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -141,6 +141,20 @@ export const ListenSchema = z.discriminatedUnion('transport', [StdioListenSchema
       : 'expected "transport" to be "stdio" or "http" (how clients reach the gateway)',
 });
 
+const ControlSchema = z
+  .strictObject({
+    host: z.string({ error: 'expected a host name or address to bind' }).default('127.0.0.1'),
+    port: z
+      .number({ error: 'expected a port number (0 picks a free port)' })
+      .int({ error: 'expected an integer port' })
+      .min(0, { error: 'expected a port between 0 and 65535' })
+      .max(65535, { error: 'expected a port between 0 and 65535' }),
+    token: z
+      .string({ error: 'expected a string (the bearer token a console presents)' })
+      .min(16, { error: 'expected a token of at least 16 characters (it lets its holder pause and edit live calls)' }),
+  })
+  .describe("The gateway's control endpoint: a console attaches to it (with the token) to see paused calls and decide them.");
+
 const RecordingSchema = z.union(
   [
     z.boolean(),
@@ -227,6 +241,7 @@ export const GatewayConfigSchema = z
       .nonnegative()
       .default(10_000)
       .describe('On stop, how long requests in flight may finish before they are answered with an error.'),
+    control: ControlSchema.optional(),
     breakpoints: z
       .array(BreakpointSchema, { error: 'expected an array of breakpoints' })
       .default([])

@@ -1,4 +1,4 @@
-// Which parts of a gateway config are credentials: bearer tokens (the keys of listen.tokens), backend
+// Which parts of a gateway config are credentials: bearer tokens (the keys of listen.tokens, control.token), backend
 // and interceptor-server environment variables and HTTP header values. What the history keeps of a
 // config (recorded by a gateway, or imported from an export) has them replaced: what was set stays
 // visible, the secret does not. Works on any JSON value, valid config or not, and is idempotent (a
@@ -15,6 +15,8 @@ function redact(value: unknown, key: string | undefined): unknown {
   const entries = Object.entries(value);
   // Bearer token → principal: the token is the key. Numbered, so two tokens stay two entries.
   if (key === 'tokens') return Object.fromEntries(entries.map(([, principal], i) => [`${REDACTED} #${i + 1}`, principal]));
+  // The control endpoint's token (it lets its holder rewrite live calls).
+  if (key === 'control' && typeof (value as { token?: unknown }).token === 'string') return { ...(value as object), token: REDACTED };
   if (key !== undefined && SECRET_VALUES.has(key)) return Object.fromEntries(entries.map(([k]) => [k, REDACTED]));
   return Object.fromEntries(entries.map(([k, v]) => [k, redact(v, k)]));
 }

@@ -26,6 +26,11 @@ export class GatewayBreakpoints {
     return [...this.fromConfig(), ...this.live];
   }
 
+  /** The breakpoints of the config file (change them there). */
+  get configBreakpoints(): readonly Breakpoint[] {
+    return this.fromConfig();
+  }
+
   /** The breakpoints set live (the console's list; the config's are changed in the config file). */
   get liveBreakpoints(): readonly Breakpoint[] {
     return this.live;

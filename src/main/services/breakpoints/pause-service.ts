@@ -1,0 +1,91 @@
+// The console's side of breakpoints: the live breakpoints it set per gateway (applied whenever that gateway
+// starts, since each start builds a new gateway object), the calls paused in every running gateway, the
+// decisions taken on them (as "you"), and a `pauses.changed` event for each pause opened or resolved.
+import { ApiError } from '../../../shared/api/envelope';
+import type { ApiEvent } from '../../../shared/api/events';
+import { z } from 'zod';
+import { BreakpointSchema, type Breakpoint } from '../../../shared/config/breakpoints';
+import { PAUSE_ACTOR_YOU, type PauseDecision, type PausedCall } from '../../../shared/trace/pauses';
+import { PauseDecisionError, type PauseRegistry } from '../../gateway/breakpoints/pause-registry';
+import type { GatewayBreakpoints } from '../../gateway/breakpoints/breakpoint-set';
+import type { GatewayManager } from '../gateway-manager';
+
+export interface GatewayBreakpointsView {
+  gateway: string;
+  config: Breakpoint[];
+  live: Breakpoint[];
+}
+
+export class PauseService {
+  private readonly live = new Map<string, Breakpoint[]>();
+  /** Registries already forwarding their events (a gateway object lives from one start to its stop). */
+  private readonly watched = new WeakSet<PauseRegistry>();
+
+  constructor(
+    private readonly manager: GatewayManager,
+    private readonly emit: (event: ApiEvent) => void,
+  ) {
+    manager.onEvent((event) => {
+      if (event.type === 'gateway.status' && event.status === 'running') this.attach(event.id);
+    });
+  }
+
+  paused(): (PausedCall & Record<string, unknown>)[] {
+    const out: (PausedCall & Record<string, unknown>)[] = [];
+    for (const g of this.manager.list()) {
+      const set = this.manager.has(g.id) ? this.manager.runtimeOf(g.id)?.breakpoints?.() : undefined;
+      if (set) out.push(...(set.pauses.list() as (PausedCall & Record<string, unknown>)[]));
+    }
+    return out.sort((a, b) => a.pausedAt.localeCompare(b.pausedAt));
+  }
+
+  decide(gateway: string, id: string, decision: PauseDecision): { done: true } {
+    const set = this.running(gateway);
+    try {
+      set.pauses.decide(id, decision, PAUSE_ACTOR_YOU);
+    } catch (err) {
+      if (err instanceof PauseDecisionError) throw new ApiError(err.code === 'not-found' ? 'not_found' : 'invalid_input', err.message);
+      throw err;
+    }
+    return { done: true };
+  }
+
+  get(gateway: string): GatewayBreakpointsView {
+    this.manager.status(gateway); // not_found for an unknown gateway
+    const set = this.manager.runtimeOf(gateway)?.breakpoints?.();
+    let config: Breakpoint[];
+    if (set) config = [...set.configBreakpoints];
+    else {
+      // Not running: read them from the saved config (an invalid list shows as none; the config screen says why).
+      const parsed = z.array(BreakpointSchema).safeParse((this.manager.get(gateway).config as { breakpoints?: unknown }).breakpoints ?? []);
+      config = parsed.success ? parsed.data : [];
+    }
+    return { gateway, config, live: this.live.get(gateway) ?? [] };
+  }
+
+  set(gateway: string, live: Breakpoint[]): GatewayBreakpointsView {
+    this.manager.status(gateway);
+    this.live.set(gateway, live);
+    this.manager.runtimeOf(gateway)?.breakpoints?.()?.setLive(live);
+    return this.get(gateway);
+  }
+
+  private running(gateway: string): GatewayBreakpoints {
+    this.manager.status(gateway);
+    const set = this.manager.runtimeOf(gateway)?.breakpoints?.();
+    if (!set) throw new ApiError('conflict', `Gateway "${gateway}" is not running in this console, so nothing of it is paused here.`);
+    return set;
+  }
+
+  private attach(gateway: string): void {
+    const set = this.manager.runtimeOf(gateway)?.breakpoints?.();
+    if (!set) return;
+    set.setLive(this.live.get(gateway) ?? []);
+    if (this.watched.has(set.pauses)) return;
+    this.watched.add(set.pauses);
+    set.pauses.on('paused', (p) =>
+      this.emit({ type: 'pauses.changed', gateway, opened: { id: p.id, method: p.method, at: p.at, ...(p.target !== undefined ? { target: p.target } : {}) } }),
+    );
+    set.pauses.on('resolved', (r) => this.emit({ type: 'pauses.changed', gateway, resolved: { id: r.id, decision: r.record.decision, by: r.record.by } }));
+  }
+}
