@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { GatewayIdSchema, GatewayStatusSchema } from './models';
 
 /** Store tables a screen may read; "tables changed" names them so only affected queries refetch. */
-export const TableNameSchema = z.enum(['gateways', 'sessions', 'executions', 'steps', 'sink_events', 'replays', 'settings', 'messages']);
+// 'pauses' is no store table: the calls paused at breakpoints right now (pushed as pauses.changed).
+export const TableNameSchema = z.enum(['gateways', 'sessions', 'executions', 'steps', 'sink_events', 'replays', 'settings', 'messages', 'pauses']);
 export type TableName = z.infer<typeof TableNameSchema>;
 
 export const ApiEventSchema = z.discriminatedUnion('type', [

@@ -26,7 +26,9 @@ export function ApiProvider({ client, queryClient, children }: { client: ApiClie
                 ? ['executions']
                 : event.type === 'messages.new'
                   ? ['messages']
-                  : []; // replay.progress: read by the screen that started the job, not by cached queries
+                  : event.type === 'pauses.changed'
+                    ? ['pauses']
+                    : []; // replay.progress: read by the screen that started the job, not by cached queries
         if (tables.length === 0) return;
         void queryClient.invalidateQueries({
           predicate: (q) => ((q.meta?.tables as TableName[] | undefined) ?? []).some((t) => tables.includes(t)),

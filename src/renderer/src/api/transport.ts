@@ -57,7 +57,7 @@ class WebSocketTransport implements ApiTransport {
           this.socket = socket;
           resolve(socket);
           // A reconnect may have missed events: tell listeners to refetch everything.
-          this.emit({ type: 'tables.changed', tables: ['gateways', 'sessions', 'executions', 'steps', 'sink_events', 'replays', 'settings'] });
+          this.emit({ type: 'tables.changed', tables: ['gateways', 'sessions', 'executions', 'steps', 'sink_events', 'replays', 'settings', 'pauses'] });
         };
         socket.onmessage = (msg) => this.onMessage(String(msg.data));
         socket.onclose = () => {

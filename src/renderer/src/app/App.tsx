@@ -6,6 +6,7 @@ import { Logo, routeIcons } from './icons';
 import { ROUTES, useRoute, type Route } from './router';
 import { PAGES, preloadPage } from './pages';
 import { ShortcutsHelp } from './ShortcutsHelp';
+import { PauseNotifier } from './PauseNotifier';
 
 const LABELS: Record<Route, string> = {
   gateways: 'Gateways',
@@ -13,6 +14,7 @@ const LABELS: Record<Route, string> = {
   playground: 'Playground',
   traffic: 'Traffic',
   messages: 'Messages',
+  paused: 'Paused',
   sinks: 'Sinks',
   settings: 'Settings',
 };
@@ -21,6 +23,8 @@ export function App() {
   const route = useRoute();
   const settings = useApiQuery('settings.get', undefined, ['settings']);
   const info = useApiQuery('app.info', undefined, []);
+  const paused = useApiQuery('breakpoints.paused', undefined, ['pauses']);
+  const pausedCount = paused.data?.length ?? 0;
   useEffect(() => {
     if (settings.data) applyTheme(settings.data.theme);
   }, [settings.data]);
@@ -39,6 +43,11 @@ export function App() {
           <a key={r} href={`#/${r}`} aria-current={r === route ? 'page' : undefined} onPointerEnter={() => preloadPage(r)} onFocus={() => preloadPage(r)}>
             {routeIcons[r]}
             {LABELS[r]}
+            {r === 'paused' && pausedCount > 0 && (
+              <span className="rail-badge" aria-label={`${pausedCount} paused`}>
+                {pausedCount}
+              </span>
+            )}
           </a>
         ))}
         <div className="spacer" />
@@ -49,6 +58,7 @@ export function App() {
           </div>
         )}
       </nav>
+      <PauseNotifier />
       <main className="main">
         <Suspense fallback={<div className="page muted" aria-busy="true" />}>
           <Page />

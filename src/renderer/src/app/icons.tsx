@@ -36,6 +36,12 @@ export const routeIcons: Record<Route, ReactElement> = {
       <path d="M12 10.5 14 12l-2 1.5" />
     </svg>
   ),
+  paused: (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" {...p}>
+      <circle cx="8" cy="8" r="6" />
+      <path d="M6.5 5.5v5M9.5 5.5v5" />
+    </svg>
+  ),
   sinks: (
     <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" {...p}>
       <path d="M3 3h10l-4 5v5l-2-1V8z" />

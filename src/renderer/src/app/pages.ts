@@ -14,6 +14,7 @@ const LOADERS: Record<Route, () => PageModule> = {
   playground: () => import('../pages/playground/PlaygroundPage').then((m) => ({ default: m.PlaygroundPage })),
   traffic: () => import('../pages/traffic/TrafficPage').then((m) => ({ default: m.TrafficPage })),
   messages: () => import('../pages/messages/MessagesPage').then((m) => ({ default: m.MessagesPage })),
+  paused: () => import('../pages/breakpoints/BreakpointsPage').then((m) => ({ default: m.BreakpointsPage })),
   sinks: () => import('../pages/sinks/SinksPage').then((m) => ({ default: m.SinksPage })),
   settings: () => import('../pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
 };

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useApiQuery } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { TraceView } from '../../../components/trace/TraceView';
+import { PausesView } from '../../../components/trace/PausesView';
 import type { ReplayMode } from '../../../../../shared/api/models-traffic';
 import { clockTime, duration, OUTCOME_LABEL } from '../format';
 import { trafficHref } from '../route';
@@ -144,11 +145,14 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
 }
 
 function Waterfall({ e }: { e: ExecutionDetailData }) {
+  const pauses = e.pauses && e.pauses.length > 0 ? <PausesView pauses={e.pauses} /> : null;
   if (!e.requestTrace && !e.responseTrace) {
+    if (pauses) return <div className="waterfall">{pauses}</div>;
     return <p className="muted">No interceptor chain ran for this execution ({e.event} is not intercepted by this gateway, or no interceptor server applies).</p>;
   }
   return (
     <div className="waterfall">
+      {pauses}
       {e.requestTrace && <TraceView trace={e.requestTrace} label="Request phase" />}
       {e.responseTrace && <TraceView trace={e.responseTrace} label="Response phase" />}
       {e.requestTrace && !e.responseTrace && !e.blockedBy && e.replayMode === 'chain-only' && (
