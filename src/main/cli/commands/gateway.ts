@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatConfigErrors, parseGatewayConfigText, recordingEnabled, type GatewayConfig } from '../../../shared/config';
+import { formatConfigErrors, parseBreakSpec, parseGatewayConfigText, recordingEnabled, type Breakpoint, type GatewayConfig } from '../../../shared/config';
+import { attachBreakPrompt } from '../break-prompt';
 import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
 import { openGatewayRecorder } from '../../gateway/recorder';
@@ -18,7 +19,7 @@ import { resolveTelemetryOptions } from '../../telemetry/options';
 import type { OtelTelemetry } from '../../telemetry/otel-telemetry';
 
 const usage = `Usage: interceptor-console gateway --config FILE [--listen stdio] [--gateway-id ID] [--db FILE] [--no-record] [--no-journal]
-                                  [--no-watch] [--quiet] [--otlp-endpoint URL]
+                                  [--no-watch] [--quiet] [--otlp-endpoint URL] [--break METHOD[:TARGET]]...
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
 resources/examples/). With a stdio listener the gateway speaks MCP on stdin/stdout,
@@ -43,7 +44,12 @@ Options:
   --otlp-endpoint URL
                   export OpenTelemetry traces and metrics over OTLP/HTTP to this
                   collector base URL (e.g. http://127.0.0.1:4318); default:
-                  $OTEL_EXPORTER_OTLP_ENDPOINT, unset = no export`;
+                  $OTEL_EXPORTER_OTLP_ENDPOINT, unset = no export
+  --break METHOD[:TARGET]
+                  pause matching calls before the chain and decide on the
+                  terminal: continue, edit in $EDITOR, block, answer, step
+                  (repeatable; e.g. --break tools/call:echo --break 'tools/*').
+                  Needs an HTTP listener (stdin carries the answers)`;
 
 export const gatewayCommand: CliCommand = {
   name: 'gateway',
@@ -60,6 +66,7 @@ export const gatewayCommand: CliCommand = {
       'no-watch': { type: 'boolean' },
       quiet: { type: 'boolean' },
       'otlp-endpoint': { type: 'string' },
+      break: { type: 'string', multiple: true },
     });
     if (!values.config) throw new UsageError('--config is required');
     const path = resolve(values.config);
@@ -77,7 +84,17 @@ export const gatewayCommand: CliCommand = {
       process.stderr.write(`error: invalid gateway config ${path}:\n${indent(formatConfigErrors(parsed.errors))}\n`);
       return 2;
     }
+    let breaks: Breakpoint[] = [];
+    try {
+      breaks = (values.break ?? []).map((spec) => parseBreakSpec(spec));
+    } catch (err) {
+      throw new UsageError(`--break: ${(err as Error).message}`);
+    }
     const config = adjust(parsed.config);
+    // stdin carries JSON-RPC on a stdio listener: the terminal prompt would steal the client's messages.
+    if (breaks.length > 0 && config.listen.transport === 'stdio') {
+      throw new UsageError('--break reads its answers from stdin, which a stdio listener uses for MCP; give the config an HTTP listener, or set "control" and decide from a console');
+    }
     const quiet = values.quiet === true;
     const log = (line: string) => {
       if (!quiet) process.stderr.write(`[gateway] ${line}\n`);
@@ -117,6 +134,11 @@ export const gatewayCommand: CliCommand = {
     }
     if (config.listen.transport === 'http') process.stderr.write(`gateway "${gateway.gatewayName}" listening on ${gateway.url}\n`);
     else log(`gateway "${gateway.gatewayName}" running on stdio (backend pid ${gateway.stdioSession?.backendPid ?? '?'})`);
+    const detachPrompt =
+      breaks.length > 0
+        ? (gateway.breakpoints.setLive(breaks),
+          attachBreakPrompt(gateway.breakpoints, { input: process.stdin, output: process.stderr, editor: process.env.VISUAL || process.env.EDITOR || 'vi' }))
+        : () => undefined;
     // Saving the file (e.g. from the Chain screen) hot-reloads this gateway.
     const unwatch = values['no-watch'] ? () => undefined : watchGatewayConfig(path, gateway, text, log, adjust);
 
@@ -127,6 +149,7 @@ export const gatewayCommand: CliCommand = {
         stopping = true;
         log(`stopping (${why})`);
         unwatch();
+        detachPrompt();
         void (async () => {
           await gateway.stop().catch((err: unknown) => log(`error while stopping: ${(err as Error).message}`));
           await recorder?.close().catch((err: unknown) => log(`error while closing the history database: ${(err as Error).message}`));
@@ -134,7 +157,7 @@ export const gatewayCommand: CliCommand = {
           process.off('SIGINT', onSigint);
           process.off('SIGTERM', onSigterm);
           // stdin keeps the event loop alive once read; the gateway no longer needs it.
-          if (config.listen.transport === 'stdio') process.stdin.destroy();
+          if (config.listen.transport === 'stdio' || breaks.length > 0) process.stdin.destroy();
           done(code);
         })();
       };
