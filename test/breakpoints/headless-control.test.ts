@@ -1,0 +1,48 @@
+// A headless stdio gateway (the built CLI, as an MCP client's config launches it) paused and decided from
+// outside through its control endpoint, which is what an attached console uses: the stdio client's call
+// waits, the controller sees it with its payload, edits it, and the backend receives the edit.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LineClient, everythingBackend, gatewayArgs, waitFor, writeConfig } from '../gateway/helpers';
+
+const TOKEN = 'headless-control-token-42';
+
+describe('a headless stdio gateway decided through its control endpoint', { timeout: 120_000 }, () => {
+  let gateway: LineClient;
+  let base: string;
+  const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+  beforeAll(async () => {
+    const config = writeConfig({ backend: everythingBackend, control: { port: 0, token: TOKEN }, breakpoints: [{ method: 'tools/call', target: 'echo' }] });
+    gateway = new LineClient(gatewayArgs(config));
+    await waitFor(() => /control endpoint on (http:\S+)/.test(gateway.stderr), 30_000, `the control URL; stderr:\n${gateway.stderr}`);
+    base = /control endpoint on (http:\S+)/.exec(gateway.stderr)![1]!;
+    await gateway.initialize();
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  it('lists the paused stdio call and takes an edit that reaches the backend', async () => {
+    gateway.send({ id: 7, method: 'tools/call', params: { name: 'echo', arguments: { message: 'from stdio' } } });
+    type Paused = { id: string; payload: { arguments: { message: string } }; breakpoint: string };
+    let paused: Paused[] = [];
+    async function poll() {
+      paused = (await (await fetch(`${base}/paused`, { headers: auth })).json()) as Paused[];
+    }
+    // Polled on purpose: this is what a controller without the event stream does.
+    for (const end = Date.now() + 20_000; paused.length === 0; ) {
+      if (Date.now() > end) throw new Error(`nothing paused within 20 s; stderr:\n${gateway.stderr}`);
+      await poll();
+      if (paused.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(paused[0]!.payload.arguments.message).toBe('from stdio');
+    const res = await fetch(`${base}/paused/${paused[0]!.id}`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ decision: { kind: 'edit', payload: { name: 'echo', arguments: { message: 'decided remotely' } } } }),
+    });
+    expect(res.status).toBe(200);
+    const response = await gateway.response(7);
+    expect((response.result as { content: { text: string }[] }).content[0]!.text).toBe('Echo: decided remotely');
+  });
+});
