@@ -113,7 +113,7 @@ export function PausedDetail({ pause }: { pause: PausedCall }) {
       )}
       <ErrorBanner error={decide.error} />
       {pause.stepped && pause.stepped.length > 0 && (
-        <div className="stepped" aria-label="Stepped so far">
+        <div className="stepped" role="group" aria-label="Stepped so far">
           <h3>Stepped so far</h3>
           {pause.stepped.map((s) => (
             <details key={s.id}>
