@@ -122,6 +122,7 @@ describe('breakpoint policy in a live gateway', { timeout: 120_000 }, () => {
     expect(gateway.breakpoints.pauses.size).toBe(0);
     const rec = await recordOf(view.executionId);
     expect(rec.outcome).toBe('error');
+    expect(rec.pauses?.[0]).toMatchObject({ decision: 'cancelled', by: 'client' });
     expect(recorder.executions.filter((e) => e.id === view.executionId)).toHaveLength(1);
     gateway.breakpoints.setLive([]);
   });

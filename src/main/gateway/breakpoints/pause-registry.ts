@@ -14,6 +14,11 @@ export interface PauseRequest {
   check(decision: PauseDecision): string[];
   /** The call went away (cancelled, session closed): the pause resolves as cancelled. */
   signal?: AbortSignal;
+  /**
+   * Called synchronously as the pause resolves, before anything awaits: a call cancelled (or a session
+   * closed) is recorded right after its abort, and its record must already hold this pause.
+   */
+  onResolved?(record: PauseRecord): void;
 }
 
 interface OpenPause {
@@ -71,6 +76,7 @@ export class PauseRegistry extends EventEmitter<PauseRegistryEvents> {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);
         const record = pauseRecord(view, outcome, performance.now() - t0);
+        request.onResolved?.(record);
         this.emit('resolved', { id, gateway: view.gateway, record });
         done({ outcome, record });
       };

@@ -171,8 +171,8 @@ export class SessionBreaks {
         },
         check: (d) => checkDecision(ex.method, phase, d),
         signal,
+        onResolved: (r) => state.pauses.push(r),
       });
-      state.pauses.push(record);
       return { decision: outcome.decision.kind === 'cancelled' ? undefined : outcome.decision, record };
     } finally {
       stopProgress();
