@@ -1,7 +1,11 @@
 // A headless stdio gateway (the built CLI, as an MCP client's config launches it) paused and decided from
-// outside through its control endpoint, which is what an attached console uses: the stdio client's call
-// waits, the controller sees it with its payload, edits it, and the backend receives the edit.
+// outside through its control endpoint: by hand (HTTP), and by a console attached to it (its API), where
+// the stdio client's call shows in the Paused list and the console's decision reaches the backend.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../src/shared/api/events';
+import type { AppCore } from '../../src/main/services/app-core';
+import { dispatcherCalls } from '../app/dispatch';
+import { tempDir, testCore } from '../app/helpers';
 import { LineClient, everythingBackend, gatewayArgs, waitFor, writeConfig } from '../gateway/helpers';
 
 const TOKEN = 'headless-control-token-42';
@@ -44,5 +48,33 @@ describe('a headless stdio gateway decided through its control endpoint', { time
     expect(res.status).toBe(200);
     const response = await gateway.response(7);
     expect((response.result as { content: { text: string }[] }).content[0]!.text).toBe('Echo: decided remotely');
+  });
+
+  it('a console attaches to it: the paused stdio call joins its Paused list and its decision reaches the backend', async () => {
+    const tmp = tempDir('ic-attach-');
+    let core: AppCore | undefined;
+    try {
+      core = testCore(tmp.dir);
+      const events: ApiEvent[] = [];
+      core.onEvent((e) => events.push(e));
+      const { call, fails } = dispatcherCalls(() => core!);
+      expect((await fails('breakpoints.attach', { name: 'remote', url: base, token: 'wrong-token-0123456789' })).code).toBe('failed');
+      await call('breakpoints.attach', { name: 'remote', url: base, token: TOKEN });
+      expect((await call<{ config: unknown[] }>('breakpoints.get', { id: 'remote' })).config).toHaveLength(1);
+
+      gateway.send({ id: 8, method: 'tools/call', params: { name: 'echo', arguments: { message: 'seen by the console' } } });
+      await waitFor(() => events.some((e) => e.type === 'pauses.changed' && e.gateway === 'remote' && e.opened), 20_000, 'the pause in the console');
+      const [paused] = await call<{ id: string; gateway: string; payload: { arguments: { message: string } } }[]>('breakpoints.paused');
+      expect(paused).toMatchObject({ gateway: 'remote', payload: { arguments: { message: 'seen by the console' } } });
+      await call('breakpoints.decide', { gateway: 'remote', id: paused!.id, decision: { kind: 'block', message: 'blocked from an attached console' } });
+      const response = await gateway.response(8);
+      expect((response.result as { content: { text: string }[] }).content[0]!.text).toBe('Blocked by breakpoint/tools/call:echo (request): blocked from an attached console');
+      await waitFor(() => events.some((e) => e.type === 'pauses.changed' && e.resolved?.by === 'you'), 20_000, 'the resolution in the console');
+      expect(await call('breakpoints.paused')).toEqual([]);
+      await call('breakpoints.detach', { name: 'remote' });
+    } finally {
+      await core?.shutdown();
+      tmp.cleanup();
+    }
   });
 });

@@ -8,5 +8,8 @@ export function buildBreakpointsHandlers(pauses: PauseService): Handlers {
     'breakpoints.decide': ({ gateway, id, decision }) => pauses.decide(gateway, id, decision),
     'breakpoints.get': ({ id }) => pauses.get(id),
     'breakpoints.set': ({ id, live }) => pauses.set(id, live),
+    'breakpoints.attach': ({ name, url, token }) => pauses.attach(name, url, token),
+    'breakpoints.detach': ({ name }) => pauses.detach(name),
+    'breakpoints.attached': () => pauses.attached(),
   };
 }

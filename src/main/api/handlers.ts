@@ -28,6 +28,8 @@ export interface HandlerDeps {
   pool?: ServerPoolPort;
   emit(event: ApiEvent): void;
   playground?: PlaygroundServices;
+  /** The breakpoints debugger (created here when a test builds handlers without one). */
+  pauses?: PauseService;
   ports: { runtimeFactory?: unknown };
 }
 
@@ -146,7 +148,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     ...buildTrafficHandlers(d),
     ...buildDesignerHandlers(d),
     ...buildMessagesHandlers(d),
-    ...buildBreakpointsHandlers(new PauseService(manager, d.emit)),
+    ...buildBreakpointsHandlers(d.pauses ?? new PauseService(manager, d.emit)),
   };
 }
 

@@ -14,6 +14,7 @@ import { ensureDemoGateway } from './demo-gateway';
 import type { ChainPort, ServerPoolPort } from './ports';
 import { PlaygroundServices } from './playground';
 import { HistoryPolicy } from './history-policy';
+import { PauseService } from './breakpoints/pause-service';
 
 export interface CorePorts {
   history: HistoryPort;
@@ -56,7 +57,8 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   playground.attach(manager);
   manager.onEvent(emit);
   const settings = new SettingsStore(env.dataDir, env.logger, (next) => ports.history.checkRedaction?.(next.redactPaths));
-  const handlers = buildHandlers({ env, manager, settings, history: ports.history, chain: ports.chain, pool: ports.pool, emit, ports, playground });
+  const pauses = new PauseService(manager, emit);
+  const handlers = buildHandlers({ env, manager, settings, history: ports.history, chain: ports.chain, pool: ports.pool, emit, ports, playground, pauses });
   const dispatcher = createDispatcher(handlers, env.logger);
   const policy = new HistoryPolicy(ports.history, () => settings.get(), env.logger, emit);
   listeners.add((event) => {
@@ -83,6 +85,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
     shutdown() {
       shutdownPromise ??= (async () => {
         policy.stop();
+        pauses.close();
         await playground.close().catch((err: unknown) => env.logger.warn('closing client sessions failed', err));
         await manager.stopAll();
         await ports.pool?.close().catch((err: unknown) => env.logger.warn('closing interceptor connections failed', err));

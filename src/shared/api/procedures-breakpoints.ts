@@ -51,4 +51,19 @@ export const breakpointsProcedures = {
     GatewayBreakpointsSchema,
     "Replaces a gateway's live breakpoints (its config file's stay).",
   ),
+  'breakpoints.attach': proc(
+    z.object({
+      name: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/, { error: 'letters, digits, ".", "-" or "_" only' }),
+      url: z.url({ error: 'expected the control endpoint URL, e.g. http://127.0.0.1:7411' }),
+      token: z.string().min(16).max(1000),
+    }),
+    z.object({ name: z.string(), url: z.string() }),
+    "Attaches to a gateway running in another process through its control endpoint (config `control`): its paused calls join this console's.",
+  ),
+  'breakpoints.detach': proc(z.object({ name: z.string().min(1) }), z.object({ done: z.literal(true) }), 'Detaches from a gateway of another process.'),
+  'breakpoints.attached': proc(
+    z.object({}).optional(),
+    z.array(z.object({ name: z.string(), url: z.string(), problem: z.string().optional() })),
+    'The gateways of other processes this console is attached to, with why one is unreachable.',
+  ),
 } as const;

@@ -9,6 +9,7 @@ import { PAUSE_ACTOR_YOU, type PauseDecision, type PausedCall } from '../../../s
 import { PauseDecisionError, type PauseRegistry } from '../../gateway/breakpoints/pause-registry';
 import type { GatewayBreakpoints } from '../../gateway/breakpoints/breakpoint-set';
 import type { GatewayManager } from '../gateway-manager';
+import { RemoteControl } from './remote-control';
 
 export interface GatewayBreakpointsView {
   gateway: string;
@@ -18,6 +19,8 @@ export interface GatewayBreakpointsView {
 
 export class PauseService {
   private readonly live = new Map<string, Breakpoint[]>();
+  /** Gateways of other processes this console is attached to (their control endpoints), by name. */
+  private readonly remotes = new Map<string, RemoteControl>();
   /** Registries already forwarding their events (a gateway object lives from one start to its stop). */
   private readonly watched = new WeakSet<PauseRegistry>();
 
@@ -26,7 +29,7 @@ export class PauseService {
     private readonly emit: (event: ApiEvent) => void,
   ) {
     manager.onEvent((event) => {
-      if (event.type === 'gateway.status' && event.status === 'running') this.attach(event.id);
+      if (event.type === 'gateway.status' && event.status === 'running') this.watch(event.id);
     });
   }
 
@@ -36,10 +39,43 @@ export class PauseService {
       const set = this.manager.has(g.id) ? this.manager.runtimeOf(g.id)?.breakpoints?.() : undefined;
       if (set) out.push(...(set.pauses.list() as (PausedCall & Record<string, unknown>)[]));
     }
+    for (const remote of this.remotes.values()) out.push(...(remote.list() as (PausedCall & Record<string, unknown>)[]));
     return out.sort((a, b) => a.pausedAt.localeCompare(b.pausedAt));
   }
 
-  decide(gateway: string, id: string, decision: PauseDecision): { done: true } {
+  /** Attaches to a gateway's control endpoint (checked with its token before it is kept). */
+  async attach(name: string, url: string, token: string): Promise<{ name: string; url: string }> {
+    if (this.manager.has(name) || this.remotes.has(name)) throw new ApiError('conflict', `"${name}" already names a gateway here; attach under another name`);
+    const remote = new RemoteControl(name, url.replace(/\/+$/, ''), token, this.emit);
+    await remote.attach();
+    this.remotes.set(name, remote);
+    return { name, url: remote.url };
+  }
+
+  detach(name: string): { done: true } {
+    const remote = this.remotes.get(name);
+    if (!remote) throw new ApiError('not_found', `No attached gateway "${name}"`);
+    this.remotes.delete(name);
+    remote.detach();
+    return { done: true };
+  }
+
+  attached(): { name: string; url: string; problem?: string }[] {
+    return [...this.remotes.values()].map((r) => ({ name: r.name, url: r.url, ...(r.problem ? { problem: r.problem } : {}) }));
+  }
+
+  /** Detaches every remote (the console shuts down). */
+  close(): void {
+    for (const r of this.remotes.values()) r.detach();
+    this.remotes.clear();
+  }
+
+  async decide(gateway: string, id: string, decision: PauseDecision): Promise<{ done: true }> {
+    const remote = this.remotes.get(gateway);
+    if (remote) {
+      await remote.decide(id, decision, PAUSE_ACTOR_YOU);
+      return { done: true };
+    }
     const set = this.running(gateway);
     try {
       set.pauses.decide(id, decision, PAUSE_ACTOR_YOU);
@@ -50,7 +86,9 @@ export class PauseService {
     return { done: true };
   }
 
-  get(gateway: string): GatewayBreakpointsView {
+  async get(gateway: string): Promise<GatewayBreakpointsView> {
+    const remote = this.remotes.get(gateway);
+    if (remote) return remote.breakpoints();
     this.manager.status(gateway); // not_found for an unknown gateway
     const set = this.manager.runtimeOf(gateway)?.breakpoints?.();
     let config: Breakpoint[];
@@ -63,7 +101,9 @@ export class PauseService {
     return { gateway, config, live: this.live.get(gateway) ?? [] };
   }
 
-  set(gateway: string, live: Breakpoint[]): GatewayBreakpointsView {
+  async set(gateway: string, live: Breakpoint[]): Promise<GatewayBreakpointsView> {
+    const remote = this.remotes.get(gateway);
+    if (remote) return remote.setLive(live);
     this.manager.status(gateway);
     this.live.set(gateway, live);
     this.manager.runtimeOf(gateway)?.breakpoints?.()?.setLive(live);
@@ -77,7 +117,7 @@ export class PauseService {
     return set;
   }
 
-  private attach(gateway: string): void {
+  private watch(gateway: string): void {
     const set = this.manager.runtimeOf(gateway)?.breakpoints?.();
     if (!set) return;
     set.setLive(this.live.get(gateway) ?? []);

@@ -25,6 +25,7 @@ function describe(b: Row): string {
 
 export function BreakpointsEditor() {
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
+  const attached = useApiQuery('breakpoints.attached', undefined, ['pauses']);
   const [chosen, setChosen] = useState<string | undefined>();
   const gateway = chosen ?? gateways.data?.find((g) => g.status === 'running')?.id ?? gateways.data?.[0]?.id;
   const view = useApiQuery('breakpoints.get', { id: gateway ?? '' }, ['gateways', 'pauses'], { enabled: gateway !== undefined });
@@ -68,6 +69,11 @@ export function BreakpointsEditor() {
               {(gateways.data ?? []).map((g) => (
                 <option key={g.id} value={g.id}>
                   {g.id} ({g.status})
+                </option>
+              ))}
+              {(attached.data ?? []).map((r) => (
+                <option key={`remote-${r.name}`} value={r.name}>
+                  {r.name} (attached{r.problem ? `: ${r.problem}` : ''})
                 </option>
               ))}
             </select>
@@ -150,7 +156,36 @@ export function BreakpointsEditor() {
             Add breakpoint
           </button>
         </div>
+        <AttachForm />
       </div>
     </section>
+  );
+}
+
+/** Attach to a gateway of another process (a headless one) through its control endpoint and token. */
+function AttachForm() {
+  const attach = useApiMutation('breakpoints.attach', ['pauses', 'gateways']);
+  const [name, setName] = useState('');
+  const [url, setUrl] = useState('');
+  const [token, setToken] = useState('');
+  return (
+    <div className="breakpoint-form" role="group" aria-label="Attach a headless gateway">
+      <label>
+        Name
+        <input type="text" aria-label="Attached gateway name" value={name} onChange={(e) => setName(e.target.value)} placeholder="prod-gw" />
+      </label>
+      <label>
+        Control endpoint
+        <input type="text" aria-label="Control endpoint URL" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:7411" />
+      </label>
+      <label>
+        Token
+        <input type="password" aria-label="Control token" value={token} onChange={(e) => setToken(e.target.value)} />
+      </label>
+      <button type="button" disabled={attach.isPending || !name || !url || !token} onClick={() => attach.mutate({ name, url, token }, { onSuccess: () => setToken('') })}>
+        Attach
+      </button>
+      <ErrorBanner error={attach.error} />
+    </div>
   );
 }
