@@ -2,6 +2,7 @@
 // live from a console or the terminal (kept until the gateway stops), and the open pauses. Matching is
 // synchronous and costs nothing when there are no breakpoints: the relay's hot path asks `empty` first.
 import { globToRegExp, type Breakpoint, type BreakPoint } from '../../../shared/config/breakpoints';
+import { NEVER_INTERCEPTED } from '../../../shared/protocol/constants';
 import type { ChainTrace } from '../../../shared/trace/types';
 import { PauseRegistry } from './pause-registry';
 
@@ -57,6 +58,8 @@ export class GatewayBreakpoints {
   }
 
   private matchesCall(bp: Breakpoint, s: Omit<MatchSubject, 'trace'>): boolean {
+    // ping and completion/complete (housekeeping, never intercepted) pause only when named exactly, not by a glob.
+    if (NEVER_INTERCEPTED.has(s.method) && bp.method !== s.method) return false;
     if (!this.glob(bp.method).test(s.method)) return false;
     if (bp.target !== undefined && (s.target === undefined || !this.glob(bp.target).test(s.target))) return false;
     if (bp.principal !== undefined) {
