@@ -13,7 +13,8 @@ describe('pauses and the lifecycle around them', { timeout: 120_000 }, () => {
   let gateway: Gateway | undefined;
   let recorder: MemoryRecorder;
 
-  const start = async (at: 'request-before-chain' | 'response-before-chain') => {
+  type Point = 'request-before-chain' | 'request-after-chain' | 'response-before-chain';
+  const start = async (...at: Point[]) => {
     recorder = new MemoryRecorder();
     gateway = new Gateway(breakpointsConfig([{ method: 'tools/call', target: 'echo', at }]), { recorder });
     await gateway.start();
@@ -52,8 +53,9 @@ describe('pauses and the lifecycle around them', { timeout: 120_000 }, () => {
     });
   }
 
-  it('a gateway that stops resolves open pauses by their timeout policy first, so the call still completes', async () => {
-    const gw = await start('request-before-chain');
+  it('a gateway that stops resolves open pauses by their timeout policy first and pauses nothing more, so the call completes', async () => {
+    // The released call would meet the after-chain point next: a second pause there would hold the drain.
+    const gw = await start('request-before-chain', 'request-after-chain');
     const client = await connect(gw);
     const paused = nextPause(gw);
     const call = client.callTool({ name: 'echo', arguments: { message: 'released on stop' } });
@@ -63,6 +65,7 @@ describe('pauses and the lifecycle around them', { timeout: 120_000 }, () => {
     await stopped;
     gateway = undefined;
     const [rec] = await recordsOf(view.executionId);
+    expect(rec!.pauses).toHaveLength(1);
     expect(rec!.pauses![0]).toMatchObject({ decision: 'continue', by: 'gateway stopping', timedOut: true });
     await client.close().catch(() => undefined);
   });

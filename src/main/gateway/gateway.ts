@@ -141,6 +141,7 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     if (this.state === 'running' || this.state === 'starting') return;
     this.setState('starting');
     this.error = undefined;
+    this.breakpoints.suspended = false;
     try {
       const listen = this.config.listen;
       if (listen.transport === 'stdio') {
@@ -176,7 +177,9 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   private async stopNow(drainMs = this.config.drainTimeoutMs): Promise<void> {
     if (this.state === 'stopped' || this.state === 'stopping') return;
     this.setState('stopping');
-    // Paused calls would hold the drain: each resolves now by its breakpoint's timeout policy.
+    // Paused calls would hold the drain: each resolves now by its breakpoint's timeout policy, and
+    // nothing pauses again until the next start.
+    this.breakpoints.suspended = true;
     this.breakpoints.pauses.releaseAll();
     await this.drain(drainMs);
     await this.control?.close();

@@ -18,6 +18,8 @@ export interface MatchSubject {
 export class GatewayBreakpoints {
   readonly pauses = new PauseRegistry();
   private live: Breakpoint[] = [];
+  /** Set while the gateway stops: nothing pauses any more (a pause would hold the drain). */
+  suspended = false;
   private readonly patterns = new Map<string, RegExp>();
 
   constructor(private readonly fromConfig: () => readonly Breakpoint[]) {}
@@ -42,7 +44,7 @@ export class GatewayBreakpoints {
   }
 
   get empty(): boolean {
-    return this.live.length === 0 && this.fromConfig().length === 0;
+    return this.suspended || (this.live.length === 0 && this.fromConfig().length === 0);
   }
 
   /** Whether some enabled breakpoint may pause this call at some point (method, target, principal). */

@@ -72,6 +72,7 @@ export class SessionBreaks {
   async at(ex: Exchange, point: Exclude<PausePoint, 'before-interceptor'>, payload: unknown, trace?: ChainTrace): Promise<BreakResult> {
     const set = this.host.breakpoints;
     const state = (ex.breaks ??= { pauses: [], stepping: false });
+    if (set?.suspended) return { kind: 'forward', payload, edited: false };
     const bp = set?.match(point, { method: ex.method, target: targetOf(ex.method, ex.requestReceived), principal: this.principal, trace });
     if (!bp && !state.stepping) return { kind: 'forward', payload, edited: false };
     if (bp) state.breakpoint = bp;
@@ -110,7 +111,7 @@ export class SessionBreaks {
     return {
       before: async (target, payload, signal) => {
         inputs.set(target.id, payload);
-        if (!state.stepping) return;
+        if (!state.stepping || this.host.breakpoints?.suspended) return;
         const { decision, record } = await this.pause(ex, 'before-interceptor', payload, ['continue', 'step', 'block'], undefined, {
           interceptor: target.id,
           stepped: [...stepped],
