@@ -109,6 +109,43 @@ describe('breakpoint policy in a live gateway', { timeout: 120_000 }, () => {
     gateway.breakpoints.setLive([]);
   });
 
+  it('a breakpoint with step: continue at its point still steps the chain; continue at a step runs the rest', async () => {
+    gateway.breakpoints.setLive([BreakpointSchema.parse({ id: 'stepper', method: 'tools/call', target: 'echo', step: true })]);
+    let paused = nextPause(gateway);
+    const call = alice.callTool({ name: 'echo', arguments: { message: 'stepped by the breakpoint' } });
+    let view = await paused;
+    expect(view.at).toBe('request-before-chain');
+    paused = nextPause(gateway);
+    gateway.breakpoints.pauses.decide(view.id, { kind: 'continue' }, 'you');
+    view = await paused;
+    expect(view).toMatchObject({ at: 'before-interceptor', interceptor: 'samples/email-redactor', breakpoint: 'step' });
+    gateway.breakpoints.pauses.decide(view.id, { kind: 'continue' }, 'you');
+    expect(text(await call)).toBe('Echo: stepped by the breakpoint');
+    const rec = await recordOf(view.executionId);
+    expect(rec.pauses!.map((p) => p.at)).toEqual(['request-before-chain', 'before-interceptor']);
+    gateway.breakpoints.setLive([]);
+  });
+
+  it('block while stepping: the chain stops before that interceptor, the call is blocked by the step', async () => {
+    gateway.breakpoints.setLive([BreakpointSchema.parse({ method: 'tools/call', target: 'echo', step: true })]);
+    let paused = nextPause(gateway);
+    const call = alice.callTool({ name: 'echo', arguments: { message: 'a@example.com' } });
+    let view = await paused;
+    for (let i = 0; i < 5 && view.interceptor !== 'samples/pii-validator'; i++) {
+      paused = nextPause(gateway);
+      gateway.breakpoints.pauses.decide(view.id, { kind: 'step' }, 'you');
+      view = await paused;
+    }
+    expect(view.interceptor).toBe('samples/pii-validator');
+    gateway.breakpoints.pauses.decide(view.id, { kind: 'block', message: 'stopped mid-chain' }, 'you');
+    const result = await call;
+    expect(text(result)).toBe('Blocked by breakpoint/step (request): stopped mid-chain');
+    const rec = await recordOf(view.executionId);
+    expect(rec.outcome).toBe('blocked');
+    expect(rec.requestForwarded).toBeUndefined();
+    gateway.breakpoints.setLive([]);
+  });
+
   it('a client that cancels while paused: the pause goes away and the call is recorded once', async () => {
     gateway.breakpoints.setLive([BreakpointSchema.parse({ id: 'cancel-me', method: 'tools/call', target: 'echo' })]);
     const controller = new AbortController();

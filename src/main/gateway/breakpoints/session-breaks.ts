@@ -120,7 +120,9 @@ export class SessionBreaks {
         if (!decision) return; // the chain was aborted: the engine reports it
         if (decision.kind === 'continue') state.stepping = false;
         if (decision.kind === 'block') {
-          // SessionChain turns the cancelled run into this block.
+          // Nothing steps after a block (the after-chain point would pause again). SessionChain turns
+          // the cancelled run into this block.
+          state.stepping = false;
           ex.blockedBy = breakpointBlock(ex.method, ex.responseReceived === undefined ? 'request' : 'response', record, decision.message);
           ex.abort?.abort(new Error('blocked at a breakpoint'));
         }
