@@ -14,9 +14,10 @@ describe('pauses and the lifecycle around them', { timeout: 120_000 }, () => {
   let recorder: MemoryRecorder;
 
   type Point = 'request-before-chain' | 'request-after-chain' | 'response-before-chain';
-  const start = async (...at: Point[]) => {
+  const start = async (...at: Point[]) => startWith([{ method: 'tools/call', target: 'echo', at }]);
+  const startWith = async (breakpoints: Parameters<typeof breakpointsConfig>[0], extra: Parameters<typeof breakpointsConfig>[1] = {}) => {
     recorder = new MemoryRecorder();
-    gateway = new Gateway(breakpointsConfig([{ method: 'tools/call', target: 'echo', at }]), { recorder });
+    gateway = new Gateway(breakpointsConfig(breakpoints, extra), { recorder });
     await gateway.start();
     return gateway;
   };
@@ -52,6 +53,20 @@ describe('pauses and the lifecycle around them', { timeout: 120_000 }, () => {
       expect(gw.breakpoints.pauses.size).toBe(0);
     });
   }
+
+  it("a stepped chain is not cut off by the gateway's whole-chain deadline while it waits on a person", async () => {
+    // Each step pause outlives the 300 ms chain deadline and continues by itself (onTimeout continue).
+    const gw = await startWith([{ method: 'tools/call', target: 'echo', step: true, timeoutMs: 800 }], { timeoutMs: 300 });
+    const client = await connect(gw);
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'slow reader' } });
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe('Echo: slow reader');
+    const rec = recorder.executions.findLast((e) => e.event === 'tools/call')!;
+    expect(rec.requestTrace?.status).toBe('success');
+    expect(rec.requestTrace?.deadlineExceeded).toBeUndefined();
+    expect(rec.pauses!.some((p) => p.at === 'before-interceptor' && p.timedOut)).toBe(true);
+    await client.close();
+  });
 
   it('a gateway that stops resolves open pauses by their timeout policy first and pauses nothing more, so the call completes', async () => {
     // The released call would meet the after-chain point next: a second pause there would hold the drain.

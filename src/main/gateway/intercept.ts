@@ -82,7 +82,9 @@ export class Interception {
     return runtime.run(event, phase, payload, {
       ...(stepGate ? { stepGate } : {}),
       context,
-      ...(this.config.timeoutMs !== undefined ? { timeoutMs: this.config.timeoutMs } : {}),
+      // A stepped run waits on a person between interceptors: a whole-chain deadline would expire while
+      // they read and fail the rest. Each interceptor's own timeout still applies (it starts after the gate).
+      ...(this.config.timeoutMs !== undefined && !stepGate ? { timeoutMs: this.config.timeoutMs } : {}),
       maxPayloadBytes: this.config.maxInvokePayloadBytes,
       ...(signal ? { signal } : {}),
       ...(this.options.simulate ? { simulate: this.options.simulate } : {}),

@@ -110,8 +110,9 @@ export interface StepTarget {
 
 /**
  * The debugger's step (breakpoints): awaited before each invocation, told after it. While a gate is
- * set, invocations go through it one at a time (parallel validations are stepped in plan order), and
- * time spent waiting in `before` counts against the whole-chain deadline like any other wait.
+ * set, invocations go through it one at a time (parallel validations are stepped in plan order). Time
+ * spent waiting in `before` would count against a whole-chain deadline: the gateway sets none for a
+ * stepped run.
  */
 export interface StepGate {
   /** Resolves when the interceptor may run; must resolve (not hang) once `signal` aborts. */
