@@ -8,10 +8,9 @@ import { compileFilter, type ExecutionFilter } from '../../store/queries/filters
 import { cachedStatement } from '../../store/queries/statement-cache';
 import { SESSION_SELECT, sessionFromRow } from '../../store/sql/reader';
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../store/portability/line-schema';
+import { facets, shadowIds } from '../../store/queries/facets';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ExecutionDetailView, SinkQuery, TrafficPort } from './traffic-port';
-
-const MAX_TARGET_FACETS = 300;
 
 export class SqliteTraffic implements TrafficPort {
   constructor(private readonly db: Database.Database) {}
@@ -37,30 +36,7 @@ export class SqliteTraffic implements TrafficPort {
   }
 
   facets(): Facets {
-    const db = this.db;
-    // A loose index scan: one index seek per distinct value instead of a walk over every execution.
-    const distinct = (column: string, limit: number) =>
-      cachedStatement(
-        db,
-        `WITH RECURSIVE v(x) AS (SELECT (SELECT min(${column}) FROM executions WHERE ${column} IS NOT NULL)
-           UNION ALL SELECT (SELECT min(${column}) FROM executions WHERE ${column} > v.x) FROM v WHERE v.x IS NOT NULL)
-         SELECT x FROM v WHERE x IS NOT NULL LIMIT ${limit}`,
-      )
-        .pluck()
-        .all() as string[];
-    return {
-      gateways: cachedStatement(db, 'SELECT name FROM gateways ORDER BY name').pluck().all() as string[],
-      events: distinct('event', 200),
-      targets: distinct('target', MAX_TARGET_FACETS),
-      interceptors: cachedStatement(db, `SELECT server || '/' || name FROM interceptors ORDER BY server, name`).pluck().all() as string[],
-      // One seek into sink_events_by_interceptor per interceptor: validators and mutators never appear there.
-      sinks: cachedStatement(
-        db,
-        `SELECT server || '/' || name FROM interceptors i WHERE EXISTS (SELECT 1 FROM sink_events s WHERE s.interceptor_id = i.id) ORDER BY server, name`,
-      )
-        .pluck()
-        .all() as string[],
-    };
+    return facets(this.db);
   }
 
   detail(id: string): ExecutionDetailView | undefined {
@@ -119,12 +95,8 @@ export class SqliteTraffic implements TrafficPort {
     }
   }
 
-  /** Which of these executions ran an audit-mode (shadow) interceptor: one primary-key probe each. */
   private shadowIds(ids: string[]): string[] {
-    if (ids.length === 0) return [];
-    const sql = `SELECT e.uuid FROM executions e WHERE e.uuid IN (${ids.map(() => '?').join(', ')})
-      AND EXISTS (SELECT 1 FROM steps s WHERE s.execution_id = e.id AND s.shadow = 1 AND s.skipped IS NULL)`;
-    return cachedStatement(this.db, sql).pluck().all(...ids) as string[];
+    return shadowIds(this.db, ids);
   }
 
   /** A filter the store refuses (a bad date, a foreign cursor) is the caller's mistake, said as such. */

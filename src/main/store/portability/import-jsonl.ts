@@ -64,35 +64,45 @@ function describeIssue(error: { issues: { path: PropertyKey[]; message: string }
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
+/**
+ * The data lines of an export, validated, with their line numbers: throws an ImportError naming the
+ * first line that is not JSON, not valid, or over the bound. Shared by the SQLite and PostgreSQL imports.
+ */
+export function* parseExportLines(lines: Iterable<string>): Generator<{ lineNo: number; line: DataLine }> {
+  let lineNo = 0;
+  let sawHeader = false;
+  for (const raw of bounded(lines)) {
+    lineNo++;
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new ImportError(lineNo, `not valid JSON (${(err as Error).message})`);
+    }
+    if (!sawHeader) {
+      if (!HeaderLineSchema.safeParse(value).success) {
+        throw new ImportError(lineNo, `not an Interceptor Console history export: the first line must be {"format":"${EXPORT_FORMAT}","version":1}`);
+      }
+      sawHeader = true;
+      continue;
+    }
+    const parsed = DataLineSchema.safeParse(value);
+    if (!parsed.success) throw new ImportError(lineNo, describeIssue(parsed.error));
+    // zod only validates: the original object is stored, because zod's output reorders keys
+    // and the export must come back byte for byte.
+    yield { lineNo, line: value as DataLine };
+  }
+  if (!sawHeader) throw new ImportError(Math.max(1, lineNo), 'the file is empty: an export starts with its header line');
+}
+
 export function importLines(db: Database.Database, lines: Iterable<string>, options: Pick<ImportOptions, 'redactor'> = {}): ImportResult {
   const inserter = new ExecutionInserter(db);
   const result: ImportResult = { executions: 0, duplicates: 0, sessions: 0, gateways: 0 };
   const run = db.transaction(() => {
     inserter.beginBatch();
-    let lineNo = 0;
-    let sawHeader = false;
-    for (const raw of bounded(lines)) {
-      lineNo++;
-      const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        throw new ImportError(lineNo, `not valid JSON (${(err as Error).message})`);
-      }
-      if (!sawHeader) {
-        if (!HeaderLineSchema.safeParse(value).success) {
-          throw new ImportError(lineNo, `not an Interceptor Console history export: the first line must be {"format":"${EXPORT_FORMAT}","version":1}`);
-        }
-        sawHeader = true;
-        continue;
-      }
-      const parsed = DataLineSchema.safeParse(value);
-      if (!parsed.success) throw new ImportError(lineNo, describeIssue(parsed.error));
-      // zod only validates: the original object is stored, because zod's output reorders keys
-      // and the export must come back byte for byte.
-      const line = value as DataLine;
+    for (const { lineNo, line } of parseExportLines(lines)) {
       try {
         if (line.type === 'gateway') {
           const config = line.config === undefined ? undefined : withoutConfigSecrets(line.config);
@@ -112,7 +122,6 @@ export function importLines(db: Database.Database, lines: Iterable<string>, opti
         throw new ImportError(lineNo, (err as Error).message);
       }
     }
-    if (!sawHeader) throw new ImportError(Math.max(1, lineNo), 'the file is empty: an export starts with its header line');
     inserter.endBatch();
   });
   run.immediate();

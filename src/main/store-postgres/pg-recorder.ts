@@ -1,0 +1,216 @@
+// The Recorder for a PostgreSQL history. Like the SQLite one (store/writer/sqlite-recorder.ts):
+// recordExecution() only encodes the record and queues it, never throws and never waits; a timer sends
+// the queue in batches (one transaction each, batch-insert.ts). When PostgreSQL is unreachable (a
+// restart, a failover, a network cut) the batch stays at the head of the queue and is retried with
+// exponential backoff: nothing is lost while the queue is within its bound, and the insert is
+// idempotent, so a retry of a batch that did commit before the connection dropped duplicates nothing.
+// Beyond the bound (maxQueued), new records are counted as lost and said in stats().lastError.
+import { hostname } from 'node:os';
+import type pg from 'pg';
+import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../shared/trace/execution';
+import { encodeExecution, encodeGateway, encodeSession } from '../store/sql/encode';
+import type { Redactor } from '../store/redaction/redactor';
+import { backoffDelay, describeError } from '../store/writer/retry-policy';
+import { IdCache, writeBatch, type PgItem } from './batch-insert';
+import { describePgError } from './connection';
+
+export interface PgRecorderOptions {
+  redactor?: Pick<Redactor, 'execution'>;
+  /** Records sent per transaction. Default 500. */
+  batchSize?: number;
+  /** How long a record may wait for companions before its batch is sent. Default 50 ms. */
+  flushIntervalMs?: number;
+  /** Records held in memory while PostgreSQL is unreachable; beyond that new ones are lost (counted). Default 200,000. */
+  maxQueued?: number;
+  /** The host name recorded with the gateway rows. Default os.hostname(). */
+  host?: string;
+  onError?: (message: string) => void;
+  /** For messages: the connection string (its password is never shown). */
+  url?: string;
+}
+
+export interface PgRecorderStats extends RecorderStats {
+  retries: number;
+  duplicates: number;
+  lost: number;
+  /** PostgreSQL is unreachable right now (the queue is being retried). */
+  disconnected: boolean;
+}
+
+/** Connection-level and server-capacity errors: the same batch is written again later. */
+export function isPgTransient(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return true; // no SQLSTATE: the connection failed (reset, timeout, refused)
+  if (/^E[A-Z]+$/.test(code)) return true;
+  return /^(08|53|57P|40|58|55P03|57014)/.test(code);
+}
+
+export class PgRecorder implements Recorder {
+  private readonly queue: PgItem[] = [];
+  private readonly cache = new IdCache();
+  private readonly host: string;
+  private timer: NodeJS.Timeout | undefined;
+  private writing = false;
+  private failures = 0;
+  private closed = false;
+  private accepted = 0;
+  private settled = 0;
+  private waiters: { target: number; resolve: () => void }[] = [];
+  private readonly counters = { written: 0, failed: 0, retries: 0, duplicates: 0, lost: 0 };
+  private lastError: string | undefined;
+  private disconnected = false;
+
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly options: PgRecorderOptions = {},
+  ) {
+    this.host = options.host ?? hostname();
+  }
+
+  recordGateway(name: string, config: unknown): void {
+    this.accept(() => encodeGateway(name, config, new Date().toISOString()));
+  }
+
+  recordSession(session: SessionRecord): void {
+    this.accept(() => ({ ...encodeSession(session), json: JSON.stringify(session) }));
+  }
+
+  recordExecution(execution: ExecutionRecord): void {
+    this.accept(() => {
+      const record = this.options.redactor ? this.options.redactor.execution(execution) : execution;
+      return { ...encodeExecution(record), json: JSON.stringify(record) };
+    });
+  }
+
+  stats(): PgRecorderStats {
+    return { queued: this.queue.length, ...this.counters, ...(this.lastError ? { lastError: this.lastError } : {}), disconnected: this.disconnected };
+  }
+
+  /** Resolves when everything accepted so far is stored (or counted as failed). */
+  flush(): Promise<void> {
+    if (this.settled >= this.accepted) return Promise.resolve();
+    const target = this.accepted;
+    this.schedule(0);
+    return new Promise((resolve) => this.waiters.push({ target, resolve }));
+  }
+
+  /**
+   * Writes what is queued, retrying for up to `timeoutMs` if PostgreSQL is unreachable, then ends the
+   * pool. What could not be written by then is counted as lost and said.
+   */
+  async close(timeoutMs = 15_000): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const flushed = this.flush();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = await Promise.race([flushed.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
+    clearTimeout(timer);
+    if (expired && this.queue.length > 0) {
+      const n = this.queue.filter((i) => i.kind === 'execution').length;
+      this.counters.lost += n;
+      this.fail(`closing with ${n} executions not written to PostgreSQL (${this.lastError ?? 'unreachable'})`);
+      this.settle(this.queue.splice(0).length);
+    }
+    if (this.timer) clearTimeout(this.timer);
+    await this.pool.end().catch(() => {});
+  }
+
+  private accept(encode: () => PgItem): void {
+    let item: PgItem;
+    try {
+      item = encode();
+    } catch (err) {
+      this.counters.failed++;
+      this.fail(`record refused: ${describeError(err)}`);
+      return;
+    }
+    if (this.queue.length >= (this.options.maxQueued ?? 200_000)) {
+      this.counters.lost++;
+      this.counters.failed++;
+      this.fail(`the recording queue is full (${this.queue.length} records waiting for PostgreSQL): this record was dropped`);
+      return;
+    }
+    this.accepted++;
+    this.queue.push(item);
+    this.schedule(this.queue.length >= (this.options.batchSize ?? 500) ? 0 : (this.options.flushIntervalMs ?? 50));
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.writing) return;
+    if (this.timer) {
+      if (delayMs > 0) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.drain();
+    }, delayMs);
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.slice(0, this.options.batchSize ?? 500);
+        try {
+          const r = await writeBatch(this.pool, batch, this.host, this.cache);
+          this.done(batch, r.inserted, r.duplicates);
+          if (this.disconnected) this.options.onError?.(`PostgreSQL reachable again; ${this.queue.length} records still queued`);
+          this.disconnected = false;
+          this.failures = 0;
+        } catch (err) {
+          if (isPgTransient(err)) {
+            this.failures++;
+            this.counters.retries++;
+            this.disconnected = true;
+            this.fail(`${describePgError(err, this.options.url ?? '')}; retrying, ${this.queue.length} records queued`);
+            this.writing = false;
+            this.schedule(backoffDelay(this.failures, { baseMs: 100, maxMs: 5000 }));
+            return;
+          }
+          await this.writeOneByOne(batch);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** A batch PostgreSQL refused for its content: each record alone, so one bad record costs only itself. */
+  private async writeOneByOne(batch: PgItem[]): Promise<void> {
+    for (const item of batch) {
+      try {
+        const r = await writeBatch(this.pool, [item], this.host, this.cache);
+        this.done([item], r.inserted, r.duplicates);
+      } catch (err) {
+        if (isPgTransient(err)) return; // the rest stays queued; the drain loop retries it
+        this.counters.failed++;
+        this.fail(`PostgreSQL refused a record: ${describeError(err)}`);
+        this.done([item], 0, 0);
+      }
+    }
+  }
+
+  private done(items: PgItem[], inserted: number, duplicates: number): void {
+    // The items written are always the head of the queue (batches and single retries are taken from it).
+    this.queue.splice(0, items.length);
+    this.counters.written += inserted;
+    this.counters.duplicates += duplicates;
+    this.settle(items.length);
+  }
+
+  private settle(n: number): void {
+    this.settled += n;
+    this.waiters = this.waiters.filter((w) => {
+      if (this.settled < w.target) return true;
+      w.resolve();
+      return false;
+    });
+  }
+
+  private fail(message: string): void {
+    this.lastError = message;
+    this.options.onError?.(message);
+  }
+}
