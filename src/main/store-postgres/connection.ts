@@ -77,7 +77,7 @@ export async function testConnection(url: string): Promise<{ ok: true; serverVer
   let pool: pg.Pool | undefined;
   try {
     pool = createPool(url, { max: 1 });
-    const r = await pool.query<{ v: string }>('SHOW server_version');
+    const r = await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
     return { ok: true, serverVersion: r.rows[0]?.v ?? 'unknown' };
   } catch (err) {
     return { ok: false, error: err instanceof PostgresConnectError ? err.message : describePgError(err, url) };

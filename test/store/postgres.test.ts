@@ -1,0 +1,88 @@
+// What only the PostgreSQL store has to get right: a server that goes away and comes back while
+// gateways record (nothing lost, nothing doubled), many processes migrating one database at once, a
+// schema newer than the build, and connection strings whose password never reaches a message.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { openPgRecorder, PgHistoryStore, redactUrl, runPgMigrations, testConnection, PG_LATEST_VERSION } from '../../src/main/store-postgres';
+import { createPool } from '../../src/main/store-postgres/connection';
+import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
+import { makeExecution } from './fixtures';
+
+const skip = postgresUnavailable();
+
+describe.skipIf(skip)('PostgreSQL store', () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  });
+  afterAll(() => cluster?.stop());
+
+  it('buffers while PostgreSQL is down and writes everything, once, when it is back', async () => {
+    const url = await cluster.createDatabase();
+    const errors: string[] = [];
+    const recorder = await openPgRecorder(url, { batchSize: 50, onError: (m) => errors.push(m) });
+    const before = Array.from({ length: 100 }, () => makeExecution({ gateway: 'edge-1' }));
+    for (const r of before) recorder.recordExecution(r);
+    await recorder.flush();
+    cluster.pause();
+    const during = Array.from({ length: 300 }, () => makeExecution({ gateway: 'edge-1' }));
+    for (const r of during) recorder.recordExecution(r); // never throws, never waits
+    // Wait for the recorder to find out (an event, not a sleep): it says so in stats and onError.
+    await expect.poll(() => recorder.stats().disconnected, { timeout: 30_000 }).toBe(true);
+    expect(recorder.stats().queued).toBeGreaterThan(0);
+    expect(errors.some((e) => /retrying/.test(e) && !e.includes('password'))).toBe(true);
+    cluster.resume();
+    await recorder.flush();
+    const stats = recorder.stats();
+    await recorder.close();
+    expect(stats).toMatchObject({ queued: 0, failed: 0, lost: 0, disconnected: false });
+    const store = await PgHistoryStore.open(url);
+    try {
+      expect(await store.countExecutions()).toBe(400);
+      for (const r of [...before, ...during]) expect((await store.getExecutionRecord(r.id))?.id).toBe(r.id);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrates once when many processes open a fresh database at the same moment', async () => {
+    const url = await cluster.createDatabase();
+    const pools = Array.from({ length: 6 }, () => createPool(url, { max: 1 }));
+    try {
+      const results = await Promise.all(pools.map((p) => runPgMigrations(p)));
+      expect(results.filter((r) => r.from === 0)).toHaveLength(1);
+      expect(results.every((r) => r.to === PG_LATEST_VERSION)).toBe(true);
+      const rows = await pools[0]!.query('SELECT version FROM ic_schema_migrations ORDER BY version');
+      expect(rows.rows.map((r) => r.version)).toEqual(Array.from({ length: PG_LATEST_VERSION }, (_, i) => i + 1));
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+  });
+
+  it('keeps recorded data across a reopen, and refuses a schema newer than this build', async () => {
+    const url = await cluster.createDatabase();
+    const recorder = await openPgRecorder(url);
+    const rec = makeExecution({ gateway: 'edge-2', text: 'kept across reopen' });
+    recorder.recordExecution(rec);
+    await recorder.close();
+    const store = await PgHistoryStore.open(url); // migrations run again: nothing to do, nothing lost
+    expect((await store.listExecutions({ search: 'reopen' })).items.map((i) => i.id)).toEqual([rec.id]);
+    await store.close();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`INSERT INTO ic_schema_migrations (version, name) VALUES (${PG_LATEST_VERSION + 1}, 'from-the-future')`);
+    await admin.end();
+    await expect(PgHistoryStore.open(url)).rejects.toThrow(/newer than this build knows.*upgrade/);
+  });
+
+  it('never shows the password: in redacted URLs, failed connections and refused logins', async () => {
+    expect(redactUrl('postgres://ic:s3cr3t@db.internal:5432/history')).toBe('postgres://ic:***@db.internal:5432/history');
+    const port = new URL(cluster.url).port;
+    const refused = await testConnection(`postgres://postgres:s3cr3t@127.0.0.1:${port}/no_such_db`);
+    expect(refused).toEqual({ ok: false, error: expect.stringMatching(/database does not exist/) });
+    expect(JSON.stringify(refused)).not.toContain('s3cr3t');
+    await expect(PgHistoryStore.open('postgres://ic:s3cr3t@127.0.0.1:1/history')).rejects.toThrow(/connection refused/);
+    await expect(PgHistoryStore.open('postgres://ic:s3cr3t@127.0.0.1:1/history')).rejects.not.toThrow(/s3cr3t/);
+    expect(await testConnection(cluster.url)).toMatchObject({ ok: true, serverVersion: expect.stringMatching(/^\d+/) });
+  });
+});
