@@ -1,6 +1,6 @@
 // Handlers of the Traffic and Sinks procedures (history reads, replay, bulk replay, sink events). They
-// read the SQLite store through SqliteTraffic when the history port is the store; without a store only
-// the generic history procedures work and the rest say so.
+// read the SQLite store through SqliteTraffic, or the traffic port a store brings (PostgreSQL); without
+// a store only the generic history procedures work and the rest say so.
 import { ApiError } from '../../shared/api/envelope';
 import type { HistoryFilter } from '../../shared/api/models';
 import type { SqliteRecorder } from '../store';
@@ -16,7 +16,8 @@ const MAX_EXPORT = 20_000;
 export function buildTrafficHandlers(d: HandlerDeps): Handlers {
   const { history, manager } = d;
   const recorder = history.recorder as Partial<SqliteRecorder>;
-  const traffic: TrafficPort | undefined = history.kind === 'sqlite' && recorder.store ? new SqliteTraffic(recorder.store.db) : undefined;
+  const traffic: TrafficPort | undefined =
+    history.traffic ?? (history.kind === 'sqlite' && recorder.store ? new SqliteTraffic(recorder.store.db) : undefined);
   const store = (): TrafficPort => traffic ?? unavailable();
   const service = traffic
     ? new TrafficService({ manager, traffic, recorder: history.recorder, emit: d.emit, liveHost: (id) => manager.replayHost(id) })
@@ -27,14 +28,14 @@ export function buildTrafficHandlers(d: HandlerDeps): Handlers {
     'history.query': ({ filter, cursor, limit }) => (traffic ? traffic.page(filter, cursor, limit) : history.query(filter, cursor, limit)),
     'history.count': ({ filter, cap }) => store().count(filter, cap),
     'history.facets': () => store().facets(),
-    'history.detail': ({ executionId }) => {
-      const detail = traffic ? traffic.detail(executionId) : history.detail(executionId);
+    'history.detail': async ({ executionId }) => {
+      const detail = await (traffic ? traffic.detail(executionId) : history.detail(executionId));
       if (!detail) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
       return detail as never;
     },
-    'history.export': ({ filter, ids }) => {
+    'history.export': async ({ filter, ids }) => {
       if (ids) return store().exportIds(ids);
-      if (traffic) tooMany(traffic.count(filter, MAX_EXPORT), filter);
+      if (traffic) tooMany(await traffic.count(filter, MAX_EXPORT), filter);
       return history.exportJsonl(filter);
     },
 
@@ -58,5 +59,5 @@ function tooMany(count: { count: number; capped: boolean }, filter: HistoryFilte
 }
 
 function unavailable(): never {
-  throw new ApiError('unavailable', 'The SQLite history store is not in use (history is kept in memory only; app.info says why), so this procedure has nothing to read.');
+  throw new ApiError('unavailable', 'The history store is not in use (history is kept in memory only; app.info says why), so this procedure has nothing to read.');
 }

@@ -9,6 +9,7 @@ import type { SettingsStore } from '../services/settings';
 import type { ChainPort, ServerPoolPort } from '../services/ports';
 import { listExamples, localizeConfig } from '../services/examples';
 import { buildSnippets } from '../services/snippets';
+import { isPostgresUrl, redactUrl } from '../store-postgres/connection';
 import { importedServerConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
 import { buildTrafficHandlers } from './handlers-traffic';
@@ -45,12 +46,13 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       version: env.version,
       mode: env.mode,
       dataDir: env.dataDir,
-      dbPath: env.dbPath,
+      // A connection string is shown without its password.
+      dbPath: isPostgresUrl(env.dbPath) ? redactUrl(env.dbPath) : env.dbPath,
       capabilities: {
         gateway: Boolean(d.ports.runtimeFactory),
         chain: Boolean(d.chain),
-        store: history.kind === 'sqlite',
-        replay: history.kind === 'sqlite',
+        store: history.kind !== 'memory',
+        replay: history.kind !== 'memory',
       },
       ...((history as { unavailableReason?: string }).unavailableReason ? { storeError: (history as { unavailableReason?: string }).unavailableReason } : {}),
     }),
@@ -72,12 +74,12 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       return { done: true as const };
     },
     'gateways.status': ({ id }) => manager.status(id),
-    'gateways.stats': ({ id, minutes }) => {
+    'gateways.stats': async ({ id, minutes }) => {
       manager.status(id); // not_found for an unknown gateway
       const now = env.clock.now().getTime();
       const bucketMs = Math.max(1000, Math.floor((minutes * 60_000) / BUCKETS));
       const since = new Date(Math.floor((now - minutes * 60_000) / bucketMs) * bucketMs);
-      const { counters, buckets } = history.stats(id, since, bucketMs);
+      const { counters, buckets } = await history.stats(id, since, bucketMs);
       return { gatewayId: id, counters, buckets, recorder: history.recorder.stats() };
     },
     'gateways.snippets': ({ id }) => {
@@ -113,18 +115,18 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       chain().dryRun(id, manager.config(id), event, phase, payload, context ? { context } : {}) as never,
 
     // history.query / detail / export / count / facets, replay.*, sinks.query: handlers-traffic.ts
-    'history.import': ({ jsonl }) => {
+    'history.import': async ({ jsonl }) => {
       let imported: number;
       try {
-        imported = history.importJsonl(jsonl);
+        imported = await history.importJsonl(jsonl);
       } catch (err) {
         throw new ApiError('failed', err instanceof Error ? err.message : String(err));
       }
       d.emit({ type: 'tables.changed', tables: ['executions', 'steps', 'sink_events', 'sessions'] });
       return { imported };
     },
-    'history.prune': (options) => {
-      const deleted = history.prune(options);
+    'history.prune': async (options) => {
+      const deleted = await history.prune(options);
       if (deleted > 0) d.emit({ type: 'tables.changed', tables: ['executions', 'steps', 'sink_events', 'messages'] });
       return { deleted };
     },
@@ -132,14 +134,14 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     'history.prunePreview': (options) => history.countPrunable(options),
 
     'settings.get': () => settings.get(),
-    'settings.update': (patch) => {
+    'settings.update': async (patch) => {
       const next = settings.update(patch);
       // A new retention is applied here rather than by the policy's next pass, so the answer says what it
       // deleted (the UI reports it; the periodic pass then finds nothing more).
       const { maxExecutions, maxAgeDays } = next.retention;
       const pruned =
         patch.retention && (maxExecutions || maxAgeDays)
-          ? history.prune({ ...(maxExecutions ? { maxExecutions } : {}), ...(maxAgeDays ? { maxAgeDays } : {}) })
+          ? await history.prune({ ...(maxExecutions ? { maxExecutions } : {}), ...(maxAgeDays ? { maxAgeDays } : {}) })
           : undefined;
       d.emit({ type: 'tables.changed', tables: pruned ? ['settings', 'executions', 'steps', 'sink_events', 'messages'] : ['settings'] });
       return { ...next, ...(pruned !== undefined ? { pruned } : {}) };

@@ -1,12 +1,26 @@
 // Where a headless gateway records: the SQLite store (src/main/store) at --db, $INTERCEPTOR_CONSOLE_DB, or
-// the data folder's history.db. WAL mode lets the app read the same file while this process writes it.
-// With the journal on, a record the gateway confirmed to its client survives a SIGKILL of this process:
-// it is on disk (next to the database) within the journal interval, and the next recorder opened on the
-// database replays it.
+// the data folder's history.db; or, when that value is a postgres:// connection string, a PostgreSQL
+// database shared with the team's other gateways (src/main/store-postgres).
+// SQLite: WAL mode lets the app read the same file while this process writes it. With the journal on, a
+// record the gateway confirmed to its client survives a SIGKILL of this process: it is on disk (next to
+// the database) within the journal interval, and the next recorder opened on the database replays it.
+// PostgreSQL: records are batched and retried while the server is unreachable; the gateway keeps no state
+// of its own, so it can be restarted or scaled out (the insert is idempotent by execution id).
 import type { Recorder } from '../../shared/trace/execution';
-import { defaultDataDir, SqliteRecorder, resolveDbPath } from '../store';
+import { DB_ENV_VAR, defaultDataDir, SqliteRecorder, resolveDbPath } from '../store';
+import { isPostgresUrl, openPgRecorder, redactUrl } from '../store-postgres';
+
+/** Names this process's rows in a shared database (a container's hostname is rarely telling). */
+export const HOST_ENV_VAR = 'INTERCEPTOR_CONSOLE_HOST';
 
 export async function openGatewayRecorder(dbPath: string | undefined, log: (line: string) => void, options: { journal?: boolean } = {}): Promise<Recorder> {
+  const target = dbPath ?? process.env[DB_ENV_VAR];
+  if (isPostgresUrl(target)) {
+    const host = process.env[HOST_ENV_VAR]?.trim();
+    const recorder = await openPgRecorder(target.trim(), { onError: (message) => log(`recording: ${message}`), ...(host ? { host } : {}) });
+    log(`recording to PostgreSQL at ${redactUrl(target)}`);
+    return recorder;
+  }
   const path = resolveDbPath({ ...(dbPath ? { flag: dbPath } : {}), dataDir: defaultDataDir() });
   const recorder = SqliteRecorder.open(path, { journal: options.journal !== false, onError: (message) => log(`recording: ${message}`) });
   log(`recording to ${path}`);

@@ -7,6 +7,8 @@ import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnviron
 import type { HistoryPort } from './history-port';
 import { InMemoryHistory } from './in-memory-history';
 import { SqliteHistory } from './sqlite-history';
+import { PostgresHistory } from './postgres-history';
+import { isPostgresUrl } from '../store-postgres';
 import { gatewayRuntimeFactory } from './gateway-adapter';
 import { InterceptorServerPool } from './pool/pool';
 import { PoolChainService } from './pool/chain-service';
@@ -32,7 +34,8 @@ export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
     mode: o.mode,
     version: o.version ?? process.env.npm_package_version ?? '0.1.0',
     dataDir,
-    dbPath: o.dbPath ? resolve(o.dbPath) : defaultDbPath(dataDir),
+    // A postgres:// connection string names a shared server, not a file: kept as given.
+    dbPath: o.dbPath ? (isPostgresUrl(o.dbPath) ? o.dbPath.trim() : resolve(o.dbPath)) : defaultDbPath(dataDir),
     resourcesDir: o.resourcesDir ?? join(o.packageRoot, 'resources'),
     cli: o.cli ?? cliLaunchFor(join(o.packageRoot, 'out', 'cli', 'index.js')),
     clock: systemClock,
@@ -43,16 +46,18 @@ export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
 /** Ports backed by the real capabilities: gateway engine, SQLite store, chain engine, interceptor connections. */
 export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
   const pool = new InterceptorServerPool(env.logger);
-  return { history: openHistory(env), runtimeFactory: gatewayRuntimeFactory, pool, chain: new PoolChainService(pool) };
+  return { history: await openHistory(env), runtimeFactory: gatewayRuntimeFactory, pool, chain: new PoolChainService(pool) };
 }
 
 /**
- * The SQLite history at env.dbPath. If it cannot be opened (a foreign or damaged file, which the store
- * leaves untouched; or, in a development Electron, a better-sqlite3 built for Node's ABI) the console
- * still runs, keeping history in memory, and says why.
+ * The history at env.dbPath: an SQLite file, or a PostgreSQL database for a postgres:// connection
+ * string. If it cannot be opened (a foreign or damaged file, which the store leaves untouched; a server
+ * that refuses the connection; or, in a development Electron, a better-sqlite3 built for Node's ABI)
+ * the console still runs, keeping history in memory, and says why.
  */
-export function openHistory(env: AppEnvironment): HistoryPort {
+export async function openHistory(env: AppEnvironment): Promise<HistoryPort> {
   try {
+    if (isPostgresUrl(env.dbPath)) return await PostgresHistory.open(env.dbPath, env.logger);
     return new SqliteHistory(env.dbPath, env.logger);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

@@ -55,7 +55,10 @@ export { defaultDataDir } from '../store/open/data-dir';
 
 /** The SQLite file: `INTERCEPTOR_CONSOLE_DB` wins, else `<dataDir>/history.db`. */
 export function defaultDbPath(dataDir: string): string {
-  return process.env.INTERCEPTOR_CONSOLE_DB ? resolve(process.env.INTERCEPTOR_CONSOLE_DB) : join(dataDir, 'history.db');
+  const fromEnv = process.env.INTERCEPTOR_CONSOLE_DB?.trim();
+  if (!fromEnv) return join(dataDir, 'history.db');
+  // A postgres:// connection string is a server, not a path to resolve.
+  return /^postgres(ql)?:\/\//i.test(fromEnv) ? fromEnv : resolve(fromEnv);
 }
 
 /** Walks up from `start` to the folder holding package.json (the checkout or the packaged app). */

@@ -19,7 +19,7 @@ export class HistoryPolicy {
 
   start(): void {
     this.apply();
-    this.timer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+    this.timer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.timer.unref?.();
   }
 
@@ -30,7 +30,7 @@ export class HistoryPolicy {
     } catch (err) {
       this.logger.error('redaction paths rejected; recording continues without them', err);
     }
-    this.prune();
+    void this.prune();
   }
 
   stop(): void {
@@ -38,11 +38,11 @@ export class HistoryPolicy {
     this.timer = undefined;
   }
 
-  private prune(): void {
+  private async prune(): Promise<void> {
     const { maxExecutions, maxAgeDays } = this.settings().retention;
     if (!maxExecutions && !maxAgeDays) return;
     try {
-      const deleted = this.history.prune({ ...(maxExecutions ? { maxExecutions } : {}), ...(maxAgeDays ? { maxAgeDays } : {}) });
+      const deleted = await this.history.prune({ ...(maxExecutions ? { maxExecutions } : {}), ...(maxAgeDays ? { maxAgeDays } : {}) });
       if (deleted > 0) {
         this.logger.info(`retention: pruned ${deleted} executions`);
         this.emit({ type: 'tables.changed', tables: ['executions', 'steps', 'sink_events'] });

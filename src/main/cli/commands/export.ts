@@ -4,7 +4,7 @@ import { openPrivateFile } from '../../files/private-files';
 import { exportLines } from '../../store';
 import { CliFailure, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { dbOption, dbUsage, openHistory, withHistory } from './history-db';
+import { dbOption, dbUsage, openHistory, postgresTarget, withHistory, withPostgres } from './history-db';
 
 const usage = `Usage: interceptor-console export [--db FILE] [--out FILE]
 
@@ -31,49 +31,54 @@ export const exportCommand: CliCommand = {
   usage,
   async run(argv) {
     const { values } = parseFlags(argv, { ...dbOption, out: { type: 'string' } });
-    let count = 0;
-    return withHistory(openHistory(values.db, { read: true }), async (store) => {
-      if (values.out) {
-        // Written beside the target and renamed at the end: a failed export never leaves half a file.
-        const partial = `${values.out}.partial`;
-        let fd: number;
-        try {
-          // Recorded traffic: the export is as private as the history it comes from.
-          fd = openPrivateFile(partial, 'w');
-        } catch (err) {
-          throw new CliFailure(`cannot write ${values.out}: ${(err as Error).message}`);
-        }
-        try {
-          let buffer = '';
-          for (const line of exportLines(store.db)) {
-            buffer += `${line}\n`;
-            count++;
-            if (buffer.length >= CHUNK) {
-              writeSync(fd, buffer);
-              buffer = '';
-            }
-          }
-          writeSync(fd, buffer);
-          closeSync(fd);
-          renameSync(partial, values.out);
-        } catch (err) {
-          closeSync(fd);
-          rmSync(partial, { force: true });
-          throw new CliFailure(`export to ${values.out} failed: ${(err as Error).message}`);
-        }
-        console.error(`exported ${count - 1} record(s) to ${values.out}`);
-      } else {
-        let buffer = '';
-        for (const line of exportLines(store.db)) {
-          buffer += `${line}\n`;
-          if (buffer.length >= CHUNK) {
-            await writeStdout(buffer);
-            buffer = '';
-          }
-        }
-        await writeStdout(buffer);
-      }
-      return 0;
-    });
+    const pg = postgresTarget(values.db);
+    if (pg) return withPostgres(pg, (store) => writeExport(store.exportLines(), values.out));
+    return withHistory(openHistory(values.db, { read: true }), (store) => writeExport(exportLines(store.db), values.out));
   },
 };
+
+/** Writes the lines to --out (through a .partial file renamed at the end) or to stdout. */
+async function writeExport(lines: Iterable<string> | AsyncIterable<string>, out: string | undefined): Promise<number> {
+  if (!out) {
+    let buffer = '';
+    for await (const line of lines) {
+      buffer += `${line}\n`;
+      if (buffer.length >= CHUNK) {
+        await writeStdout(buffer);
+        buffer = '';
+      }
+    }
+    await writeStdout(buffer);
+    return 0;
+  }
+  // Written beside the target and renamed at the end: a failed export never leaves half a file.
+  const partial = `${out}.partial`;
+  let fd: number;
+  try {
+    // Recorded traffic: the export is as private as the history it comes from.
+    fd = openPrivateFile(partial, 'w');
+  } catch (err) {
+    throw new CliFailure(`cannot write ${out}: ${(err as Error).message}`);
+  }
+  let count = 0;
+  try {
+    let buffer = '';
+    for await (const line of lines) {
+      buffer += `${line}\n`;
+      count++;
+      if (buffer.length >= CHUNK) {
+        writeSync(fd, buffer);
+        buffer = '';
+      }
+    }
+    writeSync(fd, buffer);
+    closeSync(fd);
+    renameSync(partial, out);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(partial, { force: true });
+    throw new CliFailure(`export to ${out} failed: ${(err as Error).message}`);
+  }
+  console.error(`exported ${count - 1} record(s) to ${out}`);
+  return 0;
+}

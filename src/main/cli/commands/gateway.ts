@@ -18,7 +18,7 @@ import { findPackageRoot } from '../../services/environment';
 import { resolveTelemetryOptions } from '../../telemetry/options';
 import type { OtelTelemetry } from '../../telemetry/otel-telemetry';
 
-const usage = `Usage: interceptor-console gateway --config FILE [--listen stdio] [--gateway-id ID] [--db FILE] [--no-record] [--no-journal]
+const usage = `Usage: interceptor-console gateway --config FILE [--listen stdio] [--gateway-id ID] [--db FILE|URL] [--no-record] [--no-journal]
                                   [--no-watch] [--quiet] [--otlp-endpoint URL] [--break METHOD[:TARGET]]...
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
@@ -34,8 +34,10 @@ Options:
                   config's serverInfo.name, then the backend's name); the
                   console's "Connect a client" snippets pass the gateway's id,
                   so calls land under the same gateway as in the console
-  --db FILE       history database for recorded executions
-                  (default: $INTERCEPTOR_CONSOLE_DB or the data folder's history.db)
+  --db FILE|URL   history database for recorded executions: a file, or
+                  postgres://USER:PASSWORD@HOST:PORT/DB to record into a PostgreSQL
+                  shared by many gateways ($INTERCEPTOR_CONSOLE_HOST names this host
+                  in it; default: $INTERCEPTOR_CONSOLE_DB or the data folder's history.db)
   --no-record     record nothing (same as "recording": false in the config)
   --no-journal    record without the crash journal (records not yet written to the
                   database are lost if the process is killed; for measurements)
@@ -105,7 +107,7 @@ export const gatewayCommand: CliCommand = {
       try {
         recorder = await openGatewayRecorder(values.db, log, { journal: !values['no-journal'] });
       } catch (err) {
-        throw new CliFailure(`cannot open the history database: ${(err as Error).message} (use --db FILE, or --no-record)`);
+        throw new CliFailure(`cannot open the history database: ${(err as Error).message} (use --db FILE or --db postgres://…, or --no-record)`);
       }
     }
 

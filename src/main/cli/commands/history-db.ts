@@ -6,13 +6,39 @@ import Database from 'better-sqlite3';
 import { defaultDataDir } from '../../services/environment';
 import { classifySqliteError, DB_ENV_VAR, openStore, openStoreForReading, QueryError, resolveDbPath, StoreOpenError, type Store } from '../../store';
 import { CliFailure, UsageError } from '../command';
+import { isPostgresUrl, PgHistoryStore } from '../../store-postgres';
 
 /** The --db flag every history command takes (spread into its parseFlags options). */
 export const dbOption = { db: { type: 'string' } } as const;
 
 /** The --db line of a usage text, its description starting at column `width` like the other options. */
 export function dbUsage(width: number): string {
-  return `${'  --db FILE'.padEnd(width)}the history database (default: $${DB_ENV_VAR}, else history.db in the data folder)`;
+  return `${'  --db FILE|URL'.padEnd(width)}the history database: a file, or postgres://USER:PASSWORD@HOST/DB for a
+${' '.repeat(width)}shared PostgreSQL (default: $${DB_ENV_VAR}, else history.db in the data folder)`;
+}
+
+/** The PostgreSQL connection string the history commands use (--db, else the environment), if any. */
+export function postgresTarget(flag: string | undefined): string | undefined {
+  const value = flag ?? process.env[DB_ENV_VAR];
+  return isPostgresUrl(value) ? value.trim() : undefined;
+}
+
+/** Opens the PostgreSQL history (migrating it), runs the work, closes it; errors are one line without the password. */
+export async function withPostgres<T>(url: string, work: (store: PgHistoryStore) => Promise<T>): Promise<T> {
+  let store: PgHistoryStore;
+  try {
+    store = await PgHistoryStore.open(url);
+  } catch (err) {
+    throw new CliFailure(`cannot open the history database: ${(err as Error).message}`);
+  }
+  try {
+    return await work(store);
+  } catch (err) {
+    if (err instanceof QueryError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    await store.close();
+  }
 }
 
 /**

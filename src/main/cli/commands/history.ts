@@ -4,7 +4,7 @@ import type { ExecutionOutcome } from '../../../shared/trace/execution';
 import { getExecution, listExecutions, type ExecutionFilter, type ExecutionSummary } from '../../store';
 import { UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { asUsage, dbOption, dbUsage, openHistory, positiveInt, withHistory } from './history-db';
+import { asUsage, dbOption, dbUsage, openHistory, positiveInt, postgresTarget, withHistory, withPostgres } from './history-db';
 
 const usage = `Usage: interceptor-console history [--db FILE] [filters] [--limit N] [--cursor C] [--json]
 
@@ -83,6 +83,19 @@ export const historyCommand: CliCommand = {
     if (values.until) filter.until = values.until;
     if (values.search) filter.search = values.search;
 
+    const pg = postgresTarget(values.db);
+    if (pg) {
+      return withPostgres(pg, async (store) => {
+        const page = await store.listExecutions(filter, { limit, cursor: values.cursor ?? null });
+        if (values.json) {
+          const full = [];
+          for (const s of page.items) full.push(await store.getExecution(s.id));
+          console.log(JSON.stringify(full.filter((d) => d !== undefined), null, 2));
+        } else console.log(page.items.length === 0 ? 'No recorded executions match.' : table(page.items));
+        if (page.nextCursor) console.error(`More: add --cursor ${page.nextCursor}`);
+        return 0;
+      });
+    }
     return withHistory(openHistory(values.db, { read: true }), (store) => {
       const page = asUsage(() => listExecutions(store.db, filter, { limit, cursor: values.cursor ?? null }));
       if (values.json) {

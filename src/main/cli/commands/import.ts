@@ -1,13 +1,13 @@
 // `interceptor-console import`: reads a JSONL export into a history database, all or nothing, under
 // the same rules as recording: the redaction at rest configured in the data folder's settings is
 // applied, and gateway configs lose their credentials.
-import { existsSync } from 'node:fs';
-import { createRedactor, DEFAULT_MAX_LINE_BYTES, importFromFile, ImportError } from '../../store';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRedactor, DEFAULT_MAX_LINE_BYTES, importFromFile, ImportError, type ImportResult } from '../../store';
 import { defaultDataDir } from '../../services/environment';
 import { readSavedSettings, settingsPath } from '../../services/settings';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlagsAndPositionals } from '../flags';
-import { dbOption, dbUsage, openHistory, positiveNumber, withHistory } from './history-db';
+import { dbOption, dbUsage, openHistory, positiveNumber, postgresTarget, withHistory, withPostgres } from './history-db';
 
 const usage = `Usage: interceptor-console import [--db FILE] [--max-line-mb N] EXPORT.jsonl
 
@@ -46,16 +46,31 @@ export const importCommand: CliCommand = {
         `cannot apply the configured redaction, so nothing was imported: ${(err as Error).message}. Fix ${settingsPath(dataDir)} (or set its redactPaths in the console's Settings).`,
       );
     }
+    const options = {
+      ...(redactor ? { redactor } : {}),
+      ...(maxLineMb !== undefined ? { maxLineBytes: Math.round(maxLineMb * 1048576) } : {}),
+    };
+    const report = (result: ImportResult) =>
+      console.log(
+          `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
+          (result.duplicates > 0 ? `; ${result.duplicates} execution(s) were already present and were skipped` : ''),
+      );
+    const pg = postgresTarget(values.db);
+    if (pg) {
+      // One transaction on the server: the file is read whole (its lines are still bounded).
+      return withPostgres(pg, async (store) => {
+        try {
+          report(await store.importFromString(readFileSync(file, 'utf8'), options));
+          return 0;
+        } catch (err) {
+          if (err instanceof ImportError) throw new CliFailure(`${file}: ${err.message} Fix that line (or re-export) and import again.`);
+          throw err;
+        }
+      });
+    }
     return withHistory(openHistory(values.db, { create: true }), (store) => {
       try {
-        const result = importFromFile(store.db, file, {
-          ...(redactor ? { redactor } : {}),
-          ...(maxLineMb !== undefined ? { maxLineBytes: Math.round(maxLineMb * 1048576) } : {}),
-        });
-        console.log(
-          `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
-            (result.duplicates > 0 ? `; ${result.duplicates} execution(s) were already present and were skipped` : ''),
-        );
+        report(importFromFile(store.db, file, options));
         return 0;
       } catch (err) {
         if (err instanceof ImportError) throw new CliFailure(`${file}: ${err.message} Fix that line (or re-export) and import again.`);

@@ -2,7 +2,7 @@
 import { pruneHistory } from '../../store';
 import { UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { dbOption, dbUsage, openHistory, positiveInt, positiveNumber, withHistory } from './history-db';
+import { dbOption, dbUsage, openHistory, positiveInt, positiveNumber, postgresTarget, withHistory, withPostgres } from './history-db';
 
 const usage = `Usage: interceptor-console prune [--db FILE] [--max-executions N] [--max-age-days D] [--vacuum]
 
@@ -35,6 +35,14 @@ export const pruneCommand: CliCommand = {
     const maxAgeDays = positiveNumber(values['max-age-days'], '--max-age-days');
     if (maxExecutions === undefined && maxAgeDays === undefined) {
       throw new UsageError('give --max-executions N and/or --max-age-days D: prune deletes nothing without a limit');
+    }
+    const pg = postgresTarget(values.db);
+    if (pg) {
+      return withPostgres(pg, async (store) => {
+        const { deleted } = await store.prune({ ...(maxExecutions !== undefined ? { maxExecutions } : {}), ...(maxAgeDays !== undefined ? { maxAgeDays } : {}) });
+        console.log(`deleted ${deleted} execution(s) from PostgreSQL (autovacuum reclaims the space)`);
+        return 0;
+      });
     }
     return withHistory(openHistory(values.db), (store) => {
       const result = pruneHistory(store.db, {

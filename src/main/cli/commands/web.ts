@@ -14,7 +14,7 @@ import type { ApiEvent } from '../../../shared/api/events';
 import { startWebServer, type WebCore } from '../../web/server';
 import { rendererBuilt } from '../../web/static-files';
 
-const usage = `Usage: interceptor-console web [--port P] [--data-dir D] [--db FILE] [--no-demo]
+const usage = `Usage: interceptor-console web [--port P] [--data-dir D] [--db FILE|URL] [--no-demo]
 
 Serves the console in a browser on http://127.0.0.1 and prints the URL to open
 (it carries this run's access token).
@@ -23,7 +23,8 @@ Options:
   --port P       port to listen on (default: a free port)
   --data-dir D   data folder: gateway configs, settings, history
                  (default: $INTERCEPTOR_CONSOLE_DATA or the per-user app data folder)
-  --db FILE      history database (default: $INTERCEPTOR_CONSOLE_DB or <data-dir>/history.db)
+  --db FILE|URL  history database: a file, or postgres://… for a shared PostgreSQL
+                 (default: $INTERCEPTOR_CONSOLE_DB or <data-dir>/history.db)
   --no-demo      do not create the demo gateway on first start`;
 
 export const webCommand: CliCommand = {

@@ -14,7 +14,7 @@ const PROGRESS_EVERY_MS = 100;
 
 export interface BulkJobDeps {
   replayer: Replayer;
-  detail(id: string): ExecutionDetailView | undefined;
+  detail(id: string): ExecutionDetailView | undefined | Promise<ExecutionDetailView | undefined>;
   /** Throttled progress, and once more when the job ends. */
   progress(job: BulkJob): void;
   /** After the last replay: make the replays readable and tell the screens. */
@@ -88,7 +88,7 @@ export class BulkReplayJob {
   }
 
   private async replayOne(id: string): Promise<void> {
-    const original = this.deps.detail(id);
+    const original = await this.deps.detail(id);
     if (!original) return this.add({ key: 'failed', kind: 'failed', label: 'could not replay' }, { originalId: id, error: 'no longer recorded (pruned?)' });
     let replay: ExecutionRecord;
     try {

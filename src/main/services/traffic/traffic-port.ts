@@ -5,6 +5,8 @@ import type { HistoryFilter } from '../../../shared/api/models';
 import type { BulkPlan, Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
 import type { ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
 
+type Awaitable<T> = T | Promise<T>;
+
 export interface SinkQuery {
   gateway?: string;
   interceptor?: string;
@@ -25,16 +27,16 @@ export interface ExecutionDetailView extends ExecutionRecord {
 
 export interface TrafficPort {
   /** Newest first, keyset-paginated; one index walk per page (no count). */
-  page(filter: HistoryFilter, cursor: string | undefined, limit: number): { items: TrafficRow[]; nextCursor: string | null };
+  page(filter: HistoryFilter, cursor: string | undefined, limit: number): Awaitable<{ items: TrafficRow[]; nextCursor: string | null }>;
   /** Counts matches, stopping at `cap` so that a count never walks a million rows. */
-  count(filter: HistoryFilter, cap: number): { count: number; capped: boolean };
-  facets(): Facets;
-  detail(id: string): ExecutionDetailView | undefined;
+  count(filter: HistoryFilter, cap: number): Awaitable<{ count: number; capped: boolean }>;
+  facets(): Awaitable<Facets>;
+  detail(id: string): Awaitable<ExecutionDetailView | undefined>;
   /** JSONL of exactly these executions (the sessions they belong to included), oldest first. */
-  exportIds(ids: string[]): { jsonl: string; count: number };
-  sinkEvents(query: SinkQuery): SinkEventPage;
+  exportIds(ids: string[]): Awaitable<{ jsonl: string; count: number }>;
+  sinkEvents(query: SinkQuery): Awaitable<SinkEventPage>;
   /** Ids of the newest `max` matching executions that are not replays themselves. */
-  originals(filter: HistoryFilter, max: number): string[];
+  originals(filter: HistoryFilter, max: number): Awaitable<string[]>;
   /** What `originals` would pick, counted: said in the Bulk replay dialog before it starts. */
-  bulkPlan(filter: HistoryFilter, max: number): BulkPlan;
+  bulkPlan(filter: HistoryFilter, max: number): Awaitable<BulkPlan>;
 }

@@ -28,7 +28,7 @@ export class TrafficService {
   constructor(private readonly deps: TrafficServiceDeps) {}
 
   async replay(executionId: string, mode: ReplayMode, params?: unknown): Promise<ExecutionDetailView> {
-    const original = this.original(executionId);
+    const original = await this.original(executionId);
     const replayer = this.replayer();
     let record;
     try {
@@ -37,7 +37,7 @@ export class TrafficService {
       await replayer.close();
     }
     await this.announce([record.gateway]);
-    const detail = this.deps.traffic.detail(record.id);
+    const detail = await this.deps.traffic.detail(record.id);
     if (!detail) {
       const stats = this.deps.recorder.stats();
       throw new ApiError(
@@ -48,16 +48,17 @@ export class TrafficService {
     return detail;
   }
 
-  startBulk(filter: HistoryFilter, mode: ReplayMode, max: number): BulkJob {
+  async startBulk(filter: HistoryFilter, mode: ReplayMode, max: number): Promise<BulkJob> {
+    const ids = await this.deps.traffic.originals(filter, max);
+    // Checked after the read: two starts awaiting their reads at once must not both run.
     const running = [...this.jobs.values()].find((j) => j.view().state === 'running');
     if (running) throw new ApiError('conflict', 'A bulk replay is already running: wait for it or cancel it first.');
-    const ids = this.deps.traffic.originals(filter, max);
     if (ids.length === 0) throw new ApiError('invalid_input', 'No recorded execution matches this filter (replays are not replayed again): nothing to replay.');
     const gateways = new Set<string>();
     const job = new BulkReplayJob(ids, mode, {
       replayer: this.replayer(),
-      detail: (id) => {
-        const d = this.deps.traffic.detail(id);
+      detail: async (id) => {
+        const d = await this.deps.traffic.detail(id);
         if (d) gateways.add(d.gateway);
         return d;
       },
@@ -84,8 +85,8 @@ export class TrafficService {
     await Promise.all([...this.jobs.values()].map((j) => j.finishedPromise));
   }
 
-  private original(executionId: string): ExecutionDetailView {
-    const original = this.deps.traffic.detail(executionId);
+  private async original(executionId: string): Promise<ExecutionDetailView> {
+    const original = await this.deps.traffic.detail(executionId);
     if (!original) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
     return original;
   }
