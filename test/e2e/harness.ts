@@ -78,10 +78,18 @@ export interface WebModeRun {
 }
 
 /** Runs `interceptor-console web` from the built CLI on a fresh data folder. */
-export async function startWebMode(options: { demo?: boolean; dataDir?: string } = {}): Promise<WebModeRun> {
+export async function startWebMode(options: { demo?: boolean; dataDir?: string; db?: string } = {}): Promise<WebModeRun> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ic-e2e-'));
   // out/cli/web.js is what `npm start` runs: web mode alone, URL first.
-  const args = [join(root, 'out', 'cli', 'web.js'), '--port', '0', '--data-dir', dataDir, ...(options.demo === false ? ['--no-demo'] : [])];
+  const args = [
+    join(root, 'out', 'cli', 'web.js'),
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    ...(options.demo === false ? ['--no-demo'] : []),
+    ...(options.db ? ['--db', options.db] : []),
+  ];
   const started = Date.now();
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '' } });
   let out = '';

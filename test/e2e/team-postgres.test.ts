@@ -1,0 +1,111 @@
+// Many gateways, one history: three headless gateway processes (the built CLI, each its own gateway id
+// and host name) record into one real PostgreSQL at once under load, and a console in web mode pointed
+// at the same database (`web --db postgres://…`) lists the executions of all three in a real Chromium,
+// and filters them by gateway. Every call answered is recorded exactly once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { LineClient, cliPath, rawBackend, writeConfig } from '../gateway/helpers';
+import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
+import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
+import { pageApi } from './support/page-api';
+
+const pgSkip = postgresUnavailable();
+const haveChromium = chromiumAvailable();
+if (!haveChromium) console.warn('SKIPPED team PostgreSQL browser test: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
+
+const GATEWAYS = ['edge-eu', 'edge-us', 'edge-ap'];
+const CALLS = 200; // per gateway
+const IN_FLIGHT = 50;
+
+describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording into one PostgreSQL, seen in one console', { timeout: 180_000 }, () => {
+  let cluster: PostgresCluster;
+  let url: string;
+  let web: WebModeRun | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  const gateways: LineClient[] = [];
+
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase('team_history');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+    for (const g of gateways) await g.stop().catch(() => undefined);
+    cluster?.stop();
+  });
+
+  it('records every call of every gateway exactly once, with its gateway and host', async () => {
+    const config = writeConfig({ serverInfo: { name: 'team-gateway', version: '1' }, backend: rawBackend(), listen: { transport: 'stdio' } });
+    GATEWAYS.forEach((id, i) => {
+      gateways.push(
+        new LineClient([cliPath, 'gateway', '--config', config, '--gateway-id', id, '--db', url, '--quiet'], {
+          ...process.env,
+          INTERCEPTOR_CONSOLE_DB: '',
+          INTERCEPTOR_CONSOLE_HOST: `host-${i + 1}`,
+        }),
+      );
+    });
+    await Promise.all(gateways.map((g) => g.initialize()));
+    // All three at once, IN_FLIGHT calls outstanding per gateway.
+    await Promise.all(
+      gateways.map(async (g, gi) => {
+        for (let start = 0; start < CALLS; start += IN_FLIGHT) {
+          const ids = Array.from({ length: Math.min(IN_FLIGHT, CALLS - start) }, (_, k) => start + k);
+          for (const id of ids) g.send({ id, method: 'tools/call', params: { name: 'echo', arguments: { text: `${GATEWAYS[gi]} call ${id}` } } });
+          const answers = await Promise.all(ids.map((id) => g.response(id, 60_000)));
+          for (const a of answers) expect(a.error, JSON.stringify(a)).toBeUndefined();
+        }
+      }),
+    );
+    // A clean stop writes what is still queued (the recorder's close), then the process exits.
+    for (const g of gateways) await g.stop();
+    for (const g of gateways) expect(g.exit?.code, g.stderr).toBe(0);
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const rows = (
+        await db.query<{ gateway: string; host: string; jsonrpc_id: string; n: number }>(
+          `SELECT g.name AS gateway, g.host, (e.record_json::json ->> 'jsonrpcId') AS jsonrpc_id, count(*)::int AS n
+           FROM executions e JOIN gateways g ON g.id = e.gateway_id WHERE e.event = 'tools/call' GROUP BY 1, 2, 3`,
+        )
+      ).rows;
+      for (const [i, id] of GATEWAYS.entries()) {
+        const mine = rows.filter((r) => r.gateway === id);
+        // Exactly once: one row per JSON-RPC id sent, none missing, none twice.
+        expect(mine.every((r) => r.n === 1 && r.host === `host-${i + 1}`)).toBe(true);
+        expect(mine.map((r) => Number(r.jsonrpc_id)).sort((a, b) => a - b)).toEqual(Array.from({ length: CALLS }, (_, k) => k));
+      }
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('lists all three gateways in the console (web mode on the same database) and filters by gateway', async () => {
+    ensureRendererBuilt();
+    web = await startWebMode({ demo: false, db: url });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${web.openUrl}`);
+    await page.evaluate(() => (location.hash = '#/traffic'));
+    await page.getByRole('heading', { name: 'Traffic', level: 1 }).waitFor();
+    const rows = page.getByRole('table', { name: 'Executions' }).locator('.trow[data-id]');
+    const gatewaysShown = async () => new Set(await rows.locator('.c-gateway').allTextContents().then((t) => t.map((x) => x.trim())));
+    // The newest page holds whichever gateway answered last; the filter brings up each one's executions.
+    await expect.poll(async () => (await gatewaysShown()).size, { timeout: 30_000 }).toBeGreaterThan(0);
+    for (const id of GATEWAYS) {
+      await page.getByRole('combobox', { name: 'Gateway' }).selectOption(id);
+      await expect.poll(async () => [...(await gatewaysShown())], { timeout: 30_000 }).toEqual([id]);
+      expect(await rows.count()).toBeGreaterThan(0);
+    }
+    // The page's API answers what the database holds: every edge-us call, and the facets name all three.
+    const api = pageApi(page);
+    expect(await api('history.count', { filter: { gateway: 'edge-us', event: 'tools/call' }, cap: 10_000 })).toEqual({ count: CALLS, capped: false });
+    expect(await api('history.facets')).toMatchObject({ gateways: [...GATEWAYS].sort() });
+    expect(web.output()).not.toMatch(/password/i);
+  });
+});
