@@ -5,6 +5,7 @@ import { runEngineBench } from './engine';
 import { run as runGatewayBench } from './gateway';
 import { run as runMessagesBench } from './messages';
 import { run as runOtelBench } from './otel';
+import { run as runPostgresBench } from './postgres';
 import { run as runRegexBench } from './regex';
 import { run as runStoreBench } from './store';
 import { run as runTrafficUiBench } from './traffic-ui';
@@ -14,6 +15,8 @@ const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'gateway', run: runGatewayBench },
   { name: 'otel', run: runOtelBench },
   { name: 'store', run: runStoreBench },
+  // Starts a throwaway PostgreSQL (or uses BENCH_PG_URL); loads 1M executions into it once (minutes).
+  { name: 'postgres', run: runPostgresBench },
   // Samples on adversarial input, 1 MB vs 64 KB: every ratio must stay linear (issue 15).
   { name: 'regex', run: runRegexBench },
   { name: 'chaos', run: runChaosBench },

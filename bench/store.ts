@@ -40,7 +40,7 @@ const FILTER_TARGET_MS = 150;
  * up front would hold hundreds of MB, and the garbage collector would then dominate every path;
  * a gateway's heap holds only what is queued.)
  */
-function records(n: number): ExecutionRecord[] {
+export function records(n: number): ExecutionRecord[] {
   const r = rng(7);
   const now = Date.now();
   const templates = Array.from({ length: Math.min(n, 2000) }, (_, i) => syntheticExecution(i, now, r));
@@ -51,7 +51,7 @@ function records(n: number): ExecutionRecord[] {
   }));
 }
 
-async function recorderRate(mode: 'worker' | 'in-thread', recs: ExecutionRecord[], dir: string) {
+export async function recorderRate(mode: 'worker' | 'in-thread', recs: ExecutionRecord[], dir: string) {
   const path = join(dir, `insert-${mode}.db`);
   const recorder = SqliteRecorder.open(path, { writerThread: mode === 'worker' });
   // Let the writer thread start before the clock runs (a gateway starts it once, at launch).

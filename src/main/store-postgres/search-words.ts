@@ -11,24 +11,32 @@ const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const MAX_WORD = 500;
 const MAX_VECTOR_CHARS = 600_000;
 
+const NON_ASCII = /[^ -~]/; // anything outside printable ASCII (tokens hold no spaces or control characters)
+
 function fold(word: string): string {
-  // Kept to letters and digits after folding too: a quote can never reach the literal.
+  // ASCII words (nearly all of them) only need lower-casing; the rest lose their diacritics like SQLite's
+  // tokenizer does, and are kept to letters and digits after folding: a quote never reaches the literal.
+  if (!NON_ASCII.test(word)) return word.toLowerCase();
   return (word.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().match(TOKEN) ?? []).join('');
 }
 
 /** The tsvector literal of an execution: its distinct words, quoted (they hold no quote or backslash). */
 export function searchVector(e: EncodedExecution): string {
+  const seen = new Set<string>();
   const words = new Set<string>();
   let size = 0;
   for (const raw of searchText(e).match(TOKEN) ?? []) {
-    if (raw.length > MAX_WORD) continue;
+    if (raw.length > MAX_WORD || seen.has(raw)) continue;
+    seen.add(raw);
     const w = fold(raw);
     if (w === '' || words.has(w)) continue;
     size += w.length + 3;
     if (size > MAX_VECTOR_CHARS) break;
     words.add(w);
   }
-  return [...words].map((w) => `'${w}'`).join(' ');
+  let out = '';
+  for (const w of words) out += out === '' ? `'${w}'` : ` '${w}'`;
+  return out;
 }
 
 /** What a person typed → a tsquery literal (all words, a trailing * a prefix), or undefined if it has no word. */
