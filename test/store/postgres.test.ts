@@ -1,12 +1,16 @@
 // What only the PostgreSQL store has to get right: a server that goes away and comes back while
 // gateways record (nothing lost, nothing doubled), many processes migrating one database at once, a
 // schema newer than the build, and connection strings whose password never reaches a message.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { openPgRecorder, PgHistoryStore, redactUrl, runPgMigrations, testConnection, PG_LATEST_VERSION } from '../../src/main/store-postgres';
 import { createPool } from '../../src/main/store-postgres/connection';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
-import { makeExecution } from './fixtures';
+import { makeExecution, tempDir } from './fixtures';
 
 const skip = postgresUnavailable();
 
@@ -42,6 +46,42 @@ describe.skipIf(skip)('PostgreSQL store', () => {
       for (const r of [...before, ...during]) expect((await store.getExecutionRecord(r.id))?.id).toBe(r.id);
     } finally {
       await store.close();
+    }
+  });
+
+  it('replays what a SIGKILLed recorder had only in its journal, exactly once, from the next recorder on that journal', async () => {
+    const url = await cluster.createDatabase();
+    const t = tempDir();
+    try {
+      const journal = join(t.dir, 'postgres-history');
+      const N = 200;
+      const script = fileURLToPath(new URL('./helpers/pg-record-then-die.ts', import.meta.url));
+      const died = await new Promise<{ signal: string | null; written: number }>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', script, url, journal, String(N)], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (err += d));
+        child.on('exit', (_code, signal) => {
+          const line = out.trim().split('\n').at(-1);
+          if (!line) reject(new Error(`the child printed nothing: ${err}`));
+          else resolve({ signal, ...(JSON.parse(line) as { written: number }) });
+        });
+      });
+      expect(died).toEqual({ signal: 'SIGKILL', written: 0 });
+      const next = await openPgRecorder(url, { journal: { path: journal } });
+      await next.flush();
+      await next.close();
+      const store = await PgHistoryStore.open(url);
+      try {
+        expect(await store.countExecutions({ gateway: 'killed-gw' })).toBe(N);
+      } finally {
+        await store.close();
+      }
+      // Replayed and gone: nothing is left for a third recorder.
+      expect(readdirSync(t.dir)).toEqual([]);
+    } finally {
+      t.cleanup();
     }
   });
 

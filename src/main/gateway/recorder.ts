@@ -5,7 +5,12 @@
 // record the gateway confirmed to its client survives a SIGKILL of this process: it is on disk (next to
 // the database) within the journal interval, and the next recorder opened on the database replays it.
 // PostgreSQL: records are batched and retried while the server is unreachable; the gateway keeps no state
-// of its own, so it can be restarted or scaled out (the insert is idempotent by execution id).
+// of its own, so it can be restarted or scaled out (the insert is idempotent by execution id). The journal
+// is a local file in the data folder (named after the server and database, never the password): a killed
+// gateway's unwritten records are written by the next one started on the same data folder.
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Recorder } from '../../shared/trace/execution';
 import { DB_ENV_VAR, defaultDataDir, SqliteRecorder, resolveDbPath } from '../store';
 import { isPostgresUrl, openPgRecorder, redactUrl } from '../store-postgres';
@@ -17,7 +22,11 @@ export async function openGatewayRecorder(dbPath: string | undefined, log: (line
   const target = dbPath ?? process.env[DB_ENV_VAR];
   if (isPostgresUrl(target)) {
     const host = process.env[HOST_ENV_VAR]?.trim();
-    const recorder = await openPgRecorder(target.trim(), { onError: (message) => log(`recording: ${message}`), ...(host ? { host } : {}) });
+    const recorder = await openPgRecorder(target.trim(), {
+      onError: (message) => log(`recording: ${message}`),
+      ...(host ? { host } : {}),
+      ...(options.journal !== false ? { journal: { path: pgJournalPath(target) } } : {}),
+    });
     log(`recording to PostgreSQL at ${redactUrl(target)}`);
     return recorder;
   }
@@ -25,4 +34,13 @@ export async function openGatewayRecorder(dbPath: string | undefined, log: (line
   const recorder = SqliteRecorder.open(path, { journal: options.journal !== false, onError: (message) => log(`recording: ${message}`) });
   log(`recording to ${path}`);
   return recorder;
+}
+
+/** `<data folder>/postgres-<hash of host, port and database>`: one journal family per shared database. */
+function pgJournalPath(url: string): string {
+  const u = new URL(url.trim());
+  const id = createHash('sha256').update(`${u.hostname}:${u.port}${u.pathname}`).digest('hex').slice(0, 12);
+  const dir = defaultDataDir();
+  mkdirSync(dir, { recursive: true, mode: 0o700 }); // an existing folder is left as it is (the user may have named it)
+  return join(dir, `postgres-${id}`);
 }

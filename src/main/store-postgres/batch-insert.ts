@@ -109,34 +109,35 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
 
   const executions = items.filter((i): i is EncodedExecution & { json: string } => i.kind === 'execution');
   if (executions.length === 0) return { inserted: 0, duplicates: 0 };
-  const col = <T>(f: (e: EncodedExecution & { json: string }) => T) => executions.map(f);
+  // Rows travel as one JSON array expanded by json_to_recordset: the driver's escaping of text arrays cost
+  // ~340 µs per execution (most of the client's CPU); JSON.stringify of the same rows ~50 µs.
+  const rows = executions.map((e) => ({
+    u: e.uuid,
+    g: gw(e.gateway),
+    sk: e.sessionKey,
+    ev: e.event,
+    t: e.target,
+    sm: e.startedMs,
+    sa: e.startedAtText,
+    d: e.durationMs,
+    o: e.outcome,
+    ec: e.errorCode,
+    bi: e.blocked ? ic(e.blocked.server, e.blocked.interceptor) : null,
+    bp: e.blocked?.phase ?? null,
+    sim: e.simulated === null ? null : e.simulated === 1,
+    ro: e.replayOf,
+    sv: searchVector(e),
+    j: e.json,
+  }));
   const r = await client.query<{ id: string; uuid: string }>({
     name: 'ic_executions_insert',
-    text: `INSERT INTO executions (uuid, gateway_id, session_key, event, target, started_ms, duration_ms, outcome, error_code,
-             blocked_interceptor_id, blocked_phase, simulated, replay_of, search, record_json, started_at)
-           SELECT u, g, sk, ev, t, sm, d, o, ec, bi, bp, sim, ro, sv::tsvector, j, sa
-           FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::float8[], $8::text[], $9::int[],
-                       $10::int[], $11::text[], $12::bool[], $13::text[], $14::text[], $15::text[], $16::text[])
-                AS x(u, g, sk, ev, t, sm, d, o, ec, bi, bp, sim, ro, sv, j, sa)
+    text: `INSERT INTO executions (uuid, gateway_id, session_key, event, target, started_ms, started_at, duration_ms, outcome, error_code,
+             blocked_interceptor_id, blocked_phase, simulated, replay_of, search, record_json)
+           SELECT u, g, sk, ev, t, sm, sa, d, o, ec, bi, bp, sim, ro, sv::tsvector, j
+           FROM json_to_recordset($1::json) AS x(u text, g int, sk text, ev text, t text, sm bigint, sa text, d float8, o text, ec int,
+                                                 bi int, bp text, sim bool, ro text, sv text, j text)
            ON CONFLICT (uuid) DO NOTHING RETURNING id, uuid`,
-    values: [
-      col((e) => e.uuid),
-      col((e) => gw(e.gateway)),
-      col((e) => e.sessionKey),
-      col((e) => e.event),
-      col((e) => e.target),
-      col((e) => e.startedMs),
-      col((e) => e.durationMs),
-      col((e) => e.outcome),
-      col((e) => e.errorCode),
-      col((e) => (e.blocked ? ic(e.blocked.server, e.blocked.interceptor) : null)),
-      col((e) => e.blocked?.phase ?? null),
-      col((e) => (e.simulated === null ? null : e.simulated === 1)),
-      col((e) => e.replayOf),
-      col((e) => searchVector(e)),
-      col((e) => e.json),
-      col((e) => e.startedAtText),
-    ],
+    values: [JSON.stringify(rows)],
   });
   const ids = new Map(r.rows.map((row) => [row.uuid, row.id]));
   const step = { e: [] as string[], seq: [] as number[], phase: [] as string[], ic: [] as number[], type: [] as string[], outcome: [] as string[], skipped: [] as (string | null)[], shadow: [] as boolean[], failed: [] as boolean[], dur: [] as number[] };

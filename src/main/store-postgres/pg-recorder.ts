@@ -5,12 +5,18 @@
 // exponential backoff: nothing is lost while the queue is within its bound, and the insert is
 // idempotent, so a retry of a batch that did commit before the connection dropped duplicates nothing.
 // Beyond the bound (maxQueued), new records are counted as lost and said in stats().lastError.
+// With a journal (a local path, as the SQLite recorder's: store/writer/journal.ts), every accepted record is
+// on local disk within an interval until PostgreSQL has it: a gateway killed with SIGKILL, or stopped while the
+// server is unreachable, loses nothing; the next recorder started with the same journal path writes it.
+import { readFileSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../shared/trace/execution';
 import { encodeExecution, encodeGateway, encodeSession } from '../store/sql/encode';
 import type { Redactor } from '../store/redaction/redactor';
 import { backoffDelay, describeError } from '../store/writer/retry-policy';
+import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../store/writer/journal';
+import { adoptOrphanSpills, releaseSpillPath } from '../store/writer/spill-adoption';
 import { IdCache, writeBatch, type PgItem } from './batch-insert';
 import { describePgError } from './connection';
 
@@ -27,6 +33,11 @@ export interface PgRecorderOptions {
   onError?: (message: string) => void;
   /** For messages: the connection string (its password is never shown). */
   url?: string;
+  /**
+   * Crash safety: a local path prefix for the journal (`<path>.journal-<pid>-*.jsonl`). Journals left by
+   * processes that are gone are adopted and written first.
+   */
+  journal?: { path: string; intervalMs?: number };
 }
 
 export interface PgRecorderStats extends RecorderStats {
@@ -59,12 +70,44 @@ export class PgRecorder implements Recorder {
   private readonly counters = { written: 0, failed: 0, retries: 0, duplicates: 0, lost: 0 };
   private lastError: string | undefined;
   private disconnected = false;
+  private readonly journal: Journal | undefined;
+  /** Journals of dead processes, adopted: deleted once everything read from them is settled. */
+  private adopted: { path: string; target: number }[] = [];
 
   constructor(
     readonly pool: pg.Pool,
     private readonly options: PgRecorderOptions = {},
   ) {
     this.host = options.host ?? hostname();
+    if (options.journal) {
+      this.journal = new Journal(options.journal.path, options.journal.intervalMs ?? DEFAULT_JOURNAL_INTERVAL_MS, (m) => this.fail(m));
+      this.adoptJournals(options.journal.path);
+    }
+  }
+
+  /** Queues what journals (and spills) of dead processes hold: idempotent inserts make a replay safe. */
+  private adoptJournals(base: string): void {
+    for (const path of adoptOrphanSpills(base)) {
+      let n = 0;
+      try {
+        for (const line of readFileSync(path, 'utf8').split('\n')) {
+          if (line.trim() === '') continue;
+          try {
+            this.queue.push(JSON.parse(line) as PgItem);
+            this.accepted++;
+            n++;
+          } catch {
+            // a line cut by the kill: the record was not confirmed before it
+          }
+        }
+      } catch (err) {
+        this.fail(`cannot read the journal ${path}: ${describeError(err)}`);
+        continue;
+      }
+      this.adopted.push({ path, target: this.accepted });
+      if (n > 0) this.options.onError?.(`replaying ${n} records from ${path}, left by a process that stopped before PostgreSQL had them`);
+    }
+    if (this.queue.length > 0) this.schedule(0);
   }
 
   recordGateway(name: string, config: unknown): void {
@@ -79,6 +122,20 @@ export class PgRecorder implements Recorder {
     this.accept(() => {
       const record = this.options.redactor ? this.options.redactor.execution(execution) : execution;
       return { ...encodeExecution(record), json: JSON.stringify(record) };
+    });
+  }
+
+  /** Adopted journals whose records are all settled are no longer needed. */
+  private releaseAdopted(): void {
+    this.adopted = this.adopted.filter((a) => {
+      if (this.settled < a.target) return true;
+      try {
+        unlinkSync(a.path);
+      } catch {
+        // gone already
+      }
+      releaseSpillPath(a.path);
+      return false;
     });
   }
 
@@ -107,10 +164,16 @@ export class PgRecorder implements Recorder {
     clearTimeout(timer);
     if (expired && this.queue.length > 0) {
       const n = this.queue.filter((i) => i.kind === 'execution').length;
-      this.counters.lost += n;
-      this.fail(`closing with ${n} executions not written to PostgreSQL (${this.lastError ?? 'unreachable'})`);
+      if (this.journal) {
+        // Kept on disk: the next recorder started with this journal path writes them.
+        this.journal.write();
+        this.fail(`closing with ${n} executions not yet in PostgreSQL (${this.lastError ?? 'unreachable'}): kept in ${this.journal.path} for the next start`);
+      } else {
+        this.counters.lost += n;
+        this.fail(`closing with ${n} executions not written to PostgreSQL (${this.lastError ?? 'unreachable'})`);
+      }
       this.settle(this.queue.splice(0).length);
-    }
+    } else this.journal?.close(); // everything is in PostgreSQL
     if (this.timer) clearTimeout(this.timer);
     await this.pool.end().catch(() => {});
   }
@@ -132,6 +195,7 @@ export class PgRecorder implements Recorder {
     }
     this.accepted++;
     this.queue.push(item);
+    this.journal?.add(item);
     this.schedule(this.queue.length >= (this.options.batchSize ?? 500) ? 0 : (this.options.flushIntervalMs ?? 50));
   }
 
@@ -195,6 +259,7 @@ export class PgRecorder implements Recorder {
   private done(items: PgItem[], inserted: number, duplicates: number): void {
     // The items written are always the head of the queue (batches and single retries are taken from it).
     this.queue.splice(0, items.length);
+    this.journal?.committed(items);
     this.counters.written += inserted;
     this.counters.duplicates += duplicates;
     this.settle(items.length);
@@ -202,6 +267,7 @@ export class PgRecorder implements Recorder {
 
   private settle(n: number): void {
     this.settled += n;
+    if (this.adopted.length > 0) this.releaseAdopted();
     this.waiters = this.waiters.filter((w) => {
       if (this.settled < w.target) return true;
       w.resolve();
