@@ -17,6 +17,8 @@ if (!haveChromium) console.warn('SKIPPED team PostgreSQL browser test: /usr/bin/
 const GATEWAYS = ['edge-eu', 'edge-us', 'edge-ap'];
 const CALLS = 200; // per gateway
 const IN_FLIGHT = 50;
+const SECRET = 's3cr3t-pw';
+const withPassword = (u: string) => u.replace('postgres://postgres@', `postgres://postgres:${SECRET}@`);
 
 describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording into one PostgreSQL, seen in one console', { timeout: 180_000 }, () => {
   let cluster: PostgresCluster;
@@ -87,7 +89,8 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
 
   it('lists all three gateways in the console (web mode on the same database) and filters by gateway', async () => {
     ensureRendererBuilt();
-    web = await startWebMode({ demo: false, db: url });
+    // Trust auth ignores the password, so it only has to stay out of every log line, page and answer.
+    web = await startWebMode({ demo: false, db: withPassword(url) });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${web.openUrl}`);
@@ -106,6 +109,21 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
     const api = pageApi(page);
     expect(await api('history.count', { filter: { gateway: 'edge-us', event: 'tools/call' }, cap: 10_000 })).toEqual({ count: CALLS, capped: false });
     expect(await api('history.facets')).toMatchObject({ gateways: [...GATEWAYS].sort() });
-    expect(web.output()).not.toMatch(/password/i);
+  });
+
+  it('shows the shared history without its password in Settings, and tests a connection string there', async () => {
+    await page.evaluate(() => (location.hash = '#/settings'));
+    const data = page.getByRole('region', { name: 'Data' }).or(page.locator('section[aria-labelledby="storage"]'));
+    await expect.poll(() => data.locator('dd.mono').nth(1).textContent(), { timeout: 20_000 }).toBe(withPassword(url).replace(SECRET, '***'));
+    await data.getByLabel('Connection string').fill(withPassword(url));
+    await data.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => data.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/^Connected: PostgreSQL \d+/);
+    await data.getByLabel('Connection string').fill(withPassword(url).replace('/team_history', '/no_such_db'));
+    await data.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => data.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/database does not exist/);
+    // Apart from the field the user typed it into, the page holds the password nowhere (answers, titles, facts).
+    await data.getByLabel('Connection string').fill('');
+    expect(await page.content()).not.toContain(SECRET);
+    expect(web!.output()).not.toContain(SECRET);
   });
 });

@@ -9,7 +9,7 @@ import type { SettingsStore } from '../services/settings';
 import type { ChainPort, ServerPoolPort } from '../services/ports';
 import { listExamples, localizeConfig } from '../services/examples';
 import { buildSnippets } from '../services/snippets';
-import { isPostgresUrl, redactUrl } from '../store-postgres/connection';
+import { isPostgresUrl, redactUrl, testConnection } from '../store-postgres/connection';
 import { importedServerConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
 import { buildTrafficHandlers } from './handlers-traffic';
@@ -132,6 +132,10 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     },
 
     'history.prunePreview': (options) => history.countPrunable(options),
+    'history.testConnection': async ({ url }) => {
+      if (!isPostgresUrl(url)) throw new ApiError('invalid_input', 'Not a PostgreSQL connection string: use postgres://USER:PASSWORD@HOST:PORT/DATABASE.');
+      return testConnection(url);
+    },
 
     'settings.get': () => settings.get(),
     'settings.update': async (patch) => {

@@ -186,6 +186,12 @@ export const procedures = {
     'Recorded sink events, newest first, filtered, keyset-paginated.',
   ),
 
+  'history.testConnection': proc(
+    z.object({ url: z.string().trim().min(1).max(2000) }),
+    z.object({ ok: z.boolean(), serverVersion: z.string().optional(), error: z.string().optional() }),
+    'Connects once to a PostgreSQL history (postgres://…) and says whether it answers; the password is never echoed.',
+  ),
+
   'settings.get': proc(None, SettingsSchema, 'The persisted settings.'),
   'settings.update': proc(
     SettingsSchema.partial(),

@@ -6,6 +6,7 @@ import { useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { applyTheme } from '../../theme/theme';
 import { RetentionForm } from './RetentionForm';
+import { SharedHistoryForm } from './SharedHistoryForm';
 import { SaveOutcome, useSettingsSave, type SectionSave } from './useSettingsSave';
 import './settings.css';
 
@@ -74,6 +75,7 @@ export function SettingsPage() {
               </div>
             </dl>
             <RetentionForm settings={s} />
+            <SharedHistoryForm current={info.data?.dbPath} />
           </section>
 
           <section className="card section" aria-labelledby="privacy">
