@@ -72,7 +72,7 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
     try {
       const rows = (
         await db.query<{ gateway: string; host: string; jsonrpc_id: string; n: number }>(
-          `SELECT g.name AS gateway, g.host, (e.record_json::json ->> 'jsonrpcId') AS jsonrpc_id, count(*)::int AS n
+          `SELECT g.name AS gateway, e.host, (e.record_json::json ->> 'jsonrpcId') AS jsonrpc_id, count(*)::int AS n
            FROM executions e JOIN gateways g ON g.id = e.gateway_id WHERE e.event = 'tools/call' GROUP BY 1, 2, 3`,
         )
       ).rows;
@@ -104,6 +104,8 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
       await page.getByRole('combobox', { name: 'Gateway' }).selectOption(id);
       await expect.poll(async () => [...(await gatewaysShown())], { timeout: 30_000 }).toEqual([id]);
       expect(await rows.count()).toBeGreaterThan(0);
+      // Each row names the host whose gateway recorded it.
+      expect(await rows.first().locator('.c-gateway').getAttribute('title')).toBe(`${id} on host-${GATEWAYS.indexOf(id) + 1}`);
     }
     // The page's API answers what the database holds: every edge-us call, and the facets name all three.
     const api = pageApi(page);

@@ -114,6 +114,7 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
   const rows = executions.map((e) => ({
     u: e.uuid,
     g: gw(e.gateway),
+    h: host,
     sk: e.sessionKey,
     ev: e.event,
     t: e.target,
@@ -131,10 +132,10 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
   }));
   const r = await client.query<{ id: string; uuid: string }>({
     name: 'ic_executions_insert',
-    text: `INSERT INTO executions (uuid, gateway_id, session_key, event, target, started_ms, started_at, duration_ms, outcome, error_code,
+    text: `INSERT INTO executions (uuid, gateway_id, host, session_key, event, target, started_ms, started_at, duration_ms, outcome, error_code,
              blocked_interceptor_id, blocked_phase, simulated, replay_of, search, record_json)
-           SELECT u, g, sk, ev, t, sm, sa, d, o, ec, bi, bp, sim, ro, sv::tsvector, j
-           FROM json_to_recordset($1::json) AS x(u text, g int, sk text, ev text, t text, sm bigint, sa text, d float8, o text, ec int,
+           SELECT u, g, h, sk, ev, t, sm, sa, d, o, ec, bi, bp, sim, ro, sv::tsvector, j
+           FROM json_to_recordset($1::json) AS x(u text, g int, h text, sk text, ev text, t text, sm bigint, sa text, d float8, o text, ec int,
                                                  bi int, bp text, sim bool, ro text, sv text, j text)
            ON CONFLICT (uuid) DO NOTHING RETURNING id, uuid`,
     values: [JSON.stringify(rows)],

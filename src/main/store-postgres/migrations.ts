@@ -47,6 +47,8 @@ export const pgMigrations: PgMigration[] = [
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         uuid text NOT NULL UNIQUE,
         gateway_id integer NOT NULL REFERENCES gateways (id),
+        -- The host (machine or container) whose gateway recorded it: replicas of one gateway id differ here.
+        host text,
         session_key text,
         event text NOT NULL,
         target text,

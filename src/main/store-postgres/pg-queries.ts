@@ -16,6 +16,7 @@ interface SummaryRow {
   id: string;
   uuid: string;
   gateway: string;
+  host: string | null;
   session_key: string | null;
   event: string;
   target: string | null;
@@ -39,7 +40,7 @@ export async function pgListExecutions(db: pg.Pool, filter: ExecutionFilter = {}
   if (c.empty) return { items: [], nextCursor: null, ...(page.withTotal ? { total: 0 } : {}) };
   const where = [...c.where];
   if (cursor) where.push(`(e.started_ms, e.id) < (${p.add(cursor[0])}, ${p.add(cursor[1])})`);
-  const sql = `SELECT e.id, e.uuid, g.name AS gateway, e.session_key, e.event, e.target, e.started_ms, e.started_at, e.duration_ms, e.outcome,
+  const sql = `SELECT e.id, e.uuid, g.name AS gateway, e.host, e.session_key, e.event, e.target, e.started_ms, e.started_at, e.duration_ms, e.outcome,
       bi.server AS blocked_server, bi.name AS blocked_name, e.blocked_phase, e.error_code, e.simulated, e.replay_of
     FROM executions e JOIN gateways g ON g.id = e.gateway_id LEFT JOIN interceptors bi ON bi.id = e.blocked_interceptor_id
     ${whereClause(where)} ORDER BY e.started_ms DESC, e.id DESC LIMIT ${p.add(limit + 1)}`;
@@ -82,6 +83,7 @@ function toSummary(r: SummaryRow): ExecutionSummary {
     durationMs: r.duration_ms,
     outcome: r.outcome,
   };
+  if (r.host !== null) s.host = r.host;
   if (r.session_key !== null) s.sessionId = r.session_key;
   if (r.target !== null) s.target = r.target;
   if (r.blocked_server !== null && r.blocked_name !== null) {
@@ -94,8 +96,12 @@ function toSummary(r: SummaryRow): ExecutionSummary {
 }
 
 export async function pgGetExecutionRecord(db: pg.Pool, id: string): Promise<ExecutionRecord | undefined> {
-  const r = await prepared<{ record_json: string }>(db, 'SELECT record_json FROM executions WHERE uuid = $1', [id]);
-  return r.rows[0] ? (JSON.parse(r.rows[0].record_json) as ExecutionRecord) : undefined;
+  return (await recordWithHost(db, id))?.record;
+}
+
+async function recordWithHost(db: pg.Pool, id: string): Promise<{ record: ExecutionRecord; host: string | null } | undefined> {
+  const r = await prepared<{ record_json: string; host: string | null }>(db, 'SELECT record_json, host FROM executions WHERE uuid = $1', [id]);
+  return r.rows[0] ? { record: JSON.parse(r.rows[0].record_json) as ExecutionRecord, host: r.rows[0].host } : undefined;
 }
 
 export async function pgGetSession(db: pg.Pool, gateway: string, sessionId: string): Promise<SessionRecord | undefined> {
@@ -108,8 +114,9 @@ export async function pgGetSession(db: pg.Pool, gateway: string, sessionId: stri
 }
 
 export async function pgGetExecution(db: pg.Pool, id: string): Promise<ExecutionDetail | undefined> {
-  const record = await pgGetExecutionRecord(db, id);
-  if (!record) return undefined;
+  const found = await recordWithHost(db, id);
+  if (!found) return undefined;
+  const { record, host } = found;
   const [sinks, replays, session] = await Promise.all([
     pgListSinkEvents(db, { executionId: id }, { limit: 1000 }),
     prepared<{ uuid: string }>(db, 'SELECT uuid FROM executions WHERE replay_of = $1 ORDER BY id', [id]),
@@ -117,6 +124,7 @@ export async function pgGetExecution(db: pg.Pool, id: string): Promise<Execution
   ]);
   const detail: ExecutionDetail = { ...record, sinkEvents: sinks.items.reverse(), replayedBy: replays.rows.map((r) => r.uuid) };
   if (session) detail.session = session;
+  if (host !== null) detail.host = host;
   return detail;
 }
 

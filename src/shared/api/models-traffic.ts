@@ -7,6 +7,8 @@ import { OutcomeSchema } from './models';
 export type TrafficRow = {
   id: string;
   gateway: string;
+  /** The host whose gateway recorded it (shared PostgreSQL histories). */
+  host?: string;
   sessionId?: string;
   event: string;
   target?: string;

@@ -11,6 +11,8 @@ export interface ExecutionDetail extends ExecutionRecord {
   /** Ids of executions that replayed this one, oldest first. */
   replayedBy: string[];
   session?: SessionRecord;
+  /** The host whose gateway recorded it (shared PostgreSQL histories). */
+  host?: string;
 }
 
 const readers = new WeakMap<Database.Database, ExecutionReader>();

@@ -10,6 +10,8 @@ import { cachedStatement } from './statement-cache';
 export interface ExecutionSummary {
   id: string;
   gateway: string;
+  /** The host whose gateway recorded it (a shared PostgreSQL history records it; SQLite does not). */
+  host?: string;
   sessionId?: string;
   event: string;
   target?: string;

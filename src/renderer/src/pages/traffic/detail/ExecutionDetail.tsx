@@ -57,7 +57,8 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
             <span className="mono">{e.event}</span>
             {e.target && <b>{e.target}</b>}
             <span className="muted">
-              {e.gateway} · {clockTime(e.startedAt)} · {duration(e.durationMs)}
+              {e.gateway}
+              {e.host ? ` on ${e.host}` : ''} · {clockTime(e.startedAt)} · {duration(e.durationMs)}
               {e.session?.clientInfo ? ` · client ${e.session.clientInfo.name}` : ''}
             </span>
             {e.simulated && <span className="mini simulated">simulated</span>}

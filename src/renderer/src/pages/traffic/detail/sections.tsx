@@ -10,6 +10,8 @@ import { clockTime, pretty } from '../format';
 export type ExecutionDetailData = ExecutionRecord & {
   sinkEvents: SinkEventRow[];
   replayedBy: string[];
+  /** The host whose gateway recorded it (shared PostgreSQL histories). */
+  host?: string;
   session?: { clientInfo?: { name: string; version?: string }; principal?: { type: string; id?: string }; protocolVersion?: string };
 };
 

@@ -131,7 +131,7 @@ const RowView = memo(function RowView({ row: r, index, isCursor, isOpen, isCheck
       <span role="cell" className="c-time mono">
         {t.time}
       </span>
-      <span role="cell" className="c-gateway" title={r.gateway}>
+      <span role="cell" className="c-gateway" title={r.host ? `${r.gateway} on ${r.host}` : r.gateway}>
         {r.gateway}
       </span>
       <span role="cell" className="c-method mono">
