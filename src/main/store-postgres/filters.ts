@@ -24,13 +24,17 @@ export function interceptorSubquery(spec: string, p: Params): string {
 }
 
 /** Conditions (ANDed) for the filter, or `empty` when it can match nothing (a search with no word). */
-export function compilePgFilter(filter: ExecutionFilter, p: Params): { where: string[]; empty: boolean } {
+export function compilePgFilter(filter: ExecutionFilter, p: Params): { where: string[]; empty: boolean; searching: boolean } {
   const where: string[] = [];
   let empty = false;
+  let searching = false;
   if (filter.search !== undefined && filter.search.trim() !== '') {
     const q = toTsQuery(filter.search);
     if (q === undefined) empty = true;
-    else where.push(`e.search @@ ${p.add(q)}::tsquery`);
+    else {
+      where.push(`e.search @@ ${p.add(q)}::tsquery`);
+      searching = true;
+    }
   }
   const gateways = list(filter.gateway);
   if (gateways.length > 0) where.push(`e.gateway_id IN (SELECT id FROM gateways WHERE ${equality('name', gateways, p)})`);
@@ -48,7 +52,7 @@ export function compilePgFilter(filter: ExecutionFilter, p: Params): { where: st
   if (filter.sessionId) where.push(`e.session_key = ${p.add(filter.sessionId)}`);
   if (filter.since !== undefined && filter.since !== '') where.push(`e.started_ms >= ${p.add(toMs(filter.since, 'since'))}`);
   if (filter.until !== undefined && filter.until !== '') where.push(`e.started_ms < ${p.add(toMs(filter.until, 'until'))}`);
-  return { where, empty };
+  return { where, empty, searching };
 }
 
 export const whereClause = (where: string[]) => (where.length > 0 ? `WHERE ${where.join(' AND ')}` : '');

@@ -44,13 +44,54 @@ export async function pgListExecutions(db: pg.Pool, filter: ExecutionFilter = {}
       bi.server AS blocked_server, bi.name AS blocked_name, e.blocked_phase, e.error_code, e.simulated, e.replay_of
     FROM executions e JOIN gateways g ON g.id = e.gateway_id LEFT JOIN interceptors bi ON bi.id = e.blocked_interceptor_id
     ${whereClause(where)} ORDER BY e.started_ms DESC, e.id DESC LIMIT ${p.add(limit + 1)}`;
-  const rows = (await prepared<SummaryRow>(db, sql, p.values)).rows;
+  const rows = c.searching ? await searchRows(db, sql, where, p.values) : (await prepared<SummaryRow>(db, sql, p.values)).rows;
   const more = rows.length > limit;
   if (more) rows.pop();
   const last = rows[rows.length - 1];
   const result: ExecutionPage = { items: rows.map(toSummary), nextCursor: more && last ? `${last.started_ms}:${last.id}` : null };
   if (page.withTotal) result.total = await pgCountExecutions(db, filter);
   return result;
+}
+
+/** A search matching fewer executions than this is read through the text index, then sorted. */
+const RARE_SEARCH = 2000;
+
+/**
+ * A search page. Walking the time index newest first and testing each row's words finds a common word's
+ * 100 newest matches at once, but walks every row for a word that is rare or absent (2 s on a million,
+ * measured); the text index finds a rare word's few matches at once, but a common word's million. The
+ * planner cannot tell the two apart from its statistics, so a probe through the text index alone (index
+ * scans off: a bitmap of matches, stopped at RARE_SEARCH) decides: few matches are read that way and
+ * sorted; many go the time-index way. The probe's statements differ in text (a comment), so a plan made
+ * with index scans off is never reused for the other way.
+ */
+async function searchRows(db: pg.Pool, pageSql: string, where: string[], values: unknown[]): Promise<SummaryRow[]> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    try {
+      await client.query('SET LOCAL enable_indexscan = off');
+      await client.query('SET LOCAL enable_seqscan = off');
+      const probeValues = values.slice(0, -1); // the page's LIMIT is its last parameter
+      const probe = await prepared<{ n: number }>(
+        client,
+        `/* text index */ SELECT count(*)::int AS n FROM (SELECT 1 FROM executions e ${whereClause(where)} LIMIT ${RARE_SEARCH}) x`,
+        probeValues,
+      );
+      if (probe.rows[0]!.n < RARE_SEARCH) {
+        const rows = (await prepared<SummaryRow>(client, `/* text index */ ${pageSql}`, values)).rows;
+        await client.query('COMMIT');
+        return rows;
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  } finally {
+    client.release();
+  }
+  return (await prepared<SummaryRow>(db, pageSql, values)).rows;
 }
 
 export async function pgCountExecutions(db: pg.Pool, filter: ExecutionFilter = {}, options: { cap?: number } = {}): Promise<number> {
