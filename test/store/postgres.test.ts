@@ -1,7 +1,7 @@
 // What only the PostgreSQL store has to get right: a server that goes away and comes back while
 // gateways record (nothing lost, nothing doubled), many processes migrating one database at once, a
 // schema newer than the build, and connection strings whose password never reaches a message.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { openPgRecorder, PgHistoryStore, redactUrl, runPgMigrations, testConnect
 import { createPool } from '../../src/main/store-postgres/connection';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution, tempDir } from './fixtures';
+import { cliPath } from '../gateway/helpers';
 
 const skip = postgresUnavailable();
 
@@ -113,6 +114,37 @@ describe.skipIf(skip)('PostgreSQL store', () => {
     await admin.query(`INSERT INTO ic_schema_migrations (version, name) VALUES (${PG_LATEST_VERSION + 1}, 'from-the-future')`);
     await admin.end();
     await expect(PgHistoryStore.open(url)).rejects.toThrow(/newer than this build knows.*upgrade/);
+  });
+
+  it('works with the CLI history commands: history, export, import, prune (--db or INTERCEPTOR_CONSOLE_DB)', async () => {
+    const from = await cluster.createDatabase();
+    const to = await cluster.createDatabase();
+    const recorder = await openPgRecorder(from);
+    const recs = [makeExecution({ gateway: 'cli-gw', text: 'quarterly figures' }), makeExecution({ gateway: 'cli-gw', outcome: 'blocked' })];
+    for (const r of recs) recorder.recordExecution(r);
+    await recorder.close();
+    const t = tempDir();
+    const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '', INTERCEPTOR_CONSOLE_DATA: t.dir, ...env } });
+    try {
+      const listed = cli(['history', '--db', from, '--search', 'figures', '--json']);
+      expect(listed.status, listed.stderr).toBe(0);
+      expect((JSON.parse(listed.stdout) as { id: string }[]).map((e) => e.id)).toEqual([recs[0]!.id]);
+      const file = join(t.dir, 'export.jsonl');
+      expect(cli(['export', '--out', file], { INTERCEPTOR_CONSOLE_DB: from }).status).toBe(0);
+      const imported = cli(['import', '--db', to, file]);
+      expect(imported.stdout).toContain('imported 2 execution(s)');
+      const pruned = cli(['prune', '--db', to, '--max-executions', '1']);
+      expect(pruned.stdout).toContain('deleted 1 execution(s)');
+      const table = cli(['history', '--db', to]);
+      expect(table.stdout).toContain('cli-gw');
+      const refused = cli(['history', '--db', 'postgres://ic:s3cr3t@127.0.0.1:1/none']);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/cannot open the history database: .*connection refused/);
+      expect(refused.stderr).not.toContain('s3cr3t');
+    } finally {
+      t.cleanup();
+    }
   });
 
   it('never shows the password: in redacted URLs, failed connections and refused logins', async () => {
