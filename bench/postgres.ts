@@ -84,7 +84,7 @@ async function insertBench(srv: Server): Promise<void> {
     printTable(
       `Insert rate: the same ${INSERTS.toLocaleString('en-US')} executions (3 steps each) through each store's recorder; CPU = this process per execution`,
       ['store', 'executions/s', 'vs SQLite', 'CPU/execution (client side)'],
-      [row('SQLite (writer thread)', sqlite.perSecond, sqlite.cpuUsPerRecord), row('PostgreSQL (pool, batched unnest inserts)', postgres.perSecond, postgres.cpuUsPerRecord)],
+      [row('SQLite (writer thread)', sqlite.perSecond, sqlite.cpuUsPerRecord), row('PostgreSQL (batches of 500, one transaction each)', postgres.perSecond, postgres.cpuUsPerRecord)],
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
