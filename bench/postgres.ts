@@ -241,9 +241,11 @@ async function queryBench(srv: Server): Promise<void> {
 export async function run(): Promise<void> {
   const srv = await server();
   try {
-    await insertBench(srv);
-    await writersBench(srv);
-    await queryBench(srv);
+    // BENCH_PG_PARTS=insert,writers,queries (default all): e.g. only the queries, on a BENCH_PG_URL already filled.
+    const parts = (process.env.BENCH_PG_PARTS ?? 'insert,writers,queries').split(',');
+    if (parts.includes('insert')) await insertBench(srv);
+    if (parts.includes('writers')) await writersBench(srv);
+    if (parts.includes('queries')) await queryBench(srv);
     console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores`);
   } finally {
     srv.stop();

@@ -44,7 +44,18 @@ export async function pgListExecutions(db: pg.Pool, filter: ExecutionFilter = {}
       bi.server AS blocked_server, bi.name AS blocked_name, e.blocked_phase, e.error_code, e.simulated, e.replay_of
     FROM executions e JOIN gateways g ON g.id = e.gateway_id LEFT JOIN interceptors bi ON bi.id = e.blocked_interceptor_id
     ${whereClause(where)} ORDER BY e.started_ms DESC, e.id DESC LIMIT ${p.add(limit + 1)}`;
-  const rows = c.searching ? await searchRows(db, sql, where, p.values) : (await prepared<SummaryRow>(db, sql, p.values)).rows;
+  let rows: SummaryRow[];
+  if (c.searching) {
+    // The same conditions and parameters, the search tested on a bounded walk of the newest rows.
+    const others = where.filter((w) => !w.startsWith('e.search @@'));
+    const search = where.find((w) => w.startsWith('e.search @@'))!;
+    const walk = `SELECT e.id, e.uuid, g.name AS gateway, e.host, e.session_key, e.event, e.target, e.started_ms, e.started_at, e.duration_ms, e.outcome,
+        bi.server AS blocked_server, bi.name AS blocked_name, e.blocked_phase, e.error_code, e.simulated, e.replay_of
+      FROM (SELECT * FROM executions e ${whereClause(others)} ORDER BY e.started_ms DESC, e.id DESC LIMIT ${SEARCH_WALK}) e
+        JOIN gateways g ON g.id = e.gateway_id LEFT JOIN interceptors bi ON bi.id = e.blocked_interceptor_id
+      WHERE ${search} ORDER BY e.started_ms DESC, e.id DESC LIMIT $${p.values.length}`;
+    rows = await searchRows(db, sql, walk, p.values, limit);
+  } else rows = (await prepared<SummaryRow>(db, sql, p.values)).rows;
   const more = rows.length > limit;
   if (more) rows.pop();
   const last = rows[rows.length - 1];
@@ -53,37 +64,30 @@ export async function pgListExecutions(db: pg.Pool, filter: ExecutionFilter = {}
   return result;
 }
 
-/** A search matching fewer executions than this is read through the text index, then sorted. */
-const RARE_SEARCH = 2000;
+/** How many of the newest (filtered) executions a search page walks before asking the text index instead. */
+const SEARCH_WALK = 20_000;
 
 /**
  * A search page. Walking the time index newest first and testing each row's words finds a common word's
- * 100 newest matches at once, but walks every row for a word that is rare or absent (2 s on a million,
- * measured); the text index finds a rare word's few matches at once, but a common word's million. The
- * planner cannot tell the two apart from its statistics, so a probe through the text index alone (index
- * scans off: a bitmap of matches, stopped at RARE_SEARCH) decides: few matches are read that way and
- * sorted; many go the time-index way. The probe's statements differ in text (a comment), so a plan made
- * with index scans off is never reused for the other way.
+ * newest matches at once, but walks every row for a word that is rare or absent (2 s on a million,
+ * measured); the text index finds a rare word's few matches at once, but building the set of a common
+ * word's million matches takes long (0.6 s). The planner cannot tell them apart from its statistics, so
+ * the page first walks at most SEARCH_WALK of the newest executions that pass the other filters; if that
+ * does not fill the page, it asks the text index (index scans off: a bitmap of the matches, then sorted).
+ * The two statements differ in text, so a plan made with index scans off is never reused for the walk.
  */
-async function searchRows(db: pg.Pool, pageSql: string, where: string[], values: unknown[]): Promise<SummaryRow[]> {
+async function searchRows(db: pg.Pool, pageSql: string, walkSql: string, values: unknown[], limit: number): Promise<SummaryRow[]> {
+  const walked = (await prepared<SummaryRow>(db, walkSql, values)).rows;
+  if (walked.length > limit) return walked;
   const client = await db.connect();
   try {
     await client.query('BEGIN');
     try {
       await client.query('SET LOCAL enable_indexscan = off');
       await client.query('SET LOCAL enable_seqscan = off');
-      const probeValues = values.slice(0, -1); // the page's LIMIT is its last parameter
-      const probe = await prepared<{ n: number }>(
-        client,
-        `/* text index */ SELECT count(*)::int AS n FROM (SELECT 1 FROM executions e ${whereClause(where)} LIMIT ${RARE_SEARCH}) x`,
-        probeValues,
-      );
-      if (probe.rows[0]!.n < RARE_SEARCH) {
-        const rows = (await prepared<SummaryRow>(client, `/* text index */ ${pageSql}`, values)).rows;
-        await client.query('COMMIT');
-        return rows;
-      }
+      const rows = (await prepared<SummaryRow>(client, `/* text index */ ${pageSql}`, values)).rows;
       await client.query('COMMIT');
+      return rows;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
@@ -91,7 +95,6 @@ async function searchRows(db: pg.Pool, pageSql: string, where: string[], values:
   } finally {
     client.release();
   }
-  return (await prepared<SummaryRow>(db, pageSql, values)).rows;
 }
 
 export async function pgCountExecutions(db: pg.Pool, filter: ExecutionFilter = {}, options: { cap?: number } = {}): Promise<number> {
