@@ -65,7 +65,7 @@ export async function pgListExecutions(db: pg.Pool, filter: ExecutionFilter = {}
 }
 
 /** How many of the newest (filtered) executions a search page walks before asking the text index instead. */
-const SEARCH_WALK = 20_000;
+const SEARCH_WALK = 2_000;
 
 /**
  * A search page. Walking the time index newest first and testing each row's words finds a common word's
