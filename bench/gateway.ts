@@ -76,12 +76,23 @@ export interface Variant {
   calls: number;
   /** CPU time (user + system, all threads) the measured process spent during the measured calls, ms. */
   cpuMs?: number;
+  /** The part of cpuMs spent on the process's main thread (its event loop), ms. */
+  mainCpuMs?: number;
 }
 
-/** CPU time of a process so far, ms (Linux /proc; clock ticks at the usual 100 Hz). */
+/** CPU time of a process (all threads) so far, ms (Linux /proc; clock ticks at the usual 100 Hz). */
 function processCpuMs(pid: number | undefined): number {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** CPU time of a process's main thread (its tid is its pid) so far, ms. */
+function mainThreadCpuMs(pid: number | undefined): number {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuMs(file: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
@@ -97,6 +108,7 @@ export async function measure(variant: Variant): Promise<void> {
   const params = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
   for (let i = 0; i < WARMUP; i++) await client.call('tools/call', params);
   const cpu0 = processCpuMs(child.pid);
+  const main0 = mainThreadCpuMs(child.pid);
   const start = performance.now();
   for (let i = 0; i < CALLS; i++) {
     const t0 = performance.now();
@@ -106,6 +118,7 @@ export async function measure(variant: Variant): Promise<void> {
   variant.totalMs += performance.now() - start;
   variant.calls += CALLS;
   variant.cpuMs = (variant.cpuMs ?? 0) + processCpuMs(child.pid) - cpu0;
+  variant.mainCpuMs = (variant.mainCpuMs ?? 0) + mainThreadCpuMs(child.pid) - main0;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 }

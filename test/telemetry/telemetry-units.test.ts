@@ -1,11 +1,26 @@
 // The pieces of the OpenTelemetry export that need no process: W3C traceparent handling (what is accepted,
 // what the backend gets) and the bounded queue in front of the exporter.
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { OtelTelemetry } from '../../src/main/telemetry/otel-telemetry';
 import { resolveTelemetryOptions } from '../../src/main/telemetry/options';
 import { parseTraceParent, traceParentOf } from '../../src/main/telemetry/traceparent';
-import { freePort } from '../gateway/helpers';
+import { freePort, waitFor } from '../gateway/helpers';
+
+/** The nice value of each thread of this process, by tid (Linux /proc). */
+function threadNiceness(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // the thread ended while we listed
+    }
+  }
+  return out;
+}
 
 const T = '4bf92f3577b34da6a3ce929d0e0e4736';
 const S = '00f067aa0ba902b7';
@@ -61,4 +76,23 @@ describe('export options and queue', () => {
     await telemetry.shutdown();
     expect(lines.join('\n')).toContain(`${10_000 - 4096} execution(s) were not exported (queue full)`);
   });
+
+  it.runIf(process.platform === 'linux')('runs the export thread at a lower priority than the thread that started it, so traffic goes first', { timeout: 60_000 }, async () => {
+    const own = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
+    const expected = Math.min(19, own + 10);
+    expect(expected).toBeGreaterThan(own); // else this runner is already as nice as it gets and nothing is shown
+    const before = threadNiceness();
+    const options = resolveTelemetryOptions(`http://127.0.0.1:${await freePort()}`, { OTEL_EXPORTER_OTLP_TIMEOUT: '500' }, '0.0.0')!;
+    const telemetry = new OtelTelemetry(options, () => undefined);
+    try {
+      expect(telemetry.stats().thread).toBe(true);
+      const niced = () => [...threadNiceness()].filter(([tid, nice]) => !before.has(tid) && nice === expected);
+      await waitFor(() => niced().length > 0, 20_000, `a new thread at nice ${expected}`);
+      // Only the export thread: the process (its main thread) keeps its priority.
+      expect(threadNiceness().get(process.pid)).toBe(before.get(process.pid));
+    } finally {
+      await telemetry.shutdown();
+    }
+  });
 });
+

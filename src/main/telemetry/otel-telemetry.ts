@@ -12,7 +12,7 @@ import { summarize, type ExecutionSummary } from './execution-summary';
 import { ExportPipeline } from './export-pipeline';
 import { EXPORT_THREAD_KIND, type ExportThreadData, type FromExportThread, type ToExportThread } from './export-protocol';
 import type { TelemetryOptions } from './options';
-import { newSpanId, traceIdOfExecution, traceParentOf, withTraceParent } from './traceparent';
+import { SpanIds, traceIdOfExecution, traceParentOf, withTraceParent } from './traceparent';
 
 /** What the gateway calls (GatewayOptions.telemetry): records in, and the traceparent the backend gets. */
 export interface ExecutionTelemetry {
@@ -31,6 +31,8 @@ export class OtelTelemetry implements ExecutionTelemetry {
   private worker: Worker | undefined;
   private inThread: ExportPipeline | undefined;
   private readonly sessions = new Map<string, SessionRecord>();
+  /** Backend-call span ids from a random pool: a crypto call per 512 forwarded requests, not one per request. */
+  private readonly spanIds = new SpanIds();
   private pending: ExecutionSummary[] = [];
   private drainTimer: NodeJS.Timeout | undefined;
   private dropped = 0;
@@ -67,7 +69,7 @@ export class OtelTelemetry implements ExecutionTelemetry {
     // The same choice as exchangeTrace() makes when the spans are built: the client's trace, else the execution id.
     const client = traceParentOf(received);
     const traceId = client?.traceId ?? traceIdOfExecution(executionId);
-    return withTraceParent(forwarded, { traceId, spanId: newSpanId(), flags: client?.flags ?? 1 });
+    return withTraceParent(forwarded, { traceId, spanId: this.spanIds.next(), flags: client?.flags ?? 1 });
   }
 
   stats(): { pending: number; dropped: number; exportErrors: number; thread: boolean } {

@@ -52,12 +52,6 @@ export function traceIdOfExecution(executionId: string): string {
   return /^[0-9a-f]{32}$/.test(hex) && hex !== ZERO_TRACE ? hex : randomBytes(16).toString('hex');
 }
 
-export function newSpanId(): string {
-  let id = ZERO_SPAN;
-  while (id === ZERO_SPAN) id = randomBytes(8).toString('hex');
-  return id;
-}
-
 /** Span ids from a pool of random bytes: one crypto call per 512 ids instead of one per span. */
 export class SpanIds {
   private pool = Buffer.alloc(0);
