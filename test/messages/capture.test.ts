@@ -87,6 +87,16 @@ describe('message capture', { timeout: 90_000 }, () => {
     const page2 = listMessages(recorder.store.db, { gateway: 'capture-gw', session: sessionId }, { limit: 5, cursor: page1.nextCursor });
     const keys = [...page1.items, ...page2.items].map((m) => Number(m.key));
     expect(keys).toEqual([...keys].sort((a, b) => b - a));
+
+    // Ids are time-ordered UUIDs (v7), so the uuid and execution indexes grow at their end as messages are
+    // written (random v4 ids dirtied pages all over both B-trees): in key order, their time prefix never goes back.
+    const stored = recorder.store.db.prepare("SELECT uuid, execution_uuid AS execution FROM messages WHERE session_key = ? ORDER BY id").all(sessionId) as { uuid: string; execution: string | null }[];
+    const v7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(stored.length).toBeGreaterThan(10);
+    for (const row of stored) expect(row.uuid).toMatch(v7);
+    const prefixes = stored.map((r) => r.uuid.slice(0, 13));
+    expect(prefixes).toEqual([...prefixes].sort());
+    expect(execution!.id).toMatch(v7);
   });
 
   it('records a failed backend connect as a connect-error entry with the error', async () => {

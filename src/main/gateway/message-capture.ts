@@ -8,9 +8,9 @@
 // exchange for it, so the tap picks the execution id and the session adopts it (adopt()). Every later
 // message with that JSON-RPC id on either side (the forwarded request, the backend's answer, the answer to
 // the client), its progress notifications (by token) and its cancellation then carry the same id.
-import { randomUUID } from 'node:crypto';
 import type { BackendEntry } from '../../shared/config/schema';
 import type { MessageDirection, MessageKind, MessageRecord, MessageSide } from '../../shared/trace/messages';
+import { timeOrderedUuid } from '../ids/time-ordered-uuid';
 
 type Json = Record<string, unknown>;
 type Origin = 'c' | 'b';
@@ -32,9 +32,20 @@ export class MessageCapture {
     return new InterceptorTap(this, server);
   }
 
+  /**
+   * The record is built with one fixed shape and optional keys set only when present: every message of a
+   * busy gateway passes here (about a dozen per tools/call with three interceptors), and spreading the
+   * fields then deleting the undefined ones cost a dictionary-mode object per message.
+   */
   emit(fields: Omit<MessageRecord, 'id' | 'at' | 'gateway'>): void {
-    const record = { id: randomUUID(), gateway: this.gateway, at: Date.now(), ...fields } as MessageRecord;
-    for (const key of Object.keys(record) as (keyof MessageRecord)[]) if (record[key] === undefined) delete record[key];
+    const at = Date.now();
+    // Time-ordered: the uuid index (and the execution index, see SessionTap) grows at its end.
+    const record: MessageRecord = { id: timeOrderedUuid(at), gateway: this.gateway, at, side: fields.side, direction: fields.direction, kind: fields.kind, message: fields.message };
+    if (fields.sessionId !== undefined) record.sessionId = fields.sessionId;
+    if (fields.peer !== undefined) record.peer = fields.peer;
+    if (fields.method !== undefined) record.method = fields.method;
+    if (fields.jsonrpcId !== undefined) record.jsonrpcId = fields.jsonrpcId;
+    if (fields.executionId !== undefined) record.executionId = fields.executionId;
     try {
       this.sink(record);
     } catch {
@@ -110,7 +121,8 @@ export class SessionTap {
       let open = this.open.get(k);
       // The first hop of a request opens it (the client's arrives first, the backend's likewise).
       if (!open && ((requester === 'c' && side === 'client') || (requester === 'b' && side === 'backend'))) {
-        open = { executionId: randomUUID(), method: d.method! };
+        // Time-ordered like the message ids: executions and messages index this id as it is written.
+        open = { executionId: timeOrderedUuid(), method: d.method! };
         const token = ((message as Json).params as Json | undefined)?._meta as Json | undefined;
         if (token?.progressToken !== undefined) {
           open.token = token.progressToken;
@@ -132,16 +144,8 @@ export class SessionTap {
     } else {
       executionId = this.notificationLink(d.method!, message as Json, requester);
     }
-    this.capture.emit({
-      sessionId: this.sessionId,
-      side,
-      direction,
-      kind: d.kind,
-      ...(method !== undefined ? { method } : {}),
-      ...(d.id !== undefined ? { jsonrpcId: d.id } : {}),
-      ...(executionId !== undefined ? { executionId } : {}),
-      message,
-    });
+    // Undefined fields are left out by emit().
+    this.capture.emit({ sessionId: this.sessionId, side, direction, kind: d.kind, method, jsonrpcId: d.id, executionId, message });
   }
 
   /** Progress by its token; a cancellation by the request it cancels (sent by the same peer that asked). */
@@ -194,8 +198,10 @@ export class InterceptorTap {
       direction,
       peer: this.server,
       kind: d.kind,
-      ...link,
-      ...(d.id !== undefined ? { jsonrpcId: d.id } : {}),
+      sessionId: link.sessionId,
+      executionId: link.executionId,
+      method: link.method,
+      jsonrpcId: d.id,
       message,
     });
   }
