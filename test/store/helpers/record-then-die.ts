@@ -1,7 +1,7 @@
 // Child process for journal.test.ts: records N executions into a recorder whose database writes are held
 // back (a flush interval far longer than the test), waits until the journal wrote them, then dies by
 // SIGKILL, as a crashed gateway would: no flush, no close.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SqliteRecorder } from '../../../src/main/store';
 import { makeExecution } from '../fixtures';
@@ -14,7 +14,9 @@ for (let i = 0; i < count; i++) recorder.recordExecution(makeExecution({ id: `00
 const journal = () => readdirSync(dirname(db)).find((n) => n.startsWith(`${basename(db)}.journal-${process.pid}-`));
 const poll = setInterval(() => {
   const name = journal();
+  // All N lines: the journal writes records as they come of age (half an interval), so a slow start can split them over ticks.
   if (!name || !existsSync(join(dirname(db), name)) || statSync(join(dirname(db), name)).size === 0) return;
+  if (readFileSync(join(dirname(db), name), 'utf8').split('\n').length - 1 < count) return;
   clearInterval(poll);
   process.stdout.write(`${JSON.stringify({ written: recorder.stats().written })}\n`, () => process.kill(process.pid, 'SIGKILL'));
 }, 10);

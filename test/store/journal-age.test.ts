@@ -1,0 +1,47 @@
+// The journal writes a record once it is half an interval old, on a tick every half interval: within one
+// interval of being accepted it is on disk, but a record the writer commits sooner is never serialized for
+// the journal (writing everything waiting at each tick journaled the fresh records of every batch too).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EncodedItem } from '../../src/main/store/sql/encoded';
+import { Journal } from '../../src/main/store/writer/journal';
+import { tempDir } from './fixtures';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+const item = (uuid: string) => ({ kind: 'message', uuid }) as unknown as EncodedItem;
+const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { uuid: string }).uuid);
+
+describe('the journal writes records by age', () => {
+  it('journals an old record at its tick but not one accepted just before it, then that one within an interval', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const errors: string[] = [];
+    const journal = new Journal(join(t.dir, 'history.db'), 400, (m) => errors.push(m));
+    try {
+      journal.add(item('old'));
+      // Hold the thread (so no timer can run) until the old record is nearly an interval old, then add a
+      // fresh one: the tick that is due runs before this test's own 0 ms timer (timers fire in due order).
+      const start = performance.now();
+      while (performance.now() - start < 390) {
+        /* busy: timers cannot fire */
+      }
+      journal.add(item('fresh'));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(lines(journal.path)).toEqual(['old']);
+      // The fresh one follows at a later tick (waits on the file itself; generous deadline for a loaded machine).
+      const deadline = Date.now() + 20_000;
+      while (lines(journal.path).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(lines(journal.path)).toEqual(['old', 'fresh']);
+      // Committed before it was old enough: never journaled.
+      const quick = item('quick');
+      journal.add(quick);
+      journal.committed([quick]);
+      expect(errors).toEqual([]);
+    } finally {
+      journal.close();
+    }
+  });
+});
