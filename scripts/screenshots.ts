@@ -59,7 +59,7 @@ try {
   await demoCard.getByRole('note', { name: 'Backend health' }).filter({ hasText: 'connected since' }).waitFor({ timeout: 30_000 });
   await shot('gateways');
 
-  // Connect a client: the stdio snippet and the config file it runs (the one the designer saves).
+  // Connect a client: the stdio snippet and the config file it runs (the one the Chain screen saves).
   await demoCard.getByRole('button', { name: 'Connect a client' }).click();
   const connect = page.getByRole('dialog', { name: /Connect a client/ });
   // The dialog's body scrolls: bring the stdio part (snippet, the file it runs, the command line) into view.

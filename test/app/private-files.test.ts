@@ -98,9 +98,9 @@ describe.runIf(posix)('the app under umask 022', () => {
     await waitFor(() => existsSync(join(dataDir, 'history.db-wal')), 20_000, 'the WAL file');
     // A setting saved; a config saved while running (hot reload → reloads/demo.jsonl).
     await call('settings.update', { theme: 'dark' });
-    const loaded = await call<{ text: string }>('designer.load', { id: DEMO_GATEWAY_ID });
+    const loaded = await call<{ text: string }>('chain.load', { id: DEMO_GATEWAY_ID });
     const reloaded = new Promise<void>((resolve) => core.onEvent((e) => e.type === 'gateway.reloaded' && resolve()));
-    await call('designer.save', { id: DEMO_GATEWAY_ID, text: loaded.text.replace('"audit"', '"active"') });
+    await call('chain.save', { id: DEMO_GATEWAY_ID, text: loaded.text.replace('"audit"', '"active"') });
     await reloaded;
     await waitFor(() => existsSync(join(dataDir, 'reloads', `${DEMO_GATEWAY_ID}.jsonl`)), 10_000, 'the reload log');
 

@@ -1,5 +1,5 @@
 // The one computation of an interceptor's effective settings (declared + A11 override) that the chain
-// planner runs on and every designer/playground view shows: values and where each comes from.
+// planner runs on and every Chain/Playground view shows: values and where each comes from.
 import { describe, expect, it } from 'vitest';
 import { effectiveSettings, labelled } from '../../src/shared/config/effective-settings';
 import { planEntry } from '../../src/main/interceptors/chain/order';

@@ -25,11 +25,11 @@ describe.skipIf(!haveChromium)('Effective interceptor settings in Chromium (web 
     await page.goto(web.openUrl);
     api = pageApi(page);
     await waitForDemoGateway(api, page);
-    const loaded = await api<{ text: string }>('designer.load', { id: 'demo' });
+    const loaded = await api<{ text: string }>('chain.load', { id: 'demo' });
     const config = JSON.parse(loaded.text) as { overrides: Record<string, Record<string, unknown>> };
     config.overrides['samples/pii-validator'] = { failOpen: true };
     config.overrides['samples/email-redactor'] = { priorityHint: -2000000 };
-    await api('designer.save', { id: 'demo', text: JSON.stringify(config, null, 2) });
+    await api('chain.save', { id: 'demo', text: JSON.stringify(config, null, 2) });
   }, 120_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 // The "Connect a client" stdio snippet in a real Chromium against web mode: the command line the dialog
 // shows is launched as it is by a real MCP client (SDK v2 over stdio), and what it sends is filed under
 // the gateway's id ("demo"), not its serverInfo name ("Demo gateway"), everywhere: the Traffic rows and
-// Gateway filter, the card's counters and replay. The snippet runs the very file the designer saves
+// Gateway filter, the card's counters and replay. The snippet runs the very file the Chain screen saves
 // (`--listen stdio`), the dialog names it, and a save reaches a connected stdio client.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +91,7 @@ describe.skipIf(!haveChromium)('The stdio "Connect a client" snippet in Chromium
     expect(await page.getByText(/not configured here any more/).count()).toBe(0);
   });
 
-  it('runs the config file the designer saves, says which in the dialog, and follows a save while connected', { timeout: 180_000 }, async () => {
+  it('runs the config file the Chain screen saves, says which in the dialog, and follows a save while connected', { timeout: 180_000 }, async () => {
     const configFile = join(web.dataDir, 'gateways', 'demo.json');
     await page.evaluate(() => (location.hash = '#/gateways'));
     await card().getByRole('button', { name: 'Connect a client' }).click();
@@ -105,11 +105,11 @@ describe.skipIf(!haveChromium)('The stdio "Connect a client" snippet in Chromium
     const blocked = async (client: Client) => (await client.callTool({ name: 'echo', arguments: { message: 'ssn 123-45-6789' } })).isError === true;
     await withStdioClient(commandLine, async (client) => {
       expect(await blocked(client)).toBe(true);
-      // Saved in the designer (as its Save button does): pii-validator off. The connected client's gateway follows.
-      const loaded = await api<{ text: string }>('designer.load', { id: 'demo' });
+      // Saved in the Chain screen (as its Save button does): pii-validator off. The connected client's gateway follows.
+      const loaded = await api<{ text: string }>('chain.load', { id: 'demo' });
       const config = JSON.parse(loaded.text) as { overrides: Record<string, unknown> };
       config.overrides['samples/pii-validator'] = { enabled: false };
-      await api('designer.save', { id: 'demo', text: JSON.stringify(config, null, 2) });
+      await api('chain.save', { id: 'demo', text: JSON.stringify(config, null, 2) });
       await expect.poll(() => blocked(client), { timeout: 30_000, interval: 500 }).toBe(false);
     });
     // A client launched after the save runs the saved chain from its first call.

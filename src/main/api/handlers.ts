@@ -14,7 +14,7 @@ import { importedServerConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
 import { buildTrafficHandlers } from './handlers-traffic';
 import { buildPlaygroundHandlers } from './handlers-playground';
-import { buildDesignerHandlers } from './handlers-designer';
+import { buildChainHandlers } from './handlers-chain';
 import { buildMessagesHandlers } from './handlers-messages';
 import { buildBreakpointsHandlers } from './handlers-breakpoints';
 import { PauseService } from '../services/breakpoints/pause-service';
@@ -152,7 +152,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     },
     ...buildPlaygroundHandlers(d),
     ...buildTrafficHandlers(d),
-    ...buildDesignerHandlers(d),
+    ...buildChainHandlers(d),
     ...buildMessagesHandlers(d),
     ...buildBreakpointsHandlers(d.pauses ?? new PauseService(manager, d.emit)),
   };

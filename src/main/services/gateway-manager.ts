@@ -3,7 +3,7 @@
 // --config` reads it (so a client can launch the same gateway headless), and
 // `<dataDir>/gateways/registry.json` keeps what only the app needs (auto-start, demo flag). The "Connect
 // a client" stdio snippets launch the headless gateway on that same file (`--listen stdio` when the
-// console runs it over HTTP), so a chain saved in the designer is what a stdio client runs, hot-reloaded.
+// console runs it over HTTP), so a chain saved in the Chain screen is what a stdio client runs, hot-reloaded.
 // (Older versions wrote a stdio copy, `<id>.stdio.json`, that went stale; it is removed on load.)
 // Every file here may hold bearer tokens: 0600 in a 0700 folder (files/private-files.ts).
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -98,7 +98,7 @@ export class GatewayManager {
     return join(this.dir, `${id}.json`);
   }
 
-  /** The config a client launches headless: the gateway's own file, the one the designer saves. */
+  /** The config a client launches headless: the gateway's own file, the one the Chain screen saves. */
   stdioConfigPath(id: string): string {
     return this.configPath(id);
   }

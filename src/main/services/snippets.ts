@@ -1,6 +1,6 @@
 // "Connect a client": the exact config entries for Claude Desktop, Cursor and VS Code.
 // stdio snippets launch this installation's headless gateway on the gateway's own config file, the one the
-// designer saves (`--listen stdio` whatever that file's listener, and it hot-reloads on every save),
+// Chain screen saves (`--listen stdio` whatever that file's listener, and it hot-reloads on every save),
 // recording into the same history database, so traffic from the client shows up in the app. Only reads.
 import type { ConnectSnippets } from '../../shared/api/models';
 import type { GatewayConfig } from '../../shared/config';

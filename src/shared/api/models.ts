@@ -98,7 +98,7 @@ export const ConnectSnippetsSchema = z.object({
     cursor: z.string(),
     vscode: z.string(),
     command: z.string(),
-    /** The config file the launched gateway runs and follows: the one the designer saves. */
+    /** The config file the launched gateway runs and follows: the one the Chain screen saves. */
     configPath: z.string(),
   }),
   /** Snippets pointing at the running HTTP listener (null when it has none). */

@@ -23,7 +23,7 @@ import {
 import { SinkEventPageSchema } from './models-traffic';
 import { trafficProcedures } from './procedures-traffic';
 import { playgroundProcedures } from './procedures-playground';
-import { designerProcedures } from './procedures-designer';
+import { chainProcedures } from './procedures-chain';
 import { messagesProcedures } from './procedures-messages';
 import { breakpointsProcedures } from './procedures-breakpoints';
 import { InvocationContextSchema } from '../protocol/schemas';
@@ -200,7 +200,7 @@ export const procedures = {
   ),
   ...trafficProcedures,
   ...playgroundProcedures,
-  ...designerProcedures,
+  ...chainProcedures,
   ...messagesProcedures,
   ...breakpointsProcedures,
 } as const;

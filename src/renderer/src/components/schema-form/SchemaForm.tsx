@@ -1,6 +1,6 @@
 // A form generated from a JSON Schema (interceptor `configSchema`, tool `inputSchema`), with a raw JSON
 // tab as the fallback for anything the form does not cover. Shared by the Playground (invoke config,
-// client tool calls) and the Chain designer (config overrides). The value is plain JSON; onChange gets
+// client tool calls) and the Chain screen (config overrides). The value is plain JSON; onChange gets
 // the whole new value. Inline errors come from the same schema (schema.ts `validate`).
 import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { JsonEditor, parseJsonText } from '../json-editor/JsonEditor';

@@ -1,10 +1,10 @@
-// Chain: the visual designer of a gateway's interceptor chain (#/chain/<gateway id>), and the wizard
+// Chain: the visual chain editor of a gateway's interceptor chain (#/chain/<gateway id>), and the wizard
 // that creates a gateway from scratch.
 import { useEffect, useState } from 'react';
 import { useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Status } from '../../components/Status';
-import { Designer } from './Designer';
+import { ChainEditor } from './ChainEditor';
 import { NewGatewayWizard } from './wizard/NewGatewayWizard';
 import './chain.css';
 
@@ -65,7 +65,7 @@ export function ChainPage() {
           </button>
         </div>
       )}
-      {current && <Designer key={current.id} id={current.id} />}
+      {current && <ChainEditor key={current.id} id={current.id} />}
       <NewGatewayWizard
         open={wizard}
         onClose={() => setWizard(false)}

@@ -1,5 +1,5 @@
 // Narrowing an interceptor's hooks (A11). The user edits the events per phase; before anything reaches
-// the document the chain engine judges it (designer.checkOverrides → validateOverrides): a widening
+// the document the chain engine judges it (editor.checkOverrides → validateOverrides): a widening
 // attempt is refused with the engine's reason and the document stays as it was.
 import { useState } from 'react';
 import type { Hook } from './doc/overrides';

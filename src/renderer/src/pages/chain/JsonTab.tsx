@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { JsonEditor } from '../../components/json-editor/JsonEditor';
 import type { ConfigError } from '../../../../shared/config';
-import type { OverrideIssue } from '../../../../shared/api/models-designer';
+import type { OverrideIssue } from '../../../../shared/api/models-chain';
 
 interface Props {
   text: string;

@@ -1,7 +1,7 @@
 // The palette: this gateway's interceptor servers and everything each discovered. Drag an interceptor
 // onto the canvas to enable it; those that do not apply to the selected event and phase are dimmed and
 // say why on hover. A server that cannot be reached shows its error in place.
-import type { DesignerDiscovery } from '../../../../shared/api/models-designer';
+import type { ChainDiscovery } from '../../../../shared/api/models-chain';
 import { DRAG_MIME } from './canvas/ChainCanvas';
 import { skipExplanation, SKIP_LABELS } from './skip-reasons';
 import type { OrderedEntry, Phase } from './useChainData';
@@ -18,7 +18,7 @@ interface Descriptor {
 }
 
 interface Props {
-  discovery: DesignerDiscovery | undefined;
+  discovery: ChainDiscovery | undefined;
   discovering: boolean;
   error: unknown;
   onRefresh(): void;

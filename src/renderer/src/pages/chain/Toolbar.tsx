@@ -1,7 +1,7 @@
-// The designer's toolbar: what to look at (event, phase, protocol version), how (canvas or JSON), and the
+// The Chain screen's toolbar: what to look at (event, phase, protocol version), how (canvas or JSON), and the
 // document actions (undo, redo, save) with the save/reload status.
 import { useState } from 'react';
-import type { DesignerSaveResult } from '../../../../shared/api/models-designer';
+import type { ChainSaveResult } from '../../../../shared/api/models-chain';
 import type { Phase } from './useChainData';
 
 export const EVENTS = [
@@ -37,7 +37,7 @@ interface Props {
   saving: boolean;
   onSave(): void;
   status: string;
-  saved: DesignerSaveResult | undefined;
+  saved: ChainSaveResult | undefined;
   savedAt: number | undefined;
   ordering: boolean;
 }
@@ -122,7 +122,7 @@ export function Toolbar(p: Props) {
   );
 }
 
-function savedText(s: DesignerSaveResult, savedAt: number | undefined): string {
+function savedText(s: ChainSaveResult, savedAt: number | undefined): string {
   const at = new Date(savedAt ?? Date.now()).toLocaleTimeString();
   if (!s.reload) return `Saved ${at}`;
   return s.reload.restarted ? `Saved ${at} · gateway restarted (backend or listener changed)` : `Saved ${at} · hot-reloaded, sessions kept`;

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
 import type { ProcedureOutput } from '../../../../shared/api/procedures';
-import type { DesignerDiscovery } from '../../../../shared/api/models-designer';
+import type { ChainDiscovery } from '../../../../shared/api/models-chain';
 import type { OrderedInterceptorView } from '../../../../shared/api/chain-order';
 
 export type Phase = 'request' | 'response';
@@ -23,7 +23,7 @@ export function useDebounced<T>(value: T, ms: number): T {
 }
 
 export interface ChainData {
-  discovery: DesignerDiscovery | undefined;
+  discovery: ChainDiscovery | undefined;
   discoveryError: unknown;
   discovering: boolean;
   refreshDiscovery(): void;
@@ -54,11 +54,11 @@ export function useChainData(id: string, raw: Record<string, unknown> | undefine
   // the servers answer from their discovery cache, so an override edit costs no new interceptors/list.
   const overridesKey = JSON.stringify(config?.overrides ?? null);
   const discovery = useQuery({
-    queryKey: ['designer.discover', id, serversKey, overridesKey, refresh],
+    queryKey: ['chain.discover', id, serversKey, overridesKey, refresh],
     queryFn: () => {
       const force = forceNext.current;
       forceNext.current = false;
-      return api.call('designer.discover', { id, config: config!, refresh: force });
+      return api.call('chain.discover', { id, config: config!, refresh: force });
     },
     enabled: Boolean(config),
     placeholderData: keepPreviousData,

@@ -43,7 +43,7 @@ export function ConnectDialog({ gateway, open, onClose }: { gateway: GatewayInfo
             <h3>Over stdio ({meta.label} launches the headless gateway)</h3>
             <CodeBlock label={`${meta.label} stdio snippet`} text={s.stdio[client]} />
             <div className="muted" data-testid="stdio-config-path">
-              Runs <span className="mono">{s.stdio.configPath}</span>, the file the Chain designer saves: a saved chain is
+              Runs <span className="mono">{s.stdio.configPath}</span>, the file the Chain screen saves: a saved chain is
               what this client runs, reloaded while it runs.
             </div>
             <div className="muted">

@@ -36,7 +36,7 @@ export function BackendStep({ value, onChange, test, onTest }: Props) {
     setTesting(true);
     onTest(undefined);
     try {
-      onTest(await api.call('designer.testBackend', { entry: backendEntry(value) }));
+      onTest(await api.call('chain.testBackend', { entry: backendEntry(value) }));
     } catch (err) {
       onTest({ ok: false, error: err instanceof Error ? err.message : String(err), durationMs: 0 });
     } finally {

@@ -44,7 +44,7 @@ export function NewGatewayWizard({ open, onClose, onCreated }: Props) {
   useEffect(() => {
     if (!open) return;
     // A concrete free port, so the URL stays the same across restarts.
-    api.call('designer.freePort').then(
+    api.call('chain.freePort').then(
       ({ port }) => setListener((l) => (l.port === '0' ? { ...l, port: String(port) } : l)),
       () => undefined,
     );

@@ -30,7 +30,7 @@ export function ServersStep({ servers, onChange, startDisabled, onStartDisabled 
     onChange(list);
     let result;
     try {
-      result = await api.call('designer.testServer', { entry: serverEntry(s) });
+      result = await api.call('chain.testServer', { entry: serverEntry(s) });
     } catch (err) {
       result = { ok: false, error: err instanceof Error ? err.message : String(err), interceptors: [], skipped: [], durationMs: 0 };
     }
@@ -41,7 +41,7 @@ export function ServersStep({ servers, onChange, startDisabled, onStartDisabled 
     setError(undefined);
     try {
       const name = uniqueName('samples');
-      const preset = await api.call('designer.samplesEntry', { name });
+      const preset = await api.call('chain.samplesEntry', { name });
       const s: ServerDraft = { key: nextKey++, preset, draft: { ...emptyEndpoint(name) }, failOpen: false };
       const all = [...servers, s];
       onChange(all);

@@ -1,7 +1,7 @@
 // The wizard's working state and how it becomes config entries (the gateway config schema's shapes).
 import type { ImportedServer } from '../../../../../shared/api/models';
 import { splitCommandLine } from '../../../../../shared/shell/shell-words';
-import type { TestBackendResult, TestServerResult } from '../../../../../shared/api/models-designer';
+import type { TestBackendResult, TestServerResult } from '../../../../../shared/api/models-chain';
 
 export type EntryKind = 'command' | 'url';
 

@@ -1,11 +1,11 @@
-// The designer for one gateway: toolbar (event, phase, protocol, canvas/JSON, undo/redo, save), palette,
+// The Chain screen for one gateway: toolbar (event, phase, protocol, canvas/JSON, undo/redo, save), palette,
 // canvas and side panel, all editing one config document. Save writes the file byte for byte and a
 // running gateway hot-reloads it.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
-import type { DesignerSaveResult } from '../../../../shared/api/models-designer';
+import type { ChainSaveResult } from '../../../../shared/api/models-chain';
 import { ChainCanvas } from './canvas/ChainCanvas';
 import { overridesOf, patchOverride, setEnabled, type Hook } from './doc/overrides';
 import type { OverrideSettings } from '../../../../shared/config/effective-settings';
@@ -17,10 +17,10 @@ import { Toolbar } from './Toolbar';
 import { SKIP_LABELS } from './skip-reasons';
 import { useChainData, useDebounced, type Phase } from './useChainData';
 
-export function Designer({ id }: { id: string }) {
+export function ChainEditor({ id }: { id: string }) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const loaded = useQuery({ queryKey: ['designer.load', id], queryFn: () => api.call('designer.load', { id }), staleTime: Infinity, gcTime: 0 });
+  const loaded = useQuery({ queryKey: ['chain.load', id], queryFn: () => api.call('chain.load', { id }), staleTime: Infinity, gcTime: 0 });
   const doc = useConfigDocument('');
   const [ready, setReady] = useState(false);
   useEffect(() => {
@@ -48,7 +48,7 @@ export function Designer({ id }: { id: string }) {
   const [tab, setTab] = useState<'canvas' | 'json'>('canvas');
   const [selectedId, setSelectedId] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [saved, setSaved] = useState<DesignerSaveResult>();
+  const [saved, setSaved] = useState<ChainSaveResult>();
   const [savedAt, setSavedAt] = useState<number>();
   const [saveError, setSaveError] = useState<unknown>();
   const [saving, setSaving] = useState(false);
@@ -57,8 +57,8 @@ export function Designer({ id }: { id: string }) {
   const data = useChainData(id, doc.raw, valid, event, protocolVersion);
   const draftForIssues = useDebounced(valid ? doc.raw : undefined, 400);
   const issues = useQuery({
-    queryKey: ['designer.checkOverrides', id, JSON.stringify(draftForIssues ?? null), data.discovery ? 1 : 0],
-    queryFn: () => api.call('designer.checkOverrides', { id, config: draftForIssues! }),
+    queryKey: ['chain.checkOverrides', id, JSON.stringify(draftForIssues ?? null), data.discovery ? 1 : 0],
+    queryFn: () => api.call('chain.checkOverrides', { id, config: draftForIssues! }),
     enabled: Boolean(draftForIssues) && Boolean(data.discovery),
     retry: false,
   });
@@ -69,7 +69,7 @@ export function Designer({ id }: { id: string }) {
     setSaving(true);
     setSaveError(undefined);
     try {
-      const result = await api.call('designer.save', { id, text: doc.text });
+      const result = await api.call('chain.save', { id, text: doc.text });
       doc.markSaved(result.text);
       setSaved(result);
       setSavedAt(Date.now());
@@ -128,7 +128,7 @@ export function Designer({ id }: { id: string }) {
   const checkHooks = async (hooks: Hook[]): Promise<string | undefined> => {
     if (!doc.raw || !selectedId) return 'The config is not valid JSON; fix it in the JSON tab first.';
     const draft = patchOverride(doc.raw, selectedId, { hooks });
-    const found = await api.call('designer.checkOverrides', { id, config: draft });
+    const found = await api.call('chain.checkOverrides', { id, config: draft });
     return found.find((i) => i.key === selectedId && i.severity === 'error')?.message;
   };
 
@@ -140,7 +140,7 @@ export function Designer({ id }: { id: string }) {
   const failedClosed = (data.discovery?.servers ?? []).filter((s) => !s.ok && !s.failOpen);
 
   return (
-    <div className="designer">
+    <div className="chain-editor">
       <Toolbar
         event={event}
         onEvent={setEvent}
@@ -183,7 +183,7 @@ export function Designer({ id }: { id: string }) {
         </div>
       )}
       {tab === 'canvas' ? (
-        <div className={`designer-body${selectedId ? ' with-panel' : ''}`}>
+        <div className={`chain-editor-body${selectedId ? ' with-panel' : ''}`}>
           <Palette
             discovery={data.discovery}
             discovering={data.discovering}

@@ -15,7 +15,7 @@ import { cliPath, everythingBackend } from '../gateway/helpers';
 
 const samples = { transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] };
 const base = {
-  serverInfo: { name: 'Designer API', version: '1.0.0' },
+  serverInfo: { name: 'Chain API', version: '1.0.0' },
   backend: everythingBackend,
   staticInterceptors: [samples],
   listen: { transport: 'http', host: '127.0.0.1', port: 0 },
@@ -30,8 +30,8 @@ async function call<T = unknown>(core: AppCore, name: string, input?: unknown): 
 
 type Entry = { id: string; pass: string; priority: number; skipped?: string; skipDetail?: string; mode: string };
 
-describe('designer API', () => {
-  const tmp = tempDir('ic-designer-');
+describe('Chain screen API', () => {
+  const tmp = tempDir('ic-chain-');
   let core: AppCore;
   const order = (config: unknown, event = 'tools/call', phase = 'request') =>
     call<{ interceptors: Entry[] }>(core, 'chain.order', { id: 'd', event, phase, config }).then((r) => r.interceptors);
@@ -49,14 +49,14 @@ describe('designer API', () => {
   });
 
   it('loads the config file as text, exactly as on disk', async () => {
-    const doc = await call<{ text: string; configPath: string; info: { status: string } }>(core, 'designer.load', { id: 'd' });
+    const doc = await call<{ text: string; configPath: string; info: { status: string } }>(core, 'chain.load', { id: 'd' });
     expect(doc.text).toBe(readFileSync(doc.configPath, 'utf8'));
     expect(doc.info.status).toBe('running');
   });
 
   it('discovers every server of a draft, with connection errors in place', async () => {
     const draft = { ...base, staticInterceptors: [samples, { transport: 'stdio', name: 'broken', command: '/nonexistent/interceptor-server' }] };
-    const { servers } = await call<{ servers: { name: string; ok: boolean; error?: string; interceptors: { name: string }[] }[] }>(core, 'designer.discover', {
+    const { servers } = await call<{ servers: { name: string; ok: boolean; error?: string; interceptors: { name: string }[] }[] }>(core, 'chain.discover', {
       id: 'd',
       config: draft,
     });
@@ -87,13 +87,13 @@ describe('designer API', () => {
   it('reports tool-allowlist without config as a configuration error in the palette and skips it instead of blocking', async () => {
     type Discovery = { servers: { name: string; configErrors?: { interceptor: string; message: string }[] }[] };
     const draft = { ...base, overrides: {} };
-    const { servers } = await call<Discovery>(core, 'designer.discover', { id: 'd', config: draft });
+    const { servers } = await call<Discovery>(core, 'chain.discover', { id: 'd', config: draft });
     expect(servers[0]!.configErrors).toEqual([
       { interceptor: 'tool-allowlist', message: expect.stringMatching(/^samples\/tool-allowlist: no config is set .*\(config\.allow is required\); it is skipped/) },
     ]);
     expect((await order(draft)).find((e) => e.id === 'samples/tool-allowlist')).toMatchObject({ skipped: 'config-invalid' });
     const configured = { ...base, overrides: { 'samples/tool-allowlist': { config: { allow: ['echo'] } } } };
-    expect((await call<Discovery>(core, 'designer.discover', { id: 'd', config: configured })).servers[0]!.configErrors).toBeUndefined();
+    expect((await call<Discovery>(core, 'chain.discover', { id: 'd', config: configured })).servers[0]!.configErrors).toBeUndefined();
   }, 30_000);
 
   it('shows the configuration error on the gateway card (interceptor-server status)', async () => {
@@ -111,7 +111,7 @@ describe('designer API', () => {
 
   it('refuses a widening hooks override with the engine reason and its JSON path', async () => {
     const widening = { ...base, overrides: { 'samples/email-redactor': { hooks: [{ events: ['tools/call', 'resources/read'], phase: 'request' }] } } };
-    const issues = await call<{ configPath: string; kind: string; message: string }[]>(core, 'designer.checkOverrides', { id: 'd', config: widening });
+    const issues = await call<{ configPath: string; kind: string; message: string }[]>(core, 'chain.checkOverrides', { id: 'd', config: widening });
     expect(issues).toEqual([
       expect.objectContaining({
         kind: 'widening',
@@ -120,12 +120,12 @@ describe('designer API', () => {
       }),
     ]);
     const narrowing = { ...base, overrides: { 'samples/request-logger': { hooks: [{ events: ['tools/call'], phase: 'request' }] } } };
-    expect(await call(core, 'designer.checkOverrides', { id: 'd', config: narrowing })).toEqual([]);
+    expect(await call(core, 'chain.checkOverrides', { id: 'd', config: narrowing })).toEqual([]);
 
     const file = join(tmp.dir, 'gateways', 'd.json');
     const onDisk = readFileSync(file, 'utf8');
-    await expect(call(core, 'designer.save', { id: 'd', text: JSON.stringify(widening, null, 2) })).rejects.toThrow(/Nothing was saved: overrides\["samples\/email-redactor"\]\.hooks\[0\]\.events\[1\]/);
-    await expect(call(core, 'designer.save', { id: 'd', text: '{"backend": {"transport": "stdio"}}' })).rejects.toThrow(/Nothing was saved.*backend\.name/s);
+    await expect(call(core, 'chain.save', { id: 'd', text: JSON.stringify(widening, null, 2) })).rejects.toThrow(/Nothing was saved: overrides\["samples\/email-redactor"\]\.hooks\[0\]\.events\[1\]/);
+    await expect(call(core, 'chain.save', { id: 'd', text: '{"backend": {"transport": "stdio"}}' })).rejects.toThrow(/Nothing was saved.*backend\.name/s);
     expect(readFileSync(file, 'utf8')).toBe(onDisk);
   }, 30_000);
 
@@ -136,7 +136,7 @@ describe('designer API', () => {
     const text = JSON.stringify({ ...base, overrides: { 'samples/pii-validator': { mode: 'audit' } } }, null, 4);
     const saved = await call<{ text: string; configPath: string; reload: { restarted: boolean } | null; info: { status: string; lastReload?: unknown } }>(
       core,
-      'designer.save',
+      'chain.save',
       { id: 'd', text },
     );
     off();
@@ -145,22 +145,22 @@ describe('designer API', () => {
     expect(saved.reload).toMatchObject({ restarted: false });
     expect(saved.info.status).toBe('running');
     expect(events).toContain('gateway.reloaded');
-    const reloads = await call<{ restarted: boolean }[]>(core, 'designer.reloads', { id: 'd' });
+    const reloads = await call<{ restarted: boolean }[]>(core, 'chain.reloads', { id: 'd' });
     expect(reloads[0]).toMatchObject({ restarted: false });
-    expect((await call<{ text: string }>(core, 'designer.load', { id: 'd' })).text).toBe(`${text}\n`);
+    expect((await call<{ text: string }>(core, 'chain.load', { id: 'd' })).text).toBe(`${text}\n`);
   }, 30_000);
 
   it('probes a backend and an interceptor server for the wizard, and reports a bad one clearly', async () => {
-    const backend = await call<{ ok: boolean; toolCount: number; serverInfo: { name: string } }>(core, 'designer.testBackend', { entry: everythingBackend });
+    const backend = await call<{ ok: boolean; toolCount: number; serverInfo: { name: string } }>(core, 'chain.testBackend', { entry: everythingBackend });
     expect(backend.ok).toBe(true);
     expect(backend.toolCount).toBeGreaterThan(5);
-    const entry = await call<Record<string, unknown>>(core, 'designer.samplesEntry', { name: 'samples' });
-    const server = await call<{ ok: boolean; interceptors: { name: string }[] }>(core, 'designer.testServer', { entry });
+    const entry = await call<Record<string, unknown>>(core, 'chain.samplesEntry', { name: 'samples' });
+    const server = await call<{ ok: boolean; interceptors: { name: string }[] }>(core, 'chain.testServer', { entry });
     expect(server.ok).toBe(true);
     expect(server.interceptors.map((i) => i.name)).toContain('pii-validator');
-    const bad = await call<{ ok: boolean; error: string }>(core, 'designer.testServer', { entry: { transport: 'http', name: 'nowhere', endpoint: 'http://127.0.0.1:9/mcp' } });
+    const bad = await call<{ ok: boolean; error: string }>(core, 'chain.testServer', { entry: { transport: 'http', name: 'nowhere', endpoint: 'http://127.0.0.1:9/mcp' } });
     expect(bad.ok).toBe(false);
     expect(bad.error).toBeTruthy();
-    await expect(call(core, 'designer.testBackend', { entry: { transport: 'stdio', name: 'x' } })).rejects.toThrow(/backend entry is invalid: command/);
+    await expect(call(core, 'chain.testBackend', { entry: { transport: 'stdio', name: 'x' } })).rejects.toThrow(/backend entry is invalid: command/);
   }, 60_000);
 });

@@ -4,7 +4,7 @@
 import { Client, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ApiError } from '../../../shared/api/envelope';
-import type { TestBackendResult, TestServerResult } from '../../../shared/api/models-designer';
+import type { TestBackendResult, TestServerResult } from '../../../shared/api/models-chain';
 import { BackendEntrySchema, formatPath, InterceptorServerEntrySchema, type BackendEntry, type InterceptorServerEntry } from '../../../shared/config';
 import { InterceptorServerClient } from '../../interceptors/client';
 import type { AppEnvironment } from '../environment';

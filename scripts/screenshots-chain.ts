@@ -1,6 +1,6 @@
-// Takes the README screenshots of the Chain designer with Chromium against web mode (the demo gateway:
+// Takes the README screenshots of the Chain screen with Chromium against web mode (the demo gateway:
 // server-everything + the sample interceptors), each after doing what it shows for real.
-// Run after `npm run build`: node --import tsx scripts/screenshots-designer.ts
+// Run after `npm run build`: node --import tsx scripts/screenshots-chain.ts
 // At 1440×900, the size the canvas is made readable for (test/e2e/chain-readability.test.ts). Interceptors
 // are selected from the palette, as a node may lie outside the visible part of the canvas.
 import { join } from 'node:path';
@@ -13,13 +13,13 @@ const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-ever
 
 const { web, browser, page, api, close } = await openConsole(VIEWPORT, '#/chain/demo');
 try {
-  // Light and dark (`-dark`) of each, but for the canvas, whose dark image (designer-dark) is taken last
+  // Light and dark (`-dark`) of each, but for the canvas, whose dark image (chain-dark) is taken last
   // with the default 'system' theme following the browser's colour scheme.
-  const shot = (p: Page, name: string) => shootBothThemes(p, api, `designer-${name}`, { settleMs: 600 });
+  const shot = (p: Page, name: string) => shootBothThemes(p, api, `chain-${name}`, { settleMs: 600 });
   await page.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 60_000 });
 
   // The demo chain for tools/call as the engine orders it, tool-allowlist in audit (shadow).
-  await shoot(page, 'designer-canvas', { settleMs: 600 });
+  await shoot(page, 'chain-canvas', { settleMs: 600 });
 
   // The side panel of tool-allowlist: audit mode and its config edited with the generated form.
   await page.getByTestId('palette-item-samples/tool-allowlist').click();
@@ -42,7 +42,7 @@ try {
   await editor.click();
   const text = await page.evaluate(async () => {
     const token = sessionStorage.getItem('ic-token')!;
-    const res = await fetch('/api/call/designer.load', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ id: 'demo' }) });
+    const res = await fetch('/api/call/chain.load', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ id: 'demo' }) });
     return ((await res.json()) as { value: { text: string } }).value.text;
   });
   await page.keyboard.press('Control+A');
@@ -81,7 +81,7 @@ try {
   await dark.goto(`${web.openUrl}#/chain/demo`);
   await dark.getByTestId('chain-node-request-samples/email-redactor').waitFor({ timeout: 30_000 });
   await dark.getByTestId('palette-item-samples/pii-validator').click();
-  await shoot(dark, 'designer-dark', { settleMs: 600 });
+  await shoot(dark, 'chain-dark', { settleMs: 600 });
 } finally {
   await close();
 }

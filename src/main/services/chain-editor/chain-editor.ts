@@ -4,7 +4,7 @@
 // function over the same pool connections, so the canvas shows exactly what the engine will run.
 import { readFileSync } from 'node:fs';
 import { ApiError } from '../../../shared/api/envelope';
-import type { DesignerDiscovery, DesignerSaveResult, OverrideIssue, ServerDiscovery } from '../../../shared/api/models-designer';
+import type { ChainDiscovery, ChainSaveResult, OverrideIssue, ServerDiscovery } from '../../../shared/api/models-chain';
 import { formatConfigErrors, formatPath, parseGatewayConfig, parseGatewayConfigText, type GatewayConfig } from '../../../shared/config';
 import type { InterceptorDescriptor } from '../../../shared/protocol/schemas';
 import { configErrors, validateOverrides, type DiscoveredInterceptor } from '../../interceptors/chain';
@@ -14,7 +14,7 @@ import { configuredServers, endpointTarget } from '../gateway-summary';
 import type { ServerPoolPort } from '../ports';
 import { ReloadLog } from './reload-log';
 
-export class ChainDesigner {
+export class ChainEditor {
   readonly reloads: ReloadLog;
 
   constructor(
@@ -52,7 +52,7 @@ export class ChainDesigner {
   }
 
   /** Every configured server, discovered in parallel through the pool; a failure is reported in place. */
-  async discover(id: string, config: GatewayConfig, refresh = false): Promise<DesignerDiscovery> {
+  async discover(id: string, config: GatewayConfig, refresh = false): Promise<ChainDiscovery> {
     const principals = new Map<string, string[]>();
     for (const [principal, entries] of Object.entries(config.dynamicInterceptors)) {
       for (const e of entries) principals.set(e.name, [...(principals.get(e.name) ?? []), principal]);
@@ -102,7 +102,7 @@ export class ChainDesigner {
    * Saves the JSON tab's text as the config file, byte for byte (a trailing newline is added when missing,
    * and the returned text says so). Invalid text or a widening override saves nothing.
    */
-  async save(id: string, text: string): Promise<DesignerSaveResult> {
+  async save(id: string, text: string): Promise<ChainSaveResult> {
     const parsed = parseGatewayConfigText(text);
     if (!parsed.ok) throw new ApiError('invalid_config', `Nothing was saved: the config is invalid:\n${formatConfigErrors(parsed.errors)}`);
     const issues = await this.checkOverrides(id, parsed.config);

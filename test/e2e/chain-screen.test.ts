@@ -1,4 +1,4 @@
-// The Chain designer in a real Chromium against web mode (no demo gateway): a gateway created from scratch
+// The Chain screen in a real Chromium against web mode (no demo gateway): a gateway created from scratch
 // in the wizard (server-everything as the backend, the bundled sample interceptor server), interceptors
 // enabled by dragging them onto the canvas, a priority change reordering the canvas, a switch to audit,
 // Save writing exactly what the JSON tab shows, the running gateway hot-reloading it under a live client
@@ -12,13 +12,13 @@ import { chromiumAvailable, ensureRendererBuilt, launchChromium, root, startWebM
 import { connectHttpClient, firstToken } from '../app/mcp-client';
 
 const haveChromium = chromiumAvailable();
-if (!haveChromium) console.warn('SKIPPED designer browser tests: /usr/bin/chromium is missing (apt-get install -y chromium).');
+if (!haveChromium) console.warn('SKIPPED Chain screen browser tests: /usr/bin/chromium is missing (apt-get install -y chromium).');
 
 const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const ID = 'designer-e2e';
+const ID = 'chain-e2e';
 const text = (r: unknown) => JSON.stringify(r);
 
-describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
+describe.skipIf(!haveChromium)('Chain screen (web mode, Chromium)', () => {
   let web: WebModeRun;
   let browser: Browser;
   let context: BrowserContext;
@@ -88,7 +88,7 @@ describe.skipIf(!haveChromium)('chain designer (web mode, Chromium)', () => {
     await expect.poll(() => wizard.getByTestId('server-test-samples').textContent(), { timeout: 45_000 }).toMatch(/Connected: 7 interceptors .*email-redactor/);
     await wizard.getByRole('button', { name: 'Next' }).click();
 
-    await wizard.getByLabel('Gateway name').fill('Designer e2e');
+    await wizard.getByLabel('Gateway name').fill('Chain e2e');
     expect(Number(await wizard.getByLabel('Port').inputValue())).toBeGreaterThan(0);
     await wizard.getByRole('button', { name: 'Next' }).click();
     const preview = (await wizard.getByLabel('Config preview').textContent()) ?? '';

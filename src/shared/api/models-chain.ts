@@ -1,5 +1,5 @@
-// Shapes of the Chain screen (visual designer) and the new-gateway wizard. Descriptors stay loose: the
-// protocol schemas own them; the designer only relies on the fields it draws.
+// Shapes of the Chain screen (the visual chain editor) and the new-gateway wizard. Descriptors stay loose: the
+// protocol schemas own them; the Chain screen only relies on the fields it draws.
 import { z } from 'zod';
 import { DescriptorSchema, GatewayInfoSchema } from './models';
 
@@ -25,8 +25,8 @@ export const ServerDiscoverySchema = z.object({
 });
 export type ServerDiscovery = z.infer<typeof ServerDiscoverySchema>;
 
-export const DesignerDiscoverySchema = z.object({ servers: z.array(ServerDiscoverySchema) });
-export type DesignerDiscovery = z.infer<typeof DesignerDiscoverySchema>;
+export const ChainDiscoverySchema = z.object({ servers: z.array(ServerDiscoverySchema) });
+export type ChainDiscovery = z.infer<typeof ChainDiscoverySchema>;
 
 /** An override problem found by the chain engine's validateOverrides (hook widening is an error). */
 export const OverrideIssueSchema = z.object({
@@ -73,14 +73,14 @@ export const ReloadRecordSchema = z.object({
 });
 export type ReloadRecord = z.infer<typeof ReloadRecordSchema>;
 
-export const DesignerDocumentSchema = z.object({
+export const ChainDocumentSchema = z.object({
   /** The config file exactly as on disk. */
   text: z.string(),
   configPath: z.string(),
   info: GatewayInfoSchema,
 });
 
-export const DesignerSaveResultSchema = z.object({
+export const ChainSaveResultSchema = z.object({
   /** What was written, byte for byte (the JSON tab shows exactly this afterwards). */
   text: z.string(),
   configPath: z.string(),
@@ -90,4 +90,4 @@ export const DesignerSaveResultSchema = z.object({
   /** Warnings that did not prevent saving (e.g. an override for an interceptor no server lists). */
   warnings: z.array(OverrideIssueSchema),
 });
-export type DesignerSaveResult = z.infer<typeof DesignerSaveResultSchema>;
+export type ChainSaveResult = z.infer<typeof ChainSaveResultSchema>;

@@ -3,7 +3,7 @@
 // answerable after the fact (and after a restart of the app).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReloadRecord } from '../../../shared/api/models-designer';
+import type { ReloadRecord } from '../../../shared/api/models-chain';
 import type { Logger } from '../environment';
 import { appendPrivateFile, ensurePrivateDir } from '../../files/private-files';
 
