@@ -17,12 +17,23 @@ describe.skipIf(!haveChromium)('Settings saves confirm what they saved (web mode
   let browser: Browser;
   let page: Page;
   let api: PageApi;
+  let holdSettingsUpdates = false;
 
   beforeAll(async () => {
     ensureRendererBuilt();
     web = await startWebMode({ demo: false });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // The console's calls travel over one WebSocket: pass it through, holding settings.update calls while
+    // a test asks for a slow save.
+    await page.routeWebSocket(/\/api\/ws$/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((message) => {
+        if (holdSettingsUpdates && String(message).includes('"settings.update"')) setTimeout(() => server.send(message), 1500);
+        else server.send(message);
+      });
+      server.onMessage((message) => ws.send(message));
+    });
     await page.goto(`${web.openUrl}#/settings`);
     api = pageApi(page);
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ timeout: 30_000 });
@@ -65,7 +76,12 @@ describe.skipIf(!haveChromium)('Settings saves confirm what they saved (web mode
 
   it('confirms the demo-gateway switch, saying what happens on first start', async () => {
     const section = page.getByRole('region', { name: 'Demo gateway' });
+    // A save that takes a while (a loaded machine; here held 1.5 s by the socket route set up in beforeAll):
+    // the box must show the new value at once, not snap back until the save answers (seen in CI: "Clicking
+    // the checkbox did not change its state").
+    holdSettingsUpdates = true;
     await section.getByRole('checkbox').uncheck();
+    holdSettingsUpdates = false;
     const saved = section.getByRole('status', { name: 'Demo gateway saved' });
     await expect.poll(() => saved.textContent(), { timeout: 15_000 }).toContain('no demo gateway is created on first start.');
     expect((await api<Settings>('settings.get')).demoGateway).toBe(false);

@@ -86,7 +86,7 @@ export function SettingsPage() {
           <section className="card section" aria-labelledby="demo">
             <h2 id="demo">Demo gateway</h2>
             <label className="check">
-              <input type="checkbox" checked={s.demoGateway} onChange={(e) => demoSave.save({ demoGateway: e.target.checked })} />
+              <input type="checkbox" checked={demoSave.draft?.demoGateway ?? s.demoGateway} onChange={(e) => demoSave.save({ demoGateway: e.target.checked })} />
               Create the demo gateway on first start (server-everything behind the sample interceptors)
             </label>
             <SaveOutcome name="Demo gateway" state={demoSave} />

@@ -7,6 +7,12 @@ import { useApiMutation } from '../../api/context';
 export interface SectionSave {
   save(patch: Partial<Settings>): void;
   pending: boolean;
+  /**
+   * The values of the last save unless it failed: a control shows these rather than the stored settings,
+   * which are refetched only after the save answers. Without it a controlled checkbox snaps back to the old
+   * value while the save is in flight (and a click "does not change its state").
+   */
+  draft: Partial<Settings> | undefined;
   /** The last confirmation, e.g. "Saved 14:02:11: theme dark." */
   note: string | undefined;
   error: string | undefined;
@@ -29,6 +35,7 @@ export function useSettingsSave(describe: (saved: Settings) => string): SectionS
       });
     },
     pending: update.isPending,
+    draft: update.isError ? undefined : update.variables,
     note,
     error,
     reset: () => {
