@@ -1,7 +1,7 @@
 // Child process for postgres.test.ts: records N executions into a PostgreSQL recorder whose writes are held
 // back (a flush interval far longer than the test), waits until its journal holds them, then dies by SIGKILL,
 // as a crashed gateway would: no flush, no close.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { openPgRecorder } from '../../../src/main/store-postgres';
 import { makeExecution } from '../fixtures';
@@ -15,6 +15,9 @@ const file = () => readdirSync(dirname(journal)).find((n) => n.startsWith(`${bas
 const poll = setInterval(() => {
   const name = file();
   if (!name || !existsSync(join(dirname(journal), name)) || statSync(join(dirname(journal), name)).size === 0) return;
+  // All N lines: the journal writes records as they come of age (half an interval), so a slow start can split
+  // them over ticks, and a kill after the first tick would lose records no journal promised to hold yet.
+  if (readFileSync(join(dirname(journal), name), 'utf8').split('\n').length - 1 < count) return;
   clearInterval(poll);
   process.stdout.write(`${JSON.stringify({ written: recorder.stats().written })}\n`, () => process.kill(process.pid, 'SIGKILL'));
 }, 10);
