@@ -97,12 +97,15 @@ export function useTrafficList(filter: HistoryFilter, paused: boolean, onPrepend
         if (g !== generation.current) return;
         const fresh = page.items as TrafficRow[];
         const s = current.current;
-        const top = s.items[0]?.id;
-        const at = top === undefined ? -1 : fresh.findIndex((r) => r.id === top);
-        if (top !== undefined && at === 0) continue;
-        if (at > 0) {
-          setState({ ...s, items: [...fresh.slice(0, at), ...s.items] });
-          prepend.current(at);
+        const shown = new Set(s.items.map((r) => r.id));
+        const added = fresh.filter((r) => !shown.has(r.id)).length;
+        if (s.items.length > 0 && added === 0) continue;
+        // A row can land below the current top (a call that started earlier but was recorded later): merge the
+        // whole first page, not only what sorts above the top row, or that row stays missing until a reload.
+        if (s.items.length > 0 && added < fresh.length) {
+          const fromPage = new Set(fresh.map((r) => r.id));
+          setState({ ...s, items: [...fresh, ...s.items.filter((r) => !fromPage.has(r.id))] });
+          prepend.current(added);
         } else {
           // More arrived than one page holds (or the list was empty): start over from this page.
           setState({ ...s, key, items: fresh, nextCursor: page.nextCursor, loading: false, error: null });
