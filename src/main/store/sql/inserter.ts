@@ -3,7 +3,7 @@
 // and endBatch() last.
 import type Database from 'better-sqlite3';
 import type { EncodedExecution, EncodedGateway, EncodedItem, EncodedSession } from './encoded';
-import { MAX_SLOT_OVERFLOW, SLOT, slotBase } from './execution-ids';
+import { insertUnderSlotKey } from './execution-ids';
 import { sha256 } from './json-text';
 import { searchText } from './search-text';
 import { LARGE_PAYLOAD_CHARS, LARGE_PAYLOAD_MARK } from './payload-size';
@@ -217,26 +217,14 @@ export class ExecutionInserter {
    * process took it first. Undefined: an execution with this uuid is already stored.
    */
   private insertExecutionRow(e: EncodedExecution, values: unknown[]): number | undefined {
-    let base = slotBase(e.startedMs);
-    let candidate = this.lastKey !== undefined && this.lastKey >= base && this.lastKey < base + SLOT - 1 ? this.lastKey + 1 : base;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const changes = this.st.execution.run(candidate, ...values).changes;
-        if (changes === 0) return undefined;
-        this.lastKey = candidate;
-        return candidate;
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY' || attempt >= MAX_SLOT_OVERFLOW + 2) throw err;
-        const last = this.st.lastInSlot.get(base, base + SLOT) as number | null;
-        if (last !== null && last >= base + SLOT - 1) {
-          base += SLOT;
-          const next = this.st.lastInSlot.get(base, base + SLOT) as number | null;
-          candidate = next === null ? base : next + 1;
-        } else {
-          candidate = last === null ? base : last + 1;
-        }
-      }
-    }
+    const key = insertUnderSlotKey(
+      e.startedMs,
+      this.lastKey,
+      (k) => this.st.execution.run(k, ...values).changes,
+      (from, to) => this.st.lastInSlot.get(from, to) as number | null,
+    );
+    if (key !== undefined) this.lastKey = key;
+    return key;
   }
 
   private gatewayId(name: string, at: string | number): number {

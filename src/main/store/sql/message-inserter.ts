@@ -4,7 +4,7 @@
 // skipped by its uuid.
 import type Database from 'better-sqlite3';
 import type { EncodedMessage } from './encoded';
-import { MAX_SLOT_OVERFLOW, SLOT, slotBase } from './execution-ids';
+import { insertUnderSlotKey } from './execution-ids';
 
 export class MessageInserter {
   private lastKey: number | undefined;
@@ -33,25 +33,14 @@ export class MessageInserter {
       m.uuid, this.gatewayId(m.gateway, m.atMs), m.sessionKey, m.atMs, m.side, m.direction, m.peer, m.messageKind, m.method, m.jsonrpcId,
       m.size, m.executionUuid, m.truncated, m.body,
     ];
-    let base = slotBase(m.atMs);
-    let candidate = this.lastKey !== undefined && this.lastKey >= base && this.lastKey < base + SLOT - 1 ? this.lastKey + 1 : base;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const changes = this.st.insert.run(candidate, ...values).changes;
-        if (changes === 0) return false;
-        this.lastKey = candidate;
-        return true;
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY' || attempt >= MAX_SLOT_OVERFLOW + 2) throw err;
-        const last = this.st.lastInSlot.get(base, base + SLOT) as number | null;
-        if (last !== null && last >= base + SLOT - 1) {
-          base += SLOT;
-          const next = this.st.lastInSlot.get(base, base + SLOT) as number | null;
-          candidate = next === null ? base : next + 1;
-        } else {
-          candidate = last === null ? base : last + 1;
-        }
-      }
-    }
+    const key = insertUnderSlotKey(
+      m.atMs,
+      this.lastKey,
+      (k) => this.st.insert.run(k, ...values).changes,
+      (from, to) => this.st.lastInSlot.get(from, to) as number | null,
+    );
+    if (key === undefined) return false;
+    this.lastKey = key;
+    return true;
   }
 }
