@@ -58,11 +58,13 @@ export interface MessageSessionSummary {
   principal?: string;
 }
 
-const PREVIEW_CHARS = 160;
-const MAX_PAGE = 1000;
-const MAX_SESSIONS = 500;
+export const PREVIEW_CHARS = 160;
+export const MAX_PAGE = 1000;
+export const MAX_SESSIONS = 500;
+/** The most methods the suggestions list. */
+export const MAX_METHODS = 500;
 /** Rows one call reads at most to check what no index answers (side, direction, kind, text…). */
-const SCAN_LIMIT = 50_000;
+export const SCAN_LIMIT = 50_000;
 
 interface Row {
   key: number;
@@ -132,8 +134,8 @@ export function listMessages(
     if (index === 'INDEXED BY messages_by_execution') add('m.execution_uuid = ?', filter.executionId);
     else check('m.execution_uuid = ?', filter.executionId);
   }
-  // With a session, the session index walks it and the method is checked on its rows.
-  if (filter.session !== undefined && filter.method !== undefined) check('m.method = ?', filter.method);
+  // Unless its index walks the method, the method is checked on the rows read (a session's, an execution's).
+  if (filter.method !== undefined && index !== 'INDEXED BY messages_by_method') check('m.method = ?', filter.method);
   if (filter.side) check('m.side = ?', filter.side);
   if (filter.direction) check('m.direction = ?', filter.direction);
   if (filter.kind) check('m.kind = ?', filter.kind);
@@ -239,7 +241,7 @@ export function messageMethods(db: Database.Database, gateway: string): string[]
        SELECT (SELECT method FROM messages INDEXED BY messages_by_method WHERE gateway_id = @g AND method > s.k ORDER BY method LIMIT 1)
        FROM s WHERE s.k IS NOT NULL
      )
-     SELECT k FROM s WHERE k IS NOT NULL LIMIT 500`,
+     SELECT k FROM s WHERE k IS NOT NULL LIMIT ${MAX_METHODS}`,
   )
     .pluck()
     .all({ g: gatewayId }) as string[];

@@ -13,7 +13,7 @@ export function encodeMessage(m: MessageRecord): EncodedMessage {
   if (!MESSAGE_KINDS.includes(m.kind)) throw new RecordRejectedError(`message kind "${String(m.kind)}" is not known`);
   const text = JSON.stringify(m.message) ?? 'null';
   const truncated = text.length > MESSAGE_BODY_LIMIT;
-  const body = truncated ? text.slice(0, MESSAGE_BODY_LIMIT) : text;
+  const body = truncated ? cutAt(text, MESSAGE_BODY_LIMIT) : text;
   const id = m.jsonrpcId;
   return {
     kind: 'message',
@@ -34,6 +34,17 @@ export function encodeMessage(m: MessageRecord): EncodedMessage {
     body,
     bytes: 300 + body.length * 2,
   };
+}
+
+/**
+ * The first `limit` characters, without leaving half of a surrogate pair at the end: that half is kept as
+ * U+FFFD (same length). Stored as it was, SQLite kept invalid UTF-8 that read back as three characters, and
+ * PostgreSQL's JSON parser refuses it outright (the whole message lost).
+ */
+function cutAt(text: string, limit: number): string {
+  const cut = text.slice(0, limit);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? `${cut.slice(0, -1)}\ufffd` : cut;
 }
 
 function isAscii(text: string): boolean {
