@@ -16,7 +16,7 @@ import { tempDir } from './fixtures';
 export interface History {
   /** Where the history is: a file path or a connection string. */
   location: string;
-  recorder(options?: { batchSize?: number; redactor?: Pick<Redactor, 'execution'> }): Promise<Recorder>;
+  recorder(options?: { batchSize?: number; redactor?: Pick<Redactor, 'execution' | 'message'> }): Promise<Recorder>;
   /** The store port on the history (open it after the recorder closed, or alongside it). */
   open(): Promise<HistoryStore>;
 }

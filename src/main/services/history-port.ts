@@ -3,6 +3,7 @@
 // `InMemoryHistory` (in-memory-history.ts) stands in where no store is available (the store could not
 // be opened, or tests of the API alone). Answers may be promises: a server-backed store is async.
 import type { TrafficPort } from './traffic/traffic-port';
+import type { HistoryStore } from '../store/history-store';
 import type { Recorder } from '../../shared/trace/execution';
 import type { ExecutionSummary, GatewayCounters, HistoryFilter, LatencyBucket } from '../../shared/api/models';
 
@@ -13,6 +14,8 @@ export interface HistoryPort {
   readonly recorder: Recorder;
   /** The Traffic and Sinks reads, when this store has them (SQLite's are built by handlers-traffic.ts). */
   readonly traffic?: TrafficPort;
+  /** The store port on the same history (the Messages view reads through it); absent without a store. */
+  readonly store?: HistoryStore;
   stats(gateway: string, since: Date, bucketMs: number): Awaitable<{ counters: GatewayCounters; buckets: LatencyBucket[] }>;
   query(filter: HistoryFilter, cursor: string | undefined, limit: number): Awaitable<{ items: ExecutionSummary[]; nextCursor: string | null; total?: number }>;
   detail(id: string): Awaitable<Record<string, unknown> | undefined>;

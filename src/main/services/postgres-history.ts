@@ -28,7 +28,10 @@ export class PostgresHistory implements HistoryPort {
     const owner: { history?: PostgresHistory } = {};
     const recorder = await openPgRecorder(url, {
       // Delegates, so a change of the redaction setting applies to the next record without reopening.
-      redactor: { execution: (record) => (owner.history?.redactor ? owner.history.redactor.execution(record) : record) },
+      redactor: {
+        execution: (record) => (owner.history?.redactor ? owner.history.redactor.execution(record) : record),
+        message: (record) => (owner.history?.redactor?.message ? owner.history.redactor.message(record) : record),
+      },
       onError: (message) => logger.warn(`recording: ${message}`),
     }).catch(async (err: unknown) => {
       await store.close();

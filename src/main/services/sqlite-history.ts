@@ -17,12 +17,15 @@ import {
   type Redactor,
 } from '../store';
 import type { HistoryPort } from './history-port';
+import { SqliteHistoryStore } from '../store/sqlite-history-store';
 import { toStoreFilter } from './traffic/sqlite-traffic';
 import type { Logger } from './environment';
 
 export class SqliteHistory implements HistoryPort {
   readonly kind = 'sqlite';
   readonly recorder: SqliteRecorder;
+  /** The store port on the recorder's connection (closed with the recorder, not by itself). */
+  readonly store: SqliteHistoryStore;
   private redactor: Redactor | undefined;
 
   constructor(dbPath: string, logger: Logger, options: { redactPaths?: string[] } = {}) {
@@ -37,6 +40,7 @@ export class SqliteHistory implements HistoryPort {
       journal: true,
       onError: (message) => logger.warn(`recording: ${message}`),
     });
+    this.store = new SqliteHistoryStore(this.recorder.store);
   }
 
   /** Redaction at rest: JSON paths replaced in every payload before it is written. */

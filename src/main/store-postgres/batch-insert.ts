@@ -4,13 +4,15 @@
 // whose uuid is already stored is skipped (ON CONFLICT), sessions and gateways are upserts, so a batch
 // retried after a lost connection, or by a restarted gateway, never duplicates a record.
 import type pg from 'pg';
-import type { EncodedExecution, EncodedGateway, EncodedSession } from '../store/sql/encoded';
+import type { EncodedExecution, EncodedGateway, EncodedMessage, EncodedSession } from '../store/sql/encoded';
 import { searchVector } from './search-words';
+import { insertMessages } from './message-insert';
 
 export type PgItem =
   | EncodedGateway
   | (EncodedSession & { json: string })
-  | (EncodedExecution & { json: string });
+  | (EncodedExecution & { json: string })
+  | EncodedMessage;
 
 export interface BatchResult {
   /** Executions inserted; the others of the batch were already stored. */
@@ -106,6 +108,8 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
       values: [s.map((x) => gw(x.gateway)), s.map((x) => x.key), s.map((x) => x.startedAt), s.map((x) => x.json)],
     });
   }
+
+  await insertMessages(client, items.filter((i): i is EncodedMessage => i.kind === 'message'), host, gw);
 
   const executions = items.filter((i): i is EncodedExecution & { json: string } => i.kind === 'execution');
   if (executions.length === 0) return { inserted: 0, duplicates: 0 };

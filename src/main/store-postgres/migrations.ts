@@ -113,6 +113,47 @@ export const pgMigrations: PgMigration[] = [
       CREATE INDEX sink_events_by_interceptor ON sink_events (interceptor_id, started_ms DESC, execution_id DESC, seq DESC);
     `,
   },
+  {
+    // Every JSON-RPC message a gateway saw and sent (the Messages view), with the meaning of SQLite's
+    // table (store/migrations/0004-messages.ts): the text after redaction at rest, cut at 64 Ki
+    // characters (truncated) with the size of the whole message in bytes, and the execution it belongs to.
+    // The key is an identity (insertion order) like the executions'; pages are newest first by
+    // (at_ms, id), and each index the view walks ends in that order, so a filtered page needs no sort.
+    // session_key and method compare as bytes (COLLATE "C"): the sessions and methods lists skip through
+    // their indexes in the order SQLite's do, whatever the server's default collation.
+    version: 2,
+    name: 'messages',
+    sql: `
+      CREATE TABLE messages (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        uuid text NOT NULL UNIQUE,
+        gateway_id integer NOT NULL REFERENCES gateways (id),
+        -- The host whose gateway recorded it (replicas of one gateway id differ here).
+        host text,
+        -- NULL: the gateway's own traffic outside any client session (interceptor discovery, connects).
+        session_key text COLLATE "C",
+        at_ms bigint NOT NULL,
+        side text NOT NULL CHECK (side IN ('client', 'backend', 'interceptor')),
+        direction text NOT NULL CHECK (direction IN ('in', 'out')),
+        peer text,
+        kind text NOT NULL CHECK (kind IN ('request', 'response', 'error', 'notification', 'connect-error')),
+        method text COLLATE "C",
+        -- A JSON number or string: read back as the type it was sent with.
+        jsonrpc_id jsonb,
+        -- Bytes of the whole message as JSON; body holds at most 64 Ki characters of it (truncated).
+        size integer NOT NULL,
+        execution_uuid text,
+        truncated boolean NOT NULL DEFAULT false,
+        body text NOT NULL
+      );
+      CREATE INDEX messages_by_gateway ON messages (gateway_id, at_ms DESC, id DESC);
+      CREATE INDEX messages_by_session ON messages (gateway_id, session_key, at_ms DESC, id DESC);
+      CREATE INDEX messages_by_method ON messages (gateway_id, method, at_ms DESC, id DESC);
+      CREATE INDEX messages_by_execution ON messages (execution_uuid) WHERE execution_uuid IS NOT NULL;
+      -- Retention deletes by time across gateways.
+      CREATE INDEX messages_by_time ON messages (at_ms);
+    `,
+  },
 ];
 
 export const PG_LATEST_VERSION = pgMigrations[pgMigrations.length - 1]!.version;

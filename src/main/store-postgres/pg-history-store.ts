@@ -3,7 +3,8 @@
 // console or a gateway, finds it current.
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import type { HistoryStore, RetentionOptions } from '../store/history-store';
+import type { HistoryStore, MessagePageOptions, RetentionOptions } from '../store/history-store';
+import type { MessageFilter } from '../store/queries/messages';
 import type { ExecutionFilter } from '../store/queries/filters';
 import type { PageOptions } from '../store/queries/list-executions';
 import type { SinkEventFilter } from '../store/queries/sink-events';
@@ -15,6 +16,7 @@ import { PgRecorder, type PgRecorderOptions } from './pg-recorder';
 import { pgCountByOutcome, pgCountExecutions, pgGetExecution, pgGetExecutionRecord, pgGetSession, pgListExecutions, pgListSinkEvents } from './pg-queries';
 import { pgFacets, pgGatewayCounters, pgListGateways, pgShadowIds, pgTimeBuckets } from './pg-aggregates';
 import { pgCountPrunable, pgPrune } from './pg-retention';
+import { pgGetMessage, pgListMessages, pgListMessageSessions, pgMessageMethods } from './pg-messages';
 import { pgExportLines, pgImportFromString } from './pg-portability';
 
 /** A pool on the database with the schema migrated; a failure is one line that names the server, not the password. */
@@ -86,11 +88,24 @@ export class PgHistoryStore implements HistoryStore {
   shadowIds(ids: string[]) {
     return pgShadowIds(this.pool, ids);
   }
+  listMessageSessions(gateway: string) {
+    return pgListMessageSessions(this.pool, gateway);
+  }
+  listMessages(filter: MessageFilter, page: MessagePageOptions = {}) {
+    return pgListMessages(this.pool, filter, page);
+  }
+  getMessage(id: string) {
+    return pgGetMessage(this.pool, id);
+  }
+  messageMethods(gateway: string) {
+    return pgMessageMethods(this.pool, gateway);
+  }
   countPrunable(options: RetentionOptions) {
     return pgCountPrunable(this.pool, options);
   }
   async prune(options: RetentionOptions) {
-    return { deleted: (await pgPrune(this.pool, options)).deleted };
+    const { deleted, messagesDeleted } = await pgPrune(this.pool, options);
+    return { deleted, messagesDeleted };
   }
   exportLines(filter?: ExecutionFilter) {
     return pgExportLines(this.pool, filter);

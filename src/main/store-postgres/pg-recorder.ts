@@ -12,7 +12,9 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../shared/trace/execution';
+import type { MessageRecord } from '../../shared/trace/messages';
 import { encodeExecution, encodeGateway, encodeSession } from '../store/sql/encode';
+import { encodeMessage } from '../store/sql/encode-message';
 import type { Redactor } from '../store/redaction/redactor';
 import { backoffDelay, describeError } from '../store/writer/retry-policy';
 import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../store/writer/journal';
@@ -21,7 +23,7 @@ import { IdCache, writeBatch, type PgItem } from './batch-insert';
 import { describePgError } from './connection';
 
 export interface PgRecorderOptions {
-  redactor?: Pick<Redactor, 'execution'>;
+  redactor?: Pick<Redactor, 'execution' | 'message'>;
   /** Records sent per transaction. Default 500. */
   batchSize?: number;
   /** How long a record may wait for companions before its batch is sent. Default 50 ms. */
@@ -123,6 +125,12 @@ export class PgRecorder implements Recorder {
       const record = this.options.redactor ? this.options.redactor.execution(execution) : execution;
       return { ...encodeExecution(record), json: JSON.stringify(record) };
     });
+  }
+
+  /** A captured JSON-RPC message (the Messages view): redacted, cut at 64 Ki characters, and sent in the same batches. */
+  recordMessage(message: MessageRecord): void {
+    const redactor = this.options.redactor;
+    this.accept(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
   }
 
   /** Adopted journals whose records are all settled are no longer needed. */

@@ -1,5 +1,6 @@
 // Retention on PostgreSQL: executions beyond a maximum count and/or age are deleted in chunks (their
-// steps and sink events cascade), then sessions left without executions. Chunks keep each transaction
+// steps and sink events cascade), then the captured messages older than the oldest execution kept (as the
+// SQLite store does: one time boundary serves both), then sessions left without executions. Chunks keep each transaction
 // short, so gateways recording meanwhile are not held up. Autovacuum hands the space back.
 import type pg from 'pg';
 import type { RetentionOptions } from '../store/history-store';
@@ -34,9 +35,12 @@ export async function pgCountPrunable(db: pg.Pool, options: RetentionOptions): P
   return r.rows[0]!.n;
 }
 
-export async function pgPrune(db: pg.Pool, options: RetentionOptions & { chunkSize?: number }): Promise<{ deleted: number; sessionsDeleted: number }> {
+export async function pgPrune(
+  db: pg.Pool,
+  options: RetentionOptions & { chunkSize?: number },
+): Promise<{ deleted: number; messagesDeleted: number; sessionsDeleted: number }> {
   const b = await boundary(db, options);
-  if (!b) return { deleted: 0, sessionsDeleted: 0 };
+  if (!b) return { deleted: 0, messagesDeleted: 0, sessionsDeleted: 0 };
   const chunk = Math.max(100, options.chunkSize ?? 5000);
   let deleted = 0;
   for (;;) {
@@ -46,6 +50,12 @@ export async function pgPrune(db: pg.Pool, options: RetentionOptions & { chunkSi
       [b[0], b[1], chunk],
     );
     deleted += r.rowCount ?? 0;
+    if ((r.rowCount ?? 0) < chunk) break;
+  }
+  let messagesDeleted = 0;
+  for (;;) {
+    const r = await prepared(db, `DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE at_ms < $1 ORDER BY at_ms LIMIT $2)`, [b[0], chunk]);
+    messagesDeleted += r.rowCount ?? 0;
     if ((r.rowCount ?? 0) < chunk) break;
   }
   let sessionsDeleted = 0;
@@ -58,5 +68,5 @@ export async function pgPrune(db: pg.Pool, options: RetentionOptions & { chunkSi
     );
     sessionsDeleted = r.rowCount ?? 0;
   }
-  return { deleted, sessionsDeleted };
+  return { deleted, messagesDeleted, sessionsDeleted };
 }

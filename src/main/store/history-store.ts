@@ -11,6 +11,7 @@ import type { RecordedGateway } from './queries/gateways';
 import type { SinkEventFilter, SinkEventPage } from './queries/sink-events';
 import type { AggregateWindow, GatewayCounters, TimeBucket } from './queries/aggregates';
 import type { ImportOptions, ImportResult } from './portability/import-jsonl';
+import type { MessageDetail, MessageFilter, MessageSessionSummary, MessageSummary } from './queries/messages';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -18,6 +19,17 @@ export interface RetentionOptions {
   maxExecutions?: number;
   maxAgeDays?: number;
   now?: number;
+}
+
+export interface MessagePageOptions {
+  cursor?: string | null;
+  limit?: number;
+  scanLimit?: number;
+}
+
+export interface MessagePage {
+  items: MessageSummary[];
+  nextCursor: string | null;
 }
 
 export interface HistoryStore {
@@ -37,8 +49,19 @@ export interface HistoryStore {
   facets(): Promise<Facets>;
   /** Which of these executions ran an audit-mode (shadow) interceptor. */
   shadowIds(ids: string[]): Promise<string[]>;
+  /** The Messages view: a gateway's sessions that have messages, most recently active first. */
+  listMessageSessions(gateway: string): Promise<MessageSessionSummary[]>;
+  /**
+   * Messages newest first, keyset-paginated. A filter no index answers reads at most `scanLimit` rows per
+   * call: a short page with a cursor means "read this far, go on from here".
+   */
+  listMessages(filter: MessageFilter, page?: MessagePageOptions): Promise<MessagePage>;
+  getMessage(id: string): Promise<MessageDetail | undefined>;
+  /** Every method recorded for a gateway (the method filter's suggestions). */
+  messageMethods(gateway: string): Promise<string[]>;
   countPrunable(options: RetentionOptions): Promise<number>;
-  prune(options: RetentionOptions): Promise<{ deleted: number }>;
+  /** Deletes executions beyond the policy, and the messages older than the oldest execution kept. */
+  prune(options: RetentionOptions): Promise<{ deleted: number; messagesDeleted: number }>;
   /** JSONL export (header, gateways, sessions, executions oldest first), the matching ones with a filter. */
   exportLines(filter?: ExecutionFilter): AsyncGenerator<string>;
   importFromString(text: string, options?: ImportOptions): Promise<ImportResult>;

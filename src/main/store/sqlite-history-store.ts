@@ -1,7 +1,7 @@
 // The store port (history-store.ts) on an open SQLite file: each method is the store's own synchronous
 // query, answered as a promise. Behaviour is exactly that of the functions it calls.
 import type { ExecutionFilter } from './queries/filters';
-import type { HistoryStore, RetentionOptions } from './history-store';
+import type { HistoryStore, MessagePageOptions, RetentionOptions } from './history-store';
 import type { Store } from './open/open-store';
 import type { ImportOptions } from './portability/import-jsonl';
 import type { AggregateWindow } from './queries/aggregates';
@@ -18,6 +18,7 @@ import { exportLines } from './portability/export-jsonl';
 import { importFromString } from './portability/import-jsonl';
 import { SESSION_SELECT, sessionFromRow } from './sql/reader';
 import { cachedStatement } from './queries/statement-cache';
+import { getMessage, listMessages, listMessageSessions, messageMethods, type MessageFilter } from './queries/messages';
 
 export class SqliteHistoryStore implements HistoryStore {
   readonly kind = 'sqlite' as const;
@@ -72,11 +73,24 @@ export class SqliteHistoryStore implements HistoryStore {
   async shadowIds(ids: string[]) {
     return shadowIds(this.db, ids);
   }
+  async listMessageSessions(gateway: string) {
+    return listMessageSessions(this.db, gateway);
+  }
+  async listMessages(filter: MessageFilter, page: MessagePageOptions = {}) {
+    return listMessages(this.db, filter, page);
+  }
+  async getMessage(id: string) {
+    return getMessage(this.db, id);
+  }
+  async messageMethods(gateway: string) {
+    return messageMethods(this.db, gateway);
+  }
   async countPrunable(options: RetentionOptions) {
     return countPrunable(this.db, options);
   }
   async prune(options: RetentionOptions) {
-    return { deleted: pruneHistory(this.db, options).deleted };
+    const { deleted, messagesDeleted } = pruneHistory(this.db, options);
+    return { deleted, messagesDeleted };
   }
   async *exportLines(filter?: ExecutionFilter): AsyncGenerator<string> {
     yield* exportLines(this.db, filter);
