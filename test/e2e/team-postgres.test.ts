@@ -1,7 +1,8 @@
 // Many gateways, one history: three headless gateway processes (the built CLI, each its own gateway id
 // and host name) record into one real PostgreSQL at once under load, and a console in web mode pointed
 // at the same database (`web --db postgres://…`) lists the executions of all three in a real Chromium,
-// and filters them by gateway. Every call answered is recorded exactly once.
+// and filters them by gateway. Every call answered is recorded exactly once, and so is every JSON-RPC
+// message the gateways captured, which the console's Messages screen lists from the same database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
@@ -82,6 +83,21 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
         expect(mine.every((r) => r.n === 1 && r.host === `host-${i + 1}`)).toBe(true);
         expect(mine.map((r) => Number(r.jsonrpc_id)).sort((a, b) => a - b)).toEqual(Array.from({ length: CALLS }, (_, k) => k));
       }
+      // Messages are captured too (captureMessages is on by default): each call's request as the client
+      // sent it, exactly once per gateway, with the host that recorded it and a link to its execution.
+      const messages = (
+        await db.query<{ gateway: string; host: string; jsonrpc_id: number; n: number; linked: number }>(
+          `SELECT g.name AS gateway, m.host, (m.jsonrpc_id #>> '{}')::int AS jsonrpc_id, count(*)::int AS n,
+             count(*) FILTER (WHERE EXISTS (SELECT 1 FROM executions e WHERE e.uuid = m.execution_uuid))::int AS linked
+           FROM messages m JOIN gateways g ON g.id = m.gateway_id
+           WHERE m.side = 'client' AND m.direction = 'in' AND m.kind = 'request' AND m.method = 'tools/call' GROUP BY 1, 2, 3`,
+        )
+      ).rows;
+      for (const [i, id] of GATEWAYS.entries()) {
+        const mine = messages.filter((r) => r.gateway === id);
+        expect(mine.every((r) => r.n === 1 && r.linked === 1 && r.host === `host-${i + 1}`)).toBe(true);
+        expect(mine.map((r) => r.jsonrpc_id).sort((a, b) => a - b)).toEqual(Array.from({ length: CALLS }, (_, k) => k));
+      }
     } finally {
       await db.end();
     }
@@ -111,6 +127,33 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
     const api = pageApi(page);
     expect(await api('history.count', { filter: { gateway: 'edge-us', event: 'tools/call' }, cap: 10_000 })).toEqual({ count: CALLS, capped: false });
     expect(await api('history.facets')).toMatchObject({ gateways: [...GATEWAYS].sort() });
+  });
+
+  it("lists each gateway's captured messages in the Messages screen, from the shared database", async () => {
+    const api = pageApi(page);
+    const rows = page.getByRole('table', { name: 'Messages' }).locator('.mrow[data-id]');
+    for (const id of GATEWAYS) {
+      await page.evaluate((g) => (location.hash = `#/messages/${g}`), id);
+      await page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor({ timeout: 30_000 });
+      await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+      // The store filters: the backend side only, then the client's tools/call requests.
+      await page.getByRole('combobox', { name: 'Side' }).selectOption('backend');
+      await expect
+        .poll(async () => new Set(await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.side))), { timeout: 30_000 })
+        .toEqual(new Set(['backend']));
+      await page.getByRole('button', { name: 'Clear side filter' }).click();
+      const page1 = await api<{ items: { jsonrpcId?: number; executionId?: string }[]; nextCursor: string | null }>('messages.query', {
+        filter: { gateway: id, side: 'client', direction: 'in', method: 'tools/call' },
+        limit: 1000,
+      });
+      expect(page1.items.map((m) => m.jsonrpcId).sort((a, b) => a! - b!)).toEqual(Array.from({ length: CALLS }, (_, k) => k));
+      expect(page1.items.every((m) => m.executionId !== undefined)).toBe(true);
+    }
+    // One message opens with its JSON, read from PostgreSQL.
+    await rows.first().click();
+    const json = page.getByRole('region', { name: 'Message detail' }).getByLabel('Message JSON', { exact: true });
+    await json.filter({ hasText: '"jsonrpc": "2.0"' }).waitFor({ timeout: 15_000 });
+    expect(await api<string[]>('messages.methods', { gateway: 'edge-ap' })).toContain('tools/call');
   });
 
   it('shows the shared history without its password in Settings, and tests a connection string there', async () => {
