@@ -2,7 +2,7 @@
 // database already holding a team's history (rows kept), a server that goes away and comes back while a
 // gateway captures messages (none lost, none doubled), and a gateway killed with messages only in its
 // crash journal (written by the next one, once, however often they are handed over again).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import type { MessageRecord } from '../../src/shared/trace/messages';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution, tempDir } from '../store/fixtures';
 import { killedGatewayMessages } from './helpers/killed-gateway';
+import { cliPath } from '../gateway/helpers';
 
 const skip = postgresUnavailable();
 
@@ -113,6 +114,30 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('prunes messages with the executions from the CLI, and says how many', async () => {
+    const url = await cluster.createDatabase();
+    const recorder = await openPgRecorder(url);
+    const DAY = 86_400_000;
+    const now = Date.now();
+    for (const age of [10, 1]) {
+      recorder.recordExecution(makeExecution({ gateway: 'edge-p', startedAt: new Date(now - age * DAY).toISOString() }));
+      for (let i = 0; i < 3; i++) recorder.recordMessage(message('edge-p', now - age * DAY + i, i));
+    }
+    await recorder.close();
+    const t = tempDir();
+    try {
+      const pruned = spawnSync(process.execPath, [cliPath, 'prune', '--db', url, '--max-age-days', '5'], {
+        encoding: 'utf8',
+        env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '', INTERCEPTOR_CONSOLE_DATA: t.dir },
+      });
+      expect(pruned.status, pruned.stderr).toBe(0);
+      expect(pruned.stdout).toContain('deleted 1 execution(s), 3 message(s) from PostgreSQL');
+    } finally {
+      t.cleanup();
+    }
+    expect(await counts(url, 'edge-p')).toEqual({ rows: 3, distinct: 3 });
   });
 
   it("writes the messages a SIGKILLed gateway had only in its journal, exactly once, even when they are handed over again", { timeout: 120_000 }, async () => {

@@ -39,8 +39,8 @@ export const pruneCommand: CliCommand = {
     const pg = postgresTarget(values.db);
     if (pg) {
       return withPostgres(pg, async (store) => {
-        const { deleted } = await store.prune({ ...(maxExecutions !== undefined ? { maxExecutions } : {}), ...(maxAgeDays !== undefined ? { maxAgeDays } : {}) });
-        console.log(`deleted ${deleted} execution(s) from PostgreSQL (autovacuum reclaims the space)`);
+        const { deleted, messagesDeleted } = await store.prune({ ...(maxExecutions !== undefined ? { maxExecutions } : {}), ...(maxAgeDays !== undefined ? { maxAgeDays } : {}) });
+        console.log(`deleted ${deleted} execution(s), ${messagesDeleted} message(s) from PostgreSQL (autovacuum reclaims the space)`);
         return 0;
       });
     }
