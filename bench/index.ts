@@ -6,6 +6,7 @@ import { run as runGatewayBench } from './gateway';
 import { run as runMessagesBench } from './messages';
 import { run as runOtelBench } from './otel';
 import { run as runPostgresBench } from './postgres';
+import { run as runPostgresMessagesBench } from './postgres-messages';
 import { run as runRegexBench } from './regex';
 import { run as runStoreBench } from './store';
 import { run as runTrafficUiBench } from './traffic-ui';
@@ -24,6 +25,8 @@ const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'traffic-ui', run: () => runTrafficUiBench() },
   // Generates a 1M-message database once (about two minutes); the Chromium part needs `npm run build`.
   { name: 'messages', run: () => runMessagesBench() },
+  // The Messages view's queries on PostgreSQL next to SQLite: copies the 1M messages of 'messages' into it (minutes).
+  { name: 'postgres-messages', run: () => runPostgresMessagesBench() },
 ];
 
 const only = process.argv.slice(2);
