@@ -1,8 +1,10 @@
 // The Messages filter bar: side, direction, kind, method (with the methods recorded for this gateway as
 // suggestions) and a text search in the message. It only edits the filter; the store runs it.
-import { memo, useEffect, useState } from 'react';
+import { memo } from 'react';
 import type { MessageFilter } from '../../../../shared/api/models-messages';
-import { SuggestInput } from '../traffic/list/SuggestInput';
+import { FilterChip } from '../../components/filter-bar/FilterChip';
+import { SuggestInput } from '../../components/filter-bar/SuggestInput';
+import { useFilterEditor } from '../../components/filter-bar/use-filter-editor';
 
 type Editable = Pick<MessageFilter, 'side' | 'direction' | 'kind' | 'method' | 'search'>;
 
@@ -15,21 +17,7 @@ export const MessageFilterBar = memo(function MessageFilterBar({
   methods?: string[];
   onChange(filter: Editable): void;
 }) {
-  const [text, setText] = useState(filter.search ?? '');
-  useEffect(() => setText(filter.search ?? ''), [filter.search]);
-  useEffect(() => {
-    if ((filter.search ?? '') === text.trim()) return;
-    const t = setTimeout(() => set('search', text.trim()), 300);
-    return () => clearTimeout(t);
-  });
-
-  function set<K extends keyof Editable>(key: K, value: Editable[K] | '') {
-    const next = { ...filter };
-    if (value === '' || value === undefined) delete next[key];
-    else next[key] = value as Editable[K];
-    onChange(next);
-  }
-  const active = Object.values(filter).filter(Boolean).length;
+  const { text, setText, commitSearch, set, active } = useFilterEditor(filter, onChange);
 
   return (
     <div className="filter-bar" role="search" aria-label="Filter messages">
@@ -40,24 +28,24 @@ export const MessageFilterBar = memo(function MessageFilterBar({
         placeholder="Search in messages…"
         value={text}
         onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => e.key === 'Enter' && set('search', text.trim())}
+        onKeyDown={(e) => e.key === 'Enter' && commitSearch()}
       />
-      <Chip label="Side" value={filter.side} onClear={() => set('side', '')}>
+      <FilterChip label="Side" value={filter.side} onClear={() => set('side', '')}>
         <select aria-label="Side" value={filter.side ?? ''} onChange={(e) => set('side', e.target.value as Editable['side'])}>
           <option value="">any</option>
           <option value="client">client</option>
           <option value="backend">backend</option>
           <option value="interceptor">interceptor servers</option>
         </select>
-      </Chip>
-      <Chip label="Direction" value={filter.direction} onClear={() => set('direction', '')}>
+      </FilterChip>
+      <FilterChip label="Direction" value={filter.direction} onClear={() => set('direction', '')}>
         <select aria-label="Direction" value={filter.direction ?? ''} onChange={(e) => set('direction', e.target.value as Editable['direction'])}>
           <option value="">any</option>
           <option value="in">to the gateway</option>
           <option value="out">from the gateway</option>
         </select>
-      </Chip>
-      <Chip label="Kind" value={filter.kind} onClear={() => set('kind', '')}>
+      </FilterChip>
+      <FilterChip label="Kind" value={filter.kind} onClear={() => set('kind', '')}>
         <select aria-label="Kind" value={filter.kind ?? ''} onChange={(e) => set('kind', e.target.value as Editable['kind'])}>
           <option value="">any</option>
           <option value="request">request</option>
@@ -66,10 +54,10 @@ export const MessageFilterBar = memo(function MessageFilterBar({
           <option value="notification">notification</option>
           <option value="connect-error">connect failed</option>
         </select>
-      </Chip>
-      <Chip label="Method" value={filter.method} onClear={() => set('method', '')}>
+      </FilterChip>
+      <FilterChip label="Method" value={filter.method} onClear={() => set('method', '')}>
         <SuggestInput label="Method" value={filter.method} list={methods} onCommit={(v) => set('method', v)} />
-      </Chip>
+      </FilterChip>
       {active > 0 && (
         <button type="button" className="ghost small" onClick={() => onChange({})}>
           Clear all
@@ -78,17 +66,3 @@ export const MessageFilterBar = memo(function MessageFilterBar({
     </div>
   );
 });
-
-function Chip({ label, value, onClear, children }: { label: string; value: string | undefined; onClear(): void; children: React.ReactNode }) {
-  return (
-    <span className={`chip${value ? ' active' : ''}`}>
-      <span className="chip-label">{label}</span>
-      {children}
-      {value && (
-        <button type="button" className="chip-clear" aria-label={`Clear ${label.toLowerCase()} filter`} onClick={onClear}>
-          ×
-        </button>
-      )}
-    </span>
-  );
-}

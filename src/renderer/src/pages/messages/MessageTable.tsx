@@ -2,11 +2,22 @@
 // the hop (who sent it to whom), kind, method, JSON-RPC id, size, and the start of the message text.
 import { forwardRef, memo, useCallback, useRef, type MouseEvent, type ReactNode } from 'react';
 import type { MessageRow } from '../../../../shared/api/models-messages';
-import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
+import type { VirtualListHandle } from '../../components/VirtualList';
+import { WindowedTable, type TableColumn } from '../../components/WindowedTable';
 import { clockTime } from '../traffic/format';
 import { hop, KIND_LABEL, size } from './format';
 
 export const ROW_HEIGHT = 30;
+
+const COLUMNS: readonly TableColumn[] = [
+  { title: 'Time' },
+  { title: 'Hop' },
+  { title: 'Kind' },
+  { title: 'Method' },
+  { title: 'Id' },
+  { title: 'Size', className: 'c-size' },
+  { title: 'Message' },
+];
 
 export interface MessageTableProps {
   items: MessageRow[];
@@ -28,29 +39,22 @@ export const MessageTable = forwardRef<VirtualListHandle, MessageTableProps>(fun
     [items, cursor, openId, onRowClick],
   );
   return (
-    <div className={`ttable mtable${p.loading ? ' stale' : ''}`} role="table" aria-label="Messages" aria-busy={p.loading}>
-      <div className="trow mrow thead" role="row">
-        <span role="columnheader">Time</span>
-        <span role="columnheader">Hop</span>
-        <span role="columnheader">Kind</span>
-        <span role="columnheader">Method</span>
-        <span role="columnheader">Id</span>
-        <span role="columnheader" className="c-size">Size</span>
-        <span role="columnheader">Message</span>
-      </div>
-      <VirtualList
-        ref={ref}
-        className="tbody"
-        label="Message rows"
-        count={items.length}
-        rowHeight={ROW_HEIGHT}
-        renderRow={renderRow}
-        onRange={p.onRange}
-        empty={p.empty}
-        activeIndex={cursor}
-        idPrefix="msg-row"
-      />
-    </div>
+    <WindowedTable
+      ref={ref}
+      label="Messages"
+      className="mtable"
+      headerClassName="trow mrow"
+      columns={COLUMNS}
+      loading={p.loading}
+      rowsLabel="Message rows"
+      count={items.length}
+      rowHeight={ROW_HEIGHT}
+      renderRow={renderRow}
+      onRange={p.onRange}
+      empty={p.empty}
+      activeIndex={cursor}
+      idPrefix="msg-row"
+    />
   );
 });
 

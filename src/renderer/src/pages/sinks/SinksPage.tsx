@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SinkEventRow } from '../../../../shared/api/models-traffic';
 import { useApi, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
-import { VirtualList } from '../../components/VirtualList';
+import { WindowedTable } from '../../components/WindowedTable';
 import { clockTime } from '../traffic/format';
 import { trafficHref } from '../traffic/route';
 import '../traffic/traffic.css';
@@ -20,6 +20,7 @@ interface SinkFilter {
 }
 
 const ROW = 30;
+const COLUMNS = ['Time', 'Interceptor', 'Event', 'Phase', 'Recorded', 'Metrics / error', 'Gateway', 'Execution'].map((title) => ({ title }));
 const RANGES: [string, number | undefined][] = [
   ['Any time', undefined],
   ['Last hour', 3_600_000],
@@ -192,24 +193,19 @@ export function SinksPage() {
         </span>
       </div>
       <ErrorBanner error={error} />
-      <div className={`ttable sinks-table${loading ? ' stale' : ''}`} role="table" aria-label="Sink events">
-        <div className="srow thead" role="row">
-          {['Time', 'Interceptor', 'Event', 'Phase', 'Recorded', 'Metrics / error', 'Gateway', 'Execution'].map((h) => (
-            <span key={h} role="columnheader">
-              {h}
-            </span>
-          ))}
-        </div>
-        <VirtualList
-          className="tbody"
-          label="Sink event rows"
-          count={items.length}
-          rowHeight={ROW}
-          renderRow={renderRow}
-          onRange={onRange}
-          empty={<div className="table-empty">{loading ? 'Loading…' : 'No sink event matches this filter.'}</div>}
-        />
-      </div>
+      <WindowedTable
+        label="Sink events"
+        className="sinks-table"
+        headerClassName="srow"
+        columns={COLUMNS}
+        loading={loading}
+        rowsLabel="Sink event rows"
+        count={items.length}
+        rowHeight={ROW}
+        renderRow={renderRow}
+        onRange={onRange}
+        empty={<div className="table-empty">{loading ? 'Loading…' : 'No sink event matches this filter.'}</div>}
+      />
     </div>
   );
 }

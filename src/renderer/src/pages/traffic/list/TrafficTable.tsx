@@ -4,10 +4,23 @@
 // are the table's (one pair, shared by every row), and it has as few elements as its cells need.
 import { forwardRef, memo, useCallback, useRef, type ChangeEvent, type MouseEvent } from 'react';
 import type { TrafficRow } from '../../../../../shared/api/models-traffic';
-import { VirtualList, type VirtualListHandle } from '../../../components/VirtualList';
+import type { VirtualListHandle } from '../../../components/VirtualList';
+import { WindowedTable, type TableColumn } from '../../../components/WindowedTable';
 import { blocker, clockTime, duration, OUTCOME_LABEL } from '../format';
 
 export const ROW_HEIGHT = 30;
+
+const COLUMNS: readonly TableColumn[] = [
+  { title: '', className: 'c-check' },
+  { title: 'Time', className: 'c-time' },
+  { title: 'Gateway', className: 'c-gateway' },
+  { title: 'Method', className: 'c-method' },
+  { title: 'Target', className: 'c-target' },
+  { title: 'Outcome', className: 'c-outcome' },
+  { title: 'Blocked by', className: 'c-blocker-h' },
+  { title: 'Duration', className: 'c-duration' },
+  { title: 'Badges', className: 'c-badges' },
+];
 
 export interface TrafficTableProps {
   items: TrafficRow[];
@@ -51,31 +64,21 @@ export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(fun
   );
 
   return (
-    <div className={`ttable${p.loading ? ' stale' : ''}`} role="table" aria-label="Executions" aria-busy={p.loading}>
-      <div className="trow thead" role="row">
-        <span role="columnheader" className="c-check" />
-        <span role="columnheader" className="c-time">Time</span>
-        <span role="columnheader" className="c-gateway">Gateway</span>
-        <span role="columnheader" className="c-method">Method</span>
-        <span role="columnheader" className="c-target">Target</span>
-        <span role="columnheader" className="c-outcome">Outcome</span>
-        <span role="columnheader" className="c-blocker-h">Blocked by</span>
-        <span role="columnheader" className="c-duration">Duration</span>
-        <span role="columnheader" className="c-badges">Badges</span>
-      </div>
-      <VirtualList
-        ref={ref}
-        className="tbody"
-        label="Execution rows"
-        count={items.length}
-        rowHeight={ROW_HEIGHT}
-        renderRow={renderRow}
-        onRange={p.onRange}
-        empty={p.empty}
-        activeIndex={cursor}
-        idPrefix="exec-row"
-      />
-    </div>
+    <WindowedTable
+      ref={ref}
+      label="Executions"
+      headerClassName="trow"
+      columns={COLUMNS}
+      loading={p.loading}
+      rowsLabel="Execution rows"
+      count={items.length}
+      rowHeight={ROW_HEIGHT}
+      renderRow={renderRow}
+      onRange={p.onRange}
+      empty={p.empty}
+      activeIndex={cursor}
+      idPrefix="exec-row"
+    />
   );
 });
 
