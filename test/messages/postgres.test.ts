@@ -16,6 +16,7 @@ import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fix
 import { makeExecution, tempDir } from '../store/fixtures';
 import { killedGatewayMessages } from './helpers/killed-gateway';
 import { cliPath } from '../gateway/helpers';
+import { PostgresHistory } from '../../src/main/services/postgres-history';
 
 const skip = postgresUnavailable();
 
@@ -113,6 +114,34 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
       expect(page.items.map((m) => m.id)).toEqual([...before, ...during].reverse().map((m) => m.id));
     } finally {
       await store.close();
+    }
+  });
+
+  it("the console's PostgreSQL history captures its gateways' messages, with the redaction setting applied as it changes", async () => {
+    const url = await cluster.createDatabase();
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const history = await PostgresHistory.open(url, quiet, { redactPaths: ['arguments.password'] });
+    const login = (password: string): MessageRecord => ({
+      ...message('console-gw', Date.now(), 0),
+      kind: 'request',
+      method: 'tools/call',
+      message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: { user: 'ann', password } } },
+    });
+    const first = login('hunter2');
+    // A gateway captures messages only from a recorder that keeps them.
+    expect(typeof history.recorder.recordMessage).toBe('function');
+    history.recorder.recordMessage(first);
+    history.setRedaction([]);
+    const second = login('open-sesame');
+    history.recorder.recordMessage(second);
+    await history.recorder.flush();
+    try {
+      const a = (await history.store.getMessage(first.id))!.body;
+      expect(a).not.toContain('hunter2');
+      expect(a).toContain('ann');
+      expect((await history.store.getMessage(second.id))!.body).toContain('open-sesame');
+    } finally {
+      await history.close();
     }
   });
 
