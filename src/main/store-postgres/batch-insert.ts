@@ -200,6 +200,13 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
 export async function writeBatch(pool: pg.Pool, items: readonly PgItem[], host: string | null, cache: IdCache): Promise<BatchResult> {
   const client = await pool.connect();
   let broken = false;
+  // The server ending the connection between two statements (a restart, a failover, pg_terminate_backend)
+  // is an 'error' event on the checked-out client, not a failed query: unheard, it would crash the gateway.
+  // Heard, the connection is dropped and the next statement fails, so the batch is retried.
+  const onError = () => {
+    broken = true;
+  };
+  client.on('error', onError);
   try {
     await internNames(client, items, host, cache);
     await client.query('BEGIN');
@@ -217,6 +224,7 @@ export async function writeBatch(pool: pg.Pool, items: readonly PgItem[], host: 
     if ((err as { code?: string }).code === undefined) broken = true; // a network error: do not reuse the connection
     throw err;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }

@@ -1,10 +1,14 @@
 // The Recorder for a PostgreSQL history. Like the SQLite one (store/writer/sqlite-recorder.ts):
-// recordExecution() only encodes the record and queues it, never throws and never waits; a timer sends
-// the queue in batches (one transaction each, batch-insert.ts). When PostgreSQL is unreachable (a
-// restart, a failover, a network cut) the batch stays at the head of the queue and is retried with
-// exponential backoff: nothing is lost while the queue is within its bound, and the insert is
-// idempotent, so a retry of a batch that did commit before the connection dropped duplicates nothing.
-// Beyond the bound (maxQueued), new records are counted as lost and said in stats().lastError.
+// recordExecution() only encodes the record and queues it, never throws and never waits; batches of it are
+// sent (one transaction each, batch-insert.ts) with several in flight at once on the pool (maxInFlight):
+// with one, a gateway's writes waited on every round trip and left the server's other core idle while the
+// client encoded the next batch. Records whose rows must be written in order (a gateway's config, a
+// session, the executions of a session whose record is in flight) wait for the batch holding that row
+// (send-order.ts). When PostgreSQL is unreachable (a restart, a failover, a network cut) the failed
+// batches go back in front of the queue and are retried with exponential backoff: nothing is lost while
+// the queue is within its bound, and the insert is idempotent, so a retry of a batch that did commit
+// before the connection dropped duplicates nothing. Beyond the bound (maxQueued), new records are counted
+// as lost and said in stats().lastError.
 // With a journal (a local path, as the SQLite recorder's: store/writer/journal.ts), every accepted record is
 // on local disk within an interval until PostgreSQL has it: a gateway killed with SIGKILL, or stopped while the
 // server is unreachable, loses nothing; the next recorder started with the same journal path writes it.
@@ -21,11 +25,14 @@ import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../store/writer/journal';
 import { adoptOrphanSpills, releaseSpillPath } from '../store/writer/spill-adoption';
 import { IdCache, writeBatch, type PgItem } from './batch-insert';
 import { describePgError } from './connection';
+import { SendOrder, type Batch } from './send-order';
 
 export interface PgRecorderOptions {
   redactor?: Pick<Redactor, 'execution' | 'message'>;
   /** Records sent per transaction. Default 500. */
   batchSize?: number;
+  /** Batches sent at once, each on its own pooled connection. Default 3. 1 = one at a time. */
+  maxInFlight?: number;
   /** How long a record may wait for companions before its batch is sent. Default 50 ms. */
   flushIntervalMs?: number;
   /** Records held in memory while PostgreSQL is unreachable; beyond that new ones are lost (counted). Default 200,000. */
@@ -41,6 +48,8 @@ export interface PgRecorderOptions {
    */
   journal?: { path: string; intervalMs?: number };
 }
+
+export const DEFAULT_MAX_IN_FLIGHT = 3;
 
 export interface PgRecorderStats extends RecorderStats {
   retries: number;
@@ -59,13 +68,18 @@ export function isPgTransient(err: unknown): boolean {
 }
 
 export class PgRecorder implements Recorder {
-  private readonly queue: PgItem[] = [];
+  private readonly order: SendOrder;
   private readonly cache = new IdCache();
   private readonly host: string;
+  private readonly batchSize: number;
+  private readonly maxInFlight: number;
+  /** Armed when records wait for companions (flushIntervalMs), or for the backoff after a failure. */
   private timer: NodeJS.Timeout | undefined;
-  private writing = false;
+  private backingOff = false;
   private failures = 0;
   private closed = false;
+  /** close() gave up waiting: what was still unwritten is accounted for; late answers change nothing. */
+  private abandoned = false;
   private accepted = 0;
   private settled = 0;
   private waiters: { target: number; resolve: () => void }[] = [];
@@ -81,6 +95,9 @@ export class PgRecorder implements Recorder {
     private readonly options: PgRecorderOptions = {},
   ) {
     this.host = options.host ?? hostname();
+    this.batchSize = Math.max(1, options.batchSize ?? 500);
+    this.maxInFlight = Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    this.order = new SendOrder(this.batchSize);
     if (options.journal) {
       this.journal = new Journal(options.journal.path, options.journal.intervalMs ?? DEFAULT_JOURNAL_INTERVAL_MS, (m) => this.fail(m));
       this.adoptJournals(options.journal.path);
@@ -95,7 +112,7 @@ export class PgRecorder implements Recorder {
         for (const line of readFileSync(path, 'utf8').split('\n')) {
           if (line.trim() === '') continue;
           try {
-            this.queue.push(JSON.parse(line) as PgItem);
+            this.order.push(JSON.parse(line) as PgItem);
             this.accepted++;
             n++;
           } catch {
@@ -109,7 +126,7 @@ export class PgRecorder implements Recorder {
       this.adopted.push({ path, target: this.accepted });
       if (n > 0) this.options.onError?.(`replaying ${n} records from ${path}, left by a process that stopped before PostgreSQL had them`);
     }
-    if (this.queue.length > 0) this.schedule(0);
+    if (this.order.waiting > 0) this.arm(0);
   }
 
   recordGateway(name: string, config: unknown): void {
@@ -147,15 +164,16 @@ export class PgRecorder implements Recorder {
     });
   }
 
+  /** `queued` counts every record not yet in PostgreSQL: waiting, being retried or in flight. */
   stats(): PgRecorderStats {
-    return { queued: this.queue.length, ...this.counters, ...(this.lastError ? { lastError: this.lastError } : {}), disconnected: this.disconnected };
+    return { queued: this.order.unsettled, ...this.counters, ...(this.lastError ? { lastError: this.lastError } : {}), disconnected: this.disconnected };
   }
 
   /** Resolves when everything accepted so far is stored (or counted as failed). */
   flush(): Promise<void> {
     if (this.settled >= this.accepted) return Promise.resolve();
     const target = this.accepted;
-    this.schedule(0);
+    this.pump(true);
     return new Promise((resolve) => this.waiters.push({ target, resolve }));
   }
 
@@ -170,8 +188,10 @@ export class PgRecorder implements Recorder {
     let timer: NodeJS.Timeout | undefined;
     const expired = await Promise.race([flushed.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
     clearTimeout(timer);
-    if (expired && this.queue.length > 0) {
-      const n = this.queue.filter((i) => i.kind === 'execution').length;
+    if (expired && this.order.unsettled > 0) {
+      this.abandoned = true;
+      const rest = this.order.abandon();
+      const n = rest.filter((i) => i.kind === 'execution').length;
       if (this.journal) {
         // Kept on disk: the next recorder started with this journal path writes them.
         this.journal.write();
@@ -180,7 +200,7 @@ export class PgRecorder implements Recorder {
         this.counters.lost += n;
         this.fail(`closing with ${n} executions not written to PostgreSQL (${this.lastError ?? 'unreachable'})`);
       }
-      this.settle(this.queue.splice(0).length);
+      this.settle(rest.length);
     } else this.journal?.close(); // everything is in PostgreSQL
     if (this.timer) clearTimeout(this.timer);
     await this.pool.end().catch(() => {});
@@ -195,78 +215,118 @@ export class PgRecorder implements Recorder {
       this.fail(`record refused: ${describeError(err)}`);
       return;
     }
-    if (this.queue.length >= (this.options.maxQueued ?? 200_000)) {
+    if (this.order.unsettled >= (this.options.maxQueued ?? 200_000)) {
       this.counters.lost++;
       this.counters.failed++;
-      this.fail(`the recording queue is full (${this.queue.length} records waiting for PostgreSQL): this record was dropped`);
+      this.fail(`the recording queue is full (${this.order.unsettled} records waiting for PostgreSQL): this record was dropped`);
       return;
     }
     this.accepted++;
-    this.queue.push(item);
+    this.order.push(item);
     this.journal?.add(item);
-    this.schedule(this.queue.length >= (this.options.batchSize ?? 500) ? 0 : (this.options.flushIntervalMs ?? 50));
+    if (this.order.waiting >= this.batchSize) this.pump(false);
+    else this.arm(this.options.flushIntervalMs ?? 50);
   }
 
-  private schedule(delayMs: number): void {
-    if (this.writing) return;
-    if (this.timer) {
-      if (delayMs > 0) return;
-      clearTimeout(this.timer);
-    }
+  /** A timer that sends what waits, partial batches included, when it fires (unless backing off). */
+  private arm(delayMs: number): void {
+    if (this.timer || this.backingOff) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.drain();
+      this.pump(true);
     }, delayMs);
   }
 
-  private async drain(): Promise<void> {
-    if (this.writing) return;
-    this.writing = true;
+  /**
+   * Starts batches while a slot is free. A full batch goes at once; a partial one when `partial` (its
+   * records have waited the flush interval, or a flush asked for them) or when nothing else is in flight,
+   * as a single writer sent the rest of its queue as soon as its batch was done.
+   */
+  private pump(partial: boolean): void {
+    if (this.abandoned || this.backingOff) return;
+    while (this.order.inFlight < this.maxInFlight) {
+      const batch = this.order.next(partial || this.order.inFlight === 0);
+      if (!batch) break;
+      void this.send(batch);
+    }
+    if (this.order.waiting > 0 && this.order.inFlight > 0) this.arm(this.options.flushIntervalMs ?? 50);
+  }
+
+  private async send(batch: Batch): Promise<void> {
+    let retry: PgItem[] = [];
+    let transient: unknown;
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.slice(0, this.options.batchSize ?? 500);
-        try {
-          const r = await writeBatch(this.pool, batch, this.host, this.cache);
-          this.done(batch, r.inserted, r.duplicates);
-          if (this.disconnected) this.options.onError?.(`PostgreSQL reachable again; ${this.queue.length} records still queued`);
-          this.disconnected = false;
-          this.failures = 0;
-        } catch (err) {
-          if (isPgTransient(err)) {
-            this.failures++;
-            this.counters.retries++;
-            this.disconnected = true;
-            this.fail(`${describePgError(err, this.options.url ?? '')}; retrying, ${this.queue.length} records queued`);
-            this.writing = false;
-            this.schedule(backoffDelay(this.failures, { baseMs: 100, maxMs: 5000 }));
-            return;
-          }
-          await this.writeOneByOne(batch);
-        }
+      const r = await writeBatch(this.pool, batch.items, this.host, this.cache);
+      this.done(batch.items, r.inserted, r.duplicates);
+      this.reachable();
+    } catch (err) {
+      if (isPgTransient(err)) {
+        retry = batch.items;
+        transient = err;
+      } else {
+        // PostgreSQL refused the batch for its content: halves, so one bad record costs only itself.
+        const left = await this.writeHalves(batch.items, err);
+        retry = left.items;
+        transient = left.error;
       }
-    } finally {
-      this.writing = false;
     }
+    if (this.abandoned) return;
+    this.order.finished(batch, retry);
+    if (retry.length > 0) this.backOff(transient, retry.length);
+    this.pump(false);
   }
 
-  /** A batch PostgreSQL refused for its content: each record alone, so one bad record costs only itself. */
-  private async writeOneByOne(batch: PgItem[]): Promise<void> {
-    for (const item of batch) {
+  /**
+   * `items` were refused for their content (`refusal`): writes them in halves down to the single records
+   * refused (counted as failed). A half lost to a transient error is returned with what follows it, to retry.
+   */
+  private async writeHalves(items: PgItem[], refusal: unknown): Promise<{ items: PgItem[]; error?: unknown }> {
+    if (items.length === 1) {
+      this.counters.failed++;
+      this.fail(`PostgreSQL refused a record: ${describeError(refusal)}`);
+      this.done(items, 0, 0);
+      return { items: [] };
+    }
+    const mid = Math.ceil(items.length / 2);
+    const halves = [items.slice(0, mid), items.slice(mid)] as const;
+    for (const i of [0, 1] as const) {
       try {
-        const r = await writeBatch(this.pool, [item], this.host, this.cache);
-        this.done([item], r.inserted, r.duplicates);
+        const r = await writeBatch(this.pool, halves[i], this.host, this.cache);
+        this.done(halves[i], r.inserted, r.duplicates);
       } catch (err) {
-        if (isPgTransient(err)) return; // the rest stays queued; the drain loop retries it
-        this.counters.failed++;
-        this.fail(`PostgreSQL refused a record: ${describeError(err)}`);
-        this.done([item], 0, 0);
+        if (isPgTransient(err)) return { items: i === 0 ? items : halves[1], error: err };
+        const left = await this.writeHalves(halves[i], err);
+        if (left.items.length > 0) return { items: i === 0 ? [...left.items, ...halves[1]] : left.items, error: left.error };
       }
     }
+    return { items: [] };
   }
 
-  private done(items: PgItem[], inserted: number, duplicates: number): void {
-    // The items written are always the head of the queue (batches and single retries are taken from it).
-    this.queue.splice(0, items.length);
+  private reachable(): void {
+    if (this.disconnected) this.options.onError?.(`PostgreSQL reachable again; ${this.order.unsettled} records still queued`);
+    this.disconnected = false;
+    this.failures = 0;
+  }
+
+  /** Waits before sending again; the batches that failed together count as one failure for the delay. */
+  private backOff(err: unknown, n: number): void {
+    this.counters.retries++;
+    this.disconnected = true;
+    this.fail(`${describePgError(err, this.options.url ?? '')}; retrying ${n} records, ${this.order.unsettled} queued`);
+    if (this.backingOff) return;
+    this.failures++;
+    this.backingOff = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.backingOff = false;
+      this.pump(true);
+    }, backoffDelay(this.failures, { baseMs: 100, maxMs: 5000 }));
+  }
+
+  private done(items: readonly PgItem[], inserted: number, duplicates: number): void {
+    if (this.abandoned) return;
+    this.order.settled(items);
     this.journal?.committed(items);
     this.counters.written += inserted;
     this.counters.duplicates += duplicates;
