@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgRecorder, PgHistoryStore } from '../../src/main/store-postgres';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
+import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { makeExecution, tempDir } from './fixtures';
 
 const skip = postgresUnavailable();
@@ -166,6 +167,29 @@ describe.skipIf(skip)('PostgreSQL recorder, several batches in flight', () => {
     } finally {
       await recorder.close();
       t.cleanup();
+    }
+  });
+
+  it('stores an execution without a single searchable word, alone in its batch and among others', async () => {
+    const url = await cluster.createDatabase();
+    const recorder = await openPgRecorder(url);
+    try {
+      const at = new Date().toISOString();
+      const bare = (n: number): ExecutionRecord => ({ id: `00000000-0000-4000-8000-00000000000${n}`, gateway: 'bare-gw', event: 'ping', startedAt: at, durationMs: 1, outcome: 'allow' });
+      recorder.recordExecution(bare(1));
+      await recorder.flush(); // a batch of one whose search words are no text at all
+      for (const r of [bare(2), makeExecution({ gateway: 'bare-gw', text: 'quarterly' }), bare(3)]) recorder.recordExecution(r);
+      await recorder.flush();
+      expect(recorder.stats()).toMatchObject({ written: 4, failed: 0 });
+      const store = await PgHistoryStore.open(url);
+      try {
+        expect(await store.getExecutionRecord(bare(1).id)).toEqual(bare(1));
+        expect(await store.countExecutions({ gateway: 'bare-gw', search: 'quarterly' })).toBe(1);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await recorder.close();
     }
   });
 
