@@ -5,7 +5,8 @@
 //    next to the same queries on the SQLite bench database.
 // PostgreSQL: BENCH_PG_URL (a server you run; its database is filled once and reused), else a
 // throwaway cluster started here (Debian's postgresql package, as the tests do).
-// Run: `npm run bench -- postgres`. Env: BENCH_STORE_INSERTS (50000), BENCH_PG_ROWS (1000000).
+// Run: `npm run bench -- postgres`. Env: BENCH_STORE_INSERTS (50000), BENCH_PG_ROWS (1000000), BENCH_PG_ROUNDS (2),
+// BENCH_PG_BASELINE (an older build's folder, see baselineRecorder).
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import type { HistoryStore } from '../src/main/store/history-store';
 import { encodeExecution } from '../src/main/store/sql/encode';
 import { IdCache, insertItems, internNames } from '../src/main/store-postgres/batch-insert';
 import { openPgPool, openPgRecorder, PgHistoryStore } from '../src/main/store-postgres';
+import { DEFAULT_MAX_IN_FLIGHT } from '../src/main/store-postgres/pg-recorder';
 import { rng, syntheticExecution, VOCABULARY } from '../scripts/generate-executions';
 import { startPostgres, type PostgresCluster } from '../test/fixtures/postgres-cluster';
 import { benchDatabase, records, recorderRate } from './store';
@@ -27,6 +29,7 @@ import { join } from 'node:path';
 const INSERTS = Number(process.env.BENCH_STORE_INSERTS ?? 50_000);
 const ROWS = Number(process.env.BENCH_PG_ROWS ?? 1_000_000);
 const WRITERS = 4;
+const ROUNDS = Number(process.env.BENCH_PG_ROUNDS ?? 2);
 
 interface Server {
   /** A database of this name on the server (created if missing). */
@@ -57,8 +60,15 @@ async function server(): Promise<Server> {
   };
 }
 
-async function pgRecorderRate(url: string, recs: ReturnType<typeof records>) {
-  const recorder = await openPgRecorder(url);
+type OpenRecorder = (url: string, options?: { maxInFlight?: number }) => Promise<{
+  recordExecution(r: ReturnType<typeof records>[number]): void;
+  stats(): { queued: number; written: number; lastError?: string };
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}>;
+
+async function pgRecorderRate(open: OpenRecorder, url: string, recs: ReturnType<typeof records>, maxInFlight?: number) {
+  const recorder = await open(url, maxInFlight === undefined ? {} : { maxInFlight });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < recs.length; i += 1000) {
@@ -71,20 +81,57 @@ async function pgRecorderRate(url: string, recs: ReturnType<typeof records>) {
   const stats = recorder.stats();
   await recorder.close();
   if (stats.written !== recs.length) throw new Error(`postgres: wrote ${stats.written} of ${recs.length} (${stats.lastError ?? 'no error'})`);
-  return { perSecond: (recs.length / ms) * 1000, cpuUsPerRecord: (cpu.user + cpu.system) / recs.length };
+  return { ms, cpuUs: cpu.user + cpu.system };
+}
+
+/**
+ * BENCH_PG_BASELINE=<folder holding an older src/> (e.g. `git archive main src | tar -x -C /tmp/pg-base`, with
+ * a node_modules link) adds that build's recorder as a variant: before and after side by side, same load.
+ */
+async function baselineRecorder(): Promise<OpenRecorder | undefined> {
+  const dir = process.env.BENCH_PG_BASELINE;
+  if (!dir) return undefined;
+  const mod = (await import(join(dir, 'src/main/store-postgres/index.ts'))) as { openPgRecorder: OpenRecorder };
+  return mod.openPgRecorder;
 }
 
 async function insertBench(srv: Server): Promise<void> {
   const recs = records(INSERTS);
   const dir = mkdtempSync(join(tmpdir(), 'ic-bench-pg-'));
+  const baseline = await baselineRecorder();
+  const variants: { name: string; run: (db: string) => Promise<{ ms: number; cpuUs: number }> }[] = [
+    {
+      name: 'SQLite (writer thread)',
+      run: async () => {
+        const r = await recorderRate('worker', recs, dir);
+        return { ms: (recs.length / r.perSecond) * 1000, cpuUs: r.cpuUsPerRecord * recs.length };
+      },
+    },
+    ...(baseline ? [{ name: 'PostgreSQL, baseline build (BENCH_PG_BASELINE)', run: (db: string) => pgRecorderRate(baseline, db, recs) }] : []),
+    { name: 'PostgreSQL, 1 batch in flight', run: (db: string) => pgRecorderRate(openPgRecorder, db, recs, 1) },
+    { name: `PostgreSQL, up to ${DEFAULT_MAX_IN_FLIGHT} batches in flight (default)`, run: (db: string) => pgRecorderRate(openPgRecorder, db, recs) },
+  ];
+  const totals = variants.map(() => ({ ms: 0, cpuUs: 0, n: 0 }));
   try {
-    const sqlite = await recorderRate('worker', recs, dir);
-    const postgres = await pgRecorderRate(await srv.database('bench_insert', true), recs);
-    const row = (name: string, rate: number, cpu: number) => [name, Math.round(rate).toLocaleString('en-US'), `${(rate / sqlite.perSecond).toFixed(2)}×`, `${cpu.toFixed(1)} µs`];
+    // Alternated rounds: the machine's load drifts, and hits every variant alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, v] of variants.entries()) {
+        const r = await v.run(await srv.database('bench_insert', true));
+        totals[i]!.ms += r.ms;
+        totals[i]!.cpuUs += r.cpuUs;
+        totals[i]!.n += recs.length;
+      }
+    }
+    const rate = (t: { ms: number; n: number }) => (t.n / t.ms) * 1000;
+    const sqlite = rate(totals[0]!);
+    const one = rate(totals[baseline ? 2 : 1]!);
     printTable(
-      `Insert rate: the same ${INSERTS.toLocaleString('en-US')} executions (3 steps each) through each store's recorder; CPU = this process per execution`,
-      ['store', 'executions/s', 'vs SQLite', 'CPU/execution (client side)'],
-      [row('SQLite (writer thread)', sqlite.perSecond, sqlite.cpuUsPerRecord), row('PostgreSQL (batches of 500, one transaction each)', postgres.perSecond, postgres.cpuUsPerRecord)],
+      `Insert rate: the same ${INSERTS.toLocaleString('en-US')} executions (3 steps each) through each store's recorder, batches of 500, ${ROUNDS} alternated rounds; CPU = this process per execution`,
+      ['store', 'executions/s', 'vs SQLite', 'vs 1 in flight', 'CPU/execution (client side)'],
+      variants.map((v, i) => {
+        const t = totals[i]!;
+        return [v.name, Math.round(rate(t)).toLocaleString('en-US'), `${(rate(t) / sqlite).toFixed(2)}×`, i === 0 ? '' : `${(rate(t) / one).toFixed(2)}×`, `${(t.cpuUs / t.n).toFixed(1)} µs`];
+      }),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
