@@ -1,8 +1,8 @@
 // Many gateways, one history: three headless gateway processes (the built CLI, each its own gateway id
 // and host name) record into one real PostgreSQL at once under load, and a console in web mode pointed
 // at the same database (`web --db postgres://…`) lists the executions of all three in a real Chromium,
-// and filters them by gateway. Every call answered is recorded exactly once, and so is every JSON-RPC
-// message the gateways captured, which the console's Messages screen lists from the same database.
+// and filters them by gateway and by host. Every call answered is recorded exactly once, and so is every
+// JSON-RPC message the gateways captured, which the console's Messages screen lists from the same database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
@@ -103,7 +103,7 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
     }
   });
 
-  it('lists all three gateways in the console (web mode on the same database) and filters by gateway', async () => {
+  it('lists all three gateways in the console (web mode on the same database) and filters by gateway and by host', async () => {
     ensureRendererBuilt();
     // Trust auth ignores the password, so it only has to stay out of every log line, page and answer.
     web = await startWebMode({ demo: false, db: withPassword(url) });
@@ -123,10 +123,20 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
       // Each row names the host whose gateway recorded it.
       expect(await rows.first().locator('.c-gateway').getAttribute('title')).toBe(`${id} on host-${GATEWAYS.indexOf(id) + 1}`);
     }
+    // The Host chip: back to any gateway, then one host shows only the rows its gateway recorded.
+    await page.getByRole('combobox', { name: 'Gateway' }).selectOption('');
+    const hostsShown = async () => new Set(await rows.locator('.c-gateway').evaluateAll((els) => els.map((e) => e.getAttribute('title'))));
+    for (const [i, id] of GATEWAYS.entries()) {
+      await page.getByRole('combobox', { name: 'Host' }).selectOption(`host-${i + 1}`);
+      await expect.poll(async () => [...(await hostsShown())], { timeout: 30_000 }).toEqual([`${id} on host-${i + 1}`]);
+    }
+    await page.getByRole('button', { name: 'Clear host filter' }).click();
+    await expect.poll(async () => (await page.getByRole('combobox', { name: 'Host' }).inputValue()), { timeout: 10_000 }).toBe('');
     // The page's API answers what the database holds: every edge-us call, and the facets name all three.
     const api = pageApi(page);
     expect(await api('history.count', { filter: { gateway: 'edge-us', event: 'tools/call' }, cap: 10_000 })).toEqual({ count: CALLS, capped: false });
-    expect(await api('history.facets')).toMatchObject({ gateways: [...GATEWAYS].sort() });
+    expect(await api('history.facets')).toMatchObject({ gateways: [...GATEWAYS].sort(), hosts: ['host-1', 'host-2', 'host-3'] });
+    expect(await api('history.count', { filter: { host: 'host-2', event: 'tools/call' }, cap: 10_000 })).toEqual({ count: CALLS, capped: false });
   });
 
   it("lists each gateway's captured messages in the Messages screen, from the shared database", async () => {

@@ -16,7 +16,8 @@ import { tempDir } from './fixtures';
 export interface History {
   /** Where the history is: a file path or a connection string. */
   location: string;
-  recorder(options?: { batchSize?: number; redactor?: Pick<Redactor, 'execution' | 'message'> }): Promise<Recorder>;
+  /** `host` names the recording host in a shared (PostgreSQL) history; SQLite records no host. */
+  recorder(options?: { batchSize?: number; redactor?: Pick<Redactor, 'execution' | 'message'>; host?: string }): Promise<Recorder>;
   /** The store port on the history (open it after the recorder closed, or alongside it). */
   open(): Promise<HistoryStore>;
 }
@@ -65,7 +66,8 @@ const postgres: Engine = {
     const url = await (await cluster).createDatabase();
     return {
       location: url,
-      recorder: async (o = {}) => openPgRecorder(url, { ...(o.batchSize ? { batchSize: o.batchSize } : {}), ...(o.redactor ? { redactor: o.redactor } : {}) }),
+      recorder: async (o = {}) =>
+        openPgRecorder(url, { ...(o.batchSize ? { batchSize: o.batchSize } : {}), ...(o.redactor ? { redactor: o.redactor } : {}), ...(o.host ? { host: o.host } : {}) }),
       open: async () => {
         const s = await PgHistoryStore.open(url);
         cleanups.push(() => s.close());

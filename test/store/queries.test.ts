@@ -1,5 +1,5 @@
 // The read side, on both engines (an SQLite file, a PostgreSQL server) through the store port: filters
-// (gateway, method, target, outcome, interceptor, blocking interceptor, time range, free text), keyset
+// (gateway, host, method, target, outcome, interceptor, blocking interceptor, time range, free text), keyset
 // pagination and counts, the detail of one execution (rebuilt exactly as recorded), sink events, and
 // the aggregates behind the Gateways cards. One suite: every case runs on each engine.
 import { join } from 'node:path';
@@ -42,10 +42,14 @@ describe.each(ENGINES)('$name store', (engine) => {
 
   beforeAll(async () => {
     const history = await engine.create();
-    const recorder = await history.recorder({ batchSize: 7 });
+    // Two recording hosts, as a gateway scaled out over two machines: the first 40 from host-a, the rest from host-b.
+    const recorder = await history.recorder({ batchSize: 7, host: 'host-a' });
     recorder.recordSession({ id: 'session-1', gateway: 'alpha', startedAt: at(0), clientInfo: { name: 'claude', version: '1.0' }, principal: { type: 'user', id: 'ada' }, protocolVersion: '2025-06-18', transport: 'stdio' });
-    for (const rec of recorded) recorder.recordExecution(rec);
+    for (const rec of recorded.slice(0, 40)) recorder.recordExecution(rec);
     await recorder.close();
+    const second = await history.recorder({ batchSize: 7, host: 'host-b' });
+    for (const rec of recorded.slice(40)) second.recordExecution(rec);
+    await second.close();
     store = await history.open();
   });
 
@@ -69,6 +73,10 @@ describe.each(ENGINES)('$name store', (engine) => {
       ['interceptor that ran (server/name)', { interceptor: 'samples/email-redactor' }, () => true],
       ['unknown interceptor', { interceptor: 'nobody/nothing' }, () => false],
       ['unknown gateway', { gateway: 'gamma' }, () => false],
+      // Only a shared history records the host (SQLite: one machine, no host, so nothing matches).
+      ['host', { host: 'host-b' }, (r: ExecutionRecord) => engine.name === 'postgres' && recorded.indexOf(r) >= 40],
+      ['host + gateway', { host: 'host-a', gateway: 'beta' }, (r: ExecutionRecord) => engine.name === 'postgres' && recorded.indexOf(r) < 40 && r.gateway === 'beta'],
+      ['unknown host', { host: 'host-z' }, () => false],
       ['time range', { since: at(10), until: at(20) }, (r: ExecutionRecord) => r.startedAt >= at(10) && r.startedAt < at(20)],
       ['time range in epoch ms', { since: T0 + 50 * 60_000 }, (r: ExecutionRecord) => r.startedAt >= at(50)],
       ['session', { sessionId: 'session-1' }, () => true],
@@ -192,9 +200,10 @@ describe.each(ENGINES)('$name store', (engine) => {
       await expect(store.timeBuckets({ since: at(0), until: at(70), bucketMs: 1 })).rejects.toThrow(/too many/);
     });
 
-    it('suggests filter values: gateways, methods, targets, interceptors and sinks', async () => {
+    it('suggests filter values: gateways, hosts, methods, targets, interceptors and sinks', async () => {
       expect(await store.facets()).toEqual({
         gateways: ['alpha', 'beta'],
+        hosts: engine.name === 'postgres' ? ['host-a', 'host-b'] : [],
         events: ['tools/call'],
         targets: ['search_docs', 'send_email'],
         interceptors: ['samples/email-redactor', 'samples/pii-validator', 'samples/request-logger'],

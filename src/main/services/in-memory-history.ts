@@ -89,6 +89,8 @@ export class InMemoryHistory implements HistoryPort {
 function matches(e: ExecutionRecord, f: HistoryFilter): boolean {
   return (
     (!f.gateway || e.gateway === f.gateway) &&
+    // Kept in this process's memory: no host is recorded, so a host filter matches nothing (as in SQLite).
+    !f.host &&
     (!f.event || e.event === f.event) &&
     (!f.target || e.target === f.target) &&
     (!f.outcome || e.outcome === f.outcome) &&

@@ -38,6 +38,8 @@ export function compilePgFilter(filter: ExecutionFilter, p: Params): { where: st
   }
   const gateways = list(filter.gateway);
   if (gateways.length > 0) where.push(`e.gateway_id IN (SELECT id FROM gateways WHERE ${equality('name', gateways, p)})`);
+  const hosts = list(filter.host);
+  if (hosts.length > 0) where.push(equality('e.host', hosts, p));
   const events = list(filter.event);
   if (events.length > 0) where.push(equality('e.event', events, p));
   const targets = list(filter.target);

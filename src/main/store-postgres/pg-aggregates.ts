@@ -91,14 +91,15 @@ export async function pgFacets(db: pg.Pool): Promise<Facets> {
       )
     ).rows.map((r) => r.x);
   const names = async (sql: string) => (await prepared<{ x: string }>(db, sql)).rows.map((r) => r.x);
-  const [gateways, events, targets, interceptors, sinks] = await Promise.all([
+  const [gateways, hosts, events, targets, interceptors, sinks] = await Promise.all([
     names('SELECT name AS x FROM gateways ORDER BY name'),
+    distinct('host', 200),
     distinct('event', 200),
     distinct('target', 300),
     names(`SELECT server || '/' || name AS x FROM interceptors ORDER BY server, name`),
     names(`SELECT server || '/' || name AS x FROM interceptors i WHERE EXISTS (SELECT 1 FROM sink_events s WHERE s.interceptor_id = i.id) ORDER BY server, name`),
   ]);
-  return { gateways, events, targets, interceptors, sinks };
+  return { gateways, hosts, events, targets, interceptors, sinks };
 }
 
 export async function pgShadowIds(db: pg.Pool, ids: string[]): Promise<string[]> {

@@ -40,6 +40,8 @@ export const CountSchema = z.object({
 
 export const FacetsSchema = z.object({
   gateways: z.array(z.string()),
+  /** Hosts whose gateways recorded into a shared (PostgreSQL) history; empty for an SQLite file, which records none. */
+  hosts: z.array(z.string()),
   events: z.array(z.string()),
   /** Tool names, resource uris, prompt names (the most frequent first is not promised; capped). */
   targets: z.array(z.string()),

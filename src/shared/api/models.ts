@@ -159,6 +159,8 @@ export const OutcomeSchema = z.enum(['allow', 'blocked', 'mutated', 'error']);
 
 export const HistoryFilterSchema = z.object({
   gateway: z.string().optional(),
+  /** The host whose gateway recorded the execution (shared PostgreSQL histories). */
+  host: z.string().optional(),
   event: z.string().optional(),
   target: z.string().optional(),
   outcome: OutcomeSchema.optional(),

@@ -113,6 +113,7 @@ export class SqliteTraffic implements TrafficPort {
 export function toStoreFilter(f: HistoryFilter): ExecutionFilter {
   const out: ExecutionFilter = {};
   if (f.gateway) out.gateway = f.gateway;
+  if (f.host) out.host = f.host;
   if (f.event) out.event = f.event;
   if (f.target) out.target = f.target;
   if (f.outcome) out.outcome = f.outcome;

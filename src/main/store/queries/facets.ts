@@ -18,6 +18,8 @@ export function facets(db: Database.Database): Facets {
       .all() as string[];
   return {
     gateways: cachedStatement(db, 'SELECT name FROM gateways ORDER BY name').pluck().all() as string[],
+    // One machine, one file: SQLite rows carry no host (the Host chip is offered for shared histories only).
+    hosts: [],
     events: distinct('event', 200),
     targets: distinct('target', MAX_TARGET_FACETS),
     interceptors: cachedStatement(db, `SELECT server || '/' || name FROM interceptors ORDER BY server, name`).pluck().all() as string[],

@@ -10,6 +10,8 @@ import { toFtsQuery } from './search-syntax';
 
 export interface ExecutionFilter {
   gateway?: string | string[];
+  /** The host whose gateway recorded it (shared PostgreSQL histories record one; SQLite rows carry none). */
+  host?: string | string[];
   /** The method / interceptor event, e.g. tools/call. */
   event?: string | string[];
   /** Tool name, resource uri or prompt name. */
@@ -91,6 +93,8 @@ export function compileFilter(db: Database.Database, filter: ExecutionFilter): C
     if (ids.length === 0) empty = true;
     else equality('e.gateway_id', ids, where, params);
   }
+  // This store records no host (one machine, one file): a host filter matches none of its rows.
+  if (list(filter.host).length > 0) empty = true;
   const events = list(filter.event);
   if (events.length > 0) equality('e.event', events, where, params);
   const targets = list(filter.target);

@@ -1,4 +1,4 @@
-// The filter bar: structured chips (gateway, method, target, outcome, interceptor, blocked by, time range)
+// The filter bar: structured chips (gateway, host, method, target, outcome, interceptor, blocked by, time range)
 // and a free-text search over payloads. It only edits the filter; the store runs it.
 import { forwardRef, memo, useState } from 'react';
 import type { HistoryFilter } from '../../../../../shared/api/models';
@@ -56,6 +56,15 @@ const FilterBarView = forwardRef<HTMLInputElement, FilterBarProps>(function Filt
           {options(facets?.gateways, filter.gateway)}
         </select>
       </FilterChip>
+      {/* Only a shared history records hosts; on one machine's SQLite file the chip would match nothing. */}
+      {((facets?.hosts.length ?? 0) > 0 || filter.host) && (
+        <FilterChip label="Host" value={filter.host} onClear={() => set('host', '')}>
+          <select aria-label="Host" value={filter.host ?? ''} onChange={(e) => set('host', e.target.value)}>
+            <option value="">any</option>
+            {options(facets?.hosts, filter.host)}
+          </select>
+        </FilterChip>
+      )}
       <FilterChip label="Method" value={filter.event} onClear={() => set('event', '')}>
         <select aria-label="Method" value={filter.event ?? ''} onChange={(e) => set('event', e.target.value)}>
           <option value="">any</option>
