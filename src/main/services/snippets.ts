@@ -1,10 +1,12 @@
 // "Connect a client": the exact config entries for Claude Desktop, Cursor and VS Code.
 // stdio snippets launch this installation's headless gateway on the gateway's own config file, the one the
 // Chain screen saves (`--listen stdio` whatever that file's listener, and it hot-reloads on every save),
-// recording into the same history database, so traffic from the client shows up in the app. Only reads.
+// recording into the same history database, so traffic from the client shows up in the app. A PostgreSQL
+// history is passed without its password (snippet-db.ts: the gateway reads it from an owner-only file).
 import type { ConnectSnippets } from '../../shared/api/models';
 import type { GatewayConfig } from '../../shared/config';
 import type { AppEnvironment } from './environment';
+import { snippetDb } from './snippet-db';
 
 export function buildSnippets(options: {
   id: string;
@@ -17,7 +19,8 @@ export function buildSnippets(options: {
   const { id, config, env } = options;
   // --gateway-id: the headless gateway records under the console's id for it (not its serverInfo name), so
   // its calls show up under this gateway in Traffic filters, card counters and replay.
-  const args = [...env.cli.args, 'gateway', '--config', options.stdioConfigPath, '--listen', 'stdio', '--gateway-id', id, '--db', env.dbPath];
+  const db = snippetDb(env.dbPath, env.dataDir);
+  const args = [...env.cli.args, 'gateway', '--config', options.stdioConfigPath, '--listen', 'stdio', '--gateway-id', id, ...db.args];
   const launch = { command: env.cli.command, args, ...(env.cli.env ? { env: env.cli.env } : {}) };
   const stdio = {
     claudeDesktop: json({ mcpServers: { [id]: launch } }),
@@ -25,6 +28,7 @@ export function buildSnippets(options: {
     vscode: json({ servers: { [id]: { type: 'stdio', ...launch } } }),
     command: [launch.command, ...args].map(shellQuote).join(' '),
     configPath: options.stdioConfigPath,
+    ...(db.note ? { dbNote: db.note } : {}),
   };
   let http: ConnectSnippets['http'] = null;
   if (config.listen.transport === 'http' && options.url) {

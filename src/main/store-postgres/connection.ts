@@ -44,6 +44,9 @@ export function describePgError(err: unknown, url: string): string {
   if (e.code === 'ECONNREFUSED') return `cannot connect to PostgreSQL at ${where}: connection refused (is the server running and listening there?)`;
   if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `cannot connect to PostgreSQL at ${where}: unknown host`;
   if (e.code === '28P01' || e.code === '28000') return `PostgreSQL at ${where} refused the login: check the user and password`;
+  if (/client password must be a string/.test(e.message ?? '')) {
+    return `PostgreSQL at ${where} asks for a password and none was given: put it in the connection string, in PGPASSWORD, or (gateway) in a --db-password-file`;
+  }
   if (e.code === '3D000') return `PostgreSQL at ${where}: the database does not exist (create it: createdb NAME)`;
   return `PostgreSQL at ${where}: ${String(e.message ?? err).replaceAll(url, where)}`;
 }
@@ -53,6 +56,25 @@ export interface PoolOptions {
   max?: number;
   /** A query running longer than this is cancelled by the server. Default 60 s. */
   statementTimeoutMs?: number;
+}
+
+/**
+ * pg leaves the socket open when a login fails on the client's side (the server asks for a password
+ * that neither the connection string nor PGPASSWORD gives: "client password must be a string"): the
+ * server keeps waiting, and a gateway that reported the failure never exits. Such a client is closed.
+ */
+class ClosingOnFailedLoginClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
+  override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
+    const close = () => (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    if (!callback) return super.connect().catch((err: unknown) => (close(), Promise.reject(err)));
+    const done = callback as (err: Error | null, c?: pg.Client) => void;
+    super.connect((err: Error | null) => {
+      if (err) close();
+      done(err, this);
+    });
+  }
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
@@ -65,6 +87,7 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
     idleTimeoutMillis: 30_000,
     statement_timeout: options.statementTimeoutMs ?? 60_000,
     application_name: 'interceptor-console',
+    Client: ClosingOnFailedLoginClient,
   });
   // An idle connection dropped by the server (restart, failover) must not crash the process: the next
   // query opens a new one, and the recorder retries its batch.

@@ -100,6 +100,8 @@ export const ConnectSnippetsSchema = z.object({
     command: z.string(),
     /** The config file the launched gateway runs and follows: the one the Chain screen saves. */
     configPath: z.string(),
+    /** How the launched gateway gets the PostgreSQL password, which the snippet never holds. */
+    dbNote: z.string().optional(),
   }),
   /** Snippets pointing at the running HTTP listener (null when it has none). */
   http: z.object({ url: z.string(), claudeDesktop: z.string(), cursor: z.string(), vscode: z.string() }).nullable(),

@@ -13,12 +13,15 @@ import { openGatewayRecorder } from '../../gateway/recorder';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { dbOption } from './history-db';
+import { DB_ENV_VAR } from '../../store';
+import { isPostgresUrl } from '../../store-postgres';
+import { withPasswordFromFile } from '../../store-postgres/password';
 import { watchGatewayConfig } from '../config-watch';
 import { findPackageRoot } from '../../services/environment';
 import { resolveTelemetryOptions } from '../../telemetry/options';
 import type { OtelTelemetry } from '../../telemetry/otel-telemetry';
 
-const usage = `Usage: interceptor-console gateway --config FILE [--listen stdio] [--gateway-id ID] [--db FILE|URL] [--no-record] [--no-journal]
+const usage = `Usage: interceptor-console gateway --config FILE [--listen stdio] [--gateway-id ID] [--db FILE|URL] [--db-password-file FILE] [--no-record] [--no-journal]
                                   [--no-watch] [--quiet] [--otlp-endpoint URL] [--break METHOD[:TARGET]]...
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
@@ -38,6 +41,10 @@ Options:
                   postgres://USER:PASSWORD@HOST:PORT/DB to record into a PostgreSQL
                   shared by many gateways ($INTERCEPTOR_CONSOLE_HOST names this host
                   in it; default: $INTERCEPTOR_CONSOLE_DB or the data folder's history.db)
+  --db-password-file FILE
+                  the PostgreSQL password, read from this file's first line (keep it
+                  0600), so that the URL on the command line needs none; without it a
+                  URL without password uses $PGPASSWORD
   --no-record     record nothing (same as "recording": false in the config)
   --no-journal    record without the crash journal (records not yet written to the
                   database are lost if the process is killed; for measurements)
@@ -63,6 +70,7 @@ export const gatewayCommand: CliCommand = {
       listen: { type: 'string' },
       'gateway-id': { type: 'string' },
       ...dbOption,
+      'db-password-file': { type: 'string' },
       'no-record': { type: 'boolean' },
       'no-journal': { type: 'boolean' },
       'no-watch': { type: 'boolean' },
@@ -105,8 +113,9 @@ export const gatewayCommand: CliCommand = {
     let recorder: Recorder | null = null;
     if (recordingEnabled(config) && !values['no-record']) {
       try {
-        recorder = await openGatewayRecorder(values.db, log, { journal: !values['no-journal'] });
+        recorder = await openGatewayRecorder(dbWithPassword(values.db, values['db-password-file']), log, { journal: !values['no-journal'] });
       } catch (err) {
+        if (err instanceof UsageError) throw err;
         throw new CliFailure(`cannot open the history database: ${(err as Error).message} (use --db FILE or --db postgres://…, or --no-record)`);
       }
     }
@@ -192,6 +201,14 @@ function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/** --db with the password of --db-password-file put in (the file names the password; the URL on the command line holds none). */
+function dbWithPassword(db: string | undefined, passwordFile: string | undefined): string | undefined {
+  if (passwordFile === undefined) return db;
+  const target = db ?? process.env[DB_ENV_VAR];
+  if (!isPostgresUrl(target)) throw new UsageError(`--db-password-file goes with a PostgreSQL history: give --db postgres://USER@HOST:PORT/DB (or $${DB_ENV_VAR})`);
+  return withPasswordFromFile(target, passwordFile);
 }
 
 function indent(text: string): string {

@@ -50,6 +50,11 @@ export function ConnectDialog({ gateway, open, onClose }: { gateway: GatewayInfo
               Traffic from the client is recorded in this console&apos;s history. Same command in a shell:
             </div>
             <CodeBlock label="Command line" text={s.stdio.command} />
+            {s.stdio.dbNote && (
+              <div className="muted" data-testid="stdio-db-note">
+                {s.stdio.dbNote}
+              </div>
+            )}
           </section>
         </>
       )}
