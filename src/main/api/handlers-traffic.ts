@@ -15,26 +15,37 @@ const MAX_EXPORT = 20_000;
 
 export function buildTrafficHandlers(d: HandlerDeps): Handlers {
   const { history, manager } = d;
-  const recorder = history.recorder as Partial<SqliteRecorder>;
-  const traffic: TrafficPort | undefined =
-    history.traffic ?? (history.kind === 'sqlite' && recorder.store ? new SqliteTraffic(recorder.store.db) : undefined);
-  const store = (): TrafficPort => traffic ?? unavailable();
-  const service = traffic
-    ? new TrafficService({ manager, traffic, recorder: history.recorder, emit: d.emit, liveHost: (id) => manager.replayHost(id) })
-    : undefined;
-  const replays = (): TrafficService => service ?? unavailable();
+  // Read per call: Settings may switch the store while the console runs. Built once per store in use.
+  let built: { key: unknown; traffic: TrafficPort | undefined; service: TrafficService | undefined } | undefined;
+  const current = () => {
+    const sqlite = (history.recorder as Partial<SqliteRecorder>).store;
+    const key = history.traffic ?? sqlite;
+    if (!built || built.key !== key) {
+      const traffic = history.traffic ?? (history.kind === 'sqlite' && sqlite ? new SqliteTraffic(sqlite.db) : undefined);
+      const service = traffic ? new TrafficService({ manager, traffic, recorder: history.recorder, emit: d.emit, liveHost: (id) => manager.replayHost(id) }) : undefined;
+      built = { key, traffic, service };
+    }
+    return built;
+  };
+  const store = (): TrafficPort => current().traffic ?? unavailable();
+  const replays = (): TrafficService => current().service ?? unavailable();
 
   return {
-    'history.query': ({ filter, cursor, limit }) => (traffic ? traffic.page(filter, cursor, limit) : history.query(filter, cursor, limit)),
+    'history.query': ({ filter, cursor, limit }) => {
+      const { traffic } = current();
+      return traffic ? traffic.page(filter, cursor, limit) : history.query(filter, cursor, limit);
+    },
     'history.count': ({ filter, cap }) => store().count(filter, cap),
     'history.facets': () => store().facets(),
     'history.detail': async ({ executionId }) => {
+      const { traffic } = current();
       const detail = await (traffic ? traffic.detail(executionId) : history.detail(executionId));
       if (!detail) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
       return detail as never;
     },
     'history.export': async ({ filter, ids }) => {
       if (ids) return store().exportIds(ids);
+      const { traffic } = current();
       if (traffic) tooMany(await traffic.count(filter, MAX_EXPORT), filter);
       return history.exportJsonl(filter);
     },

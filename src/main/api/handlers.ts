@@ -19,6 +19,7 @@ import { buildMessagesHandlers } from './handlers-messages';
 import { buildBreakpointsHandlers } from './handlers-breakpoints';
 import { PauseService } from '../services/breakpoints/pause-service';
 import type { PlaygroundServices } from '../services/playground';
+import type { StoreTarget } from '../services/history-switch/store-switch';
 
 export interface HandlerDeps {
   env: AppEnvironment;
@@ -32,6 +33,8 @@ export interface HandlerDeps {
   /** The breakpoints debugger (created here when a test builds handlers without one). */
   pauses?: PauseService;
   ports: { runtimeFactory?: unknown };
+  /** Settings → Data: switch the history in-process (app-core wires it; absent in cores built without it). */
+  switchStore?(target: StoreTarget): Promise<{ kind: 'sqlite' | 'postgres'; dbPath: string }>;
 }
 
 const BUCKETS = 30;
@@ -48,6 +51,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       dataDir: env.dataDir,
       // A connection string is shown without its password.
       dbPath: isPostgresUrl(env.dbPath) ? redactUrl(env.dbPath) : env.dbPath,
+      ...(env.dbOverride ? { dbOverride: env.dbOverride } : {}),
       capabilities: {
         gateway: Boolean(d.ports.runtimeFactory),
         chain: Boolean(d.chain),
@@ -136,6 +140,9 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       if (!isPostgresUrl(url)) throw new ApiError('invalid_input', 'Not a PostgreSQL connection string: use postgres://USER:PASSWORD@HOST:PORT/DATABASE.');
       return testConnection(url);
     },
+
+    'history.switchStore': (target) =>
+      d.switchStore ? d.switchStore(target) : unavailable('This console cannot switch its history store while it runs.'),
 
     'settings.get': () => settings.get(),
     'settings.update': async (patch) => {

@@ -15,6 +15,8 @@ import type { ChainPort, ServerPoolPort } from './ports';
 import { PlaygroundServices } from './playground';
 import { HistoryPolicy } from './history-policy';
 import { PauseService } from './breakpoints/pause-service';
+import { SwitchableHistory } from './history-switch/switchable-history';
+import { switchHistoryStore } from './history-switch/store-switch';
 
 export interface CorePorts {
   history: HistoryPort;
@@ -46,7 +48,9 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
       }
     }
   };
-  const recorder = new NotifyingRecorder(ports.history.recorder, emit);
+  // Settings can switch the store while the console runs: every service holds this one forwarding history.
+  const history = new SwitchableHistory(ports.history);
+  const recorder = new NotifyingRecorder(history.recorder, emit);
   // Simulations wrap the runtime factory, so the Playground exists before the manager it serves.
   const playground = new PlaygroundServices(
     env.version,
@@ -56,11 +60,13 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   const manager = new GatewayManager(env, recorder, playground.withSimulation(ports.runtimeFactory));
   playground.attach(manager);
   manager.onEvent(emit);
-  const settings = new SettingsStore(env.dataDir, env.logger, (next) => ports.history.checkRedaction?.(next.redactPaths));
+  const settings = new SettingsStore(env.dataDir, env.logger, (next) => history.checkRedaction(next.redactPaths));
   const pauses = new PauseService(manager, emit);
-  const handlers = buildHandlers({ env, manager, settings, history: ports.history, chain: ports.chain, pool: ports.pool, emit, ports, playground, pauses });
+  const handlers = buildHandlers({ env, manager, settings, history, chain: ports.chain, pool: ports.pool, emit, ports, playground, pauses,
+    switchStore: (target) => switchHistoryStore({ env, settings, history, emit }, target),
+  });
   const dispatcher = createDispatcher(handlers, env.logger);
-  const policy = new HistoryPolicy(ports.history, () => settings.get(), env.logger, emit);
+  const policy = new HistoryPolicy(history, () => settings.get(), env.logger, emit);
   listeners.add((event) => {
     if (event.type === 'tables.changed' && event.tables.includes('settings')) policy.apply();
   });
@@ -90,7 +96,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
         await manager.stopAll();
         await ports.pool?.close().catch((err: unknown) => env.logger.warn('closing interceptor connections failed', err));
         await recorder.flush().catch((err: unknown) => env.logger.warn('flushing the store failed', err));
-        await ports.history.close().catch((err: unknown) => env.logger.warn('closing the store failed', err));
+        await history.close().catch((err: unknown) => env.logger.warn('closing the store failed', err));
       })();
       return shutdownPromise;
     },

@@ -6,8 +6,7 @@ import { createAppCore, type AppCore, type CorePorts } from './app-core';
 import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnvironment, type Logger } from './environment';
 import type { HistoryPort } from './history-port';
 import { InMemoryHistory } from './in-memory-history';
-import { SqliteHistory } from './sqlite-history';
-import { PostgresHistory } from './postgres-history';
+import { openHistoryAt, savedHistoryUrl } from './history-switch/history-location';
 import { isPostgresUrl } from '../store-postgres';
 import { gatewayRuntimeFactory } from './gateway-adapter';
 import { InterceptorServerPool } from './pool/pool';
@@ -30,12 +29,15 @@ export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
   const dataDir = resolve(o.dataDir);
   // Holds gateway configs with bearer tokens and the recorded traffic: the user's alone (0700).
   ensurePrivateDir(dataDir);
+  const dbOverride = o.dbPath ? '--db' : process.env.INTERCEPTOR_CONSOLE_DB?.trim() ? 'INTERCEPTOR_CONSOLE_DB' : undefined;
   return {
     mode: o.mode,
     version: o.version ?? process.env.npm_package_version ?? '0.1.0',
     dataDir,
-    // A postgres:// connection string names a shared server, not a file: kept as given.
-    dbPath: o.dbPath ? (isPostgresUrl(o.dbPath) ? o.dbPath.trim() : resolve(o.dbPath)) : defaultDbPath(dataDir),
+    // A postgres:// connection string names a shared server, not a file: kept as given. Without --db or
+    // INTERCEPTOR_CONSOLE_DB, the history chosen in Settings (a PostgreSQL URL), else the data folder's file.
+    dbPath: o.dbPath ? (isPostgresUrl(o.dbPath) ? o.dbPath.trim() : resolve(o.dbPath)) : dbOverride ? defaultDbPath(dataDir) : (savedHistoryUrl(dataDir) ?? defaultDbPath(dataDir)),
+    ...(dbOverride ? { dbOverride } : {}),
     resourcesDir: o.resourcesDir ?? join(o.packageRoot, 'resources'),
     cli: o.cli ?? cliLaunchFor(join(o.packageRoot, 'out', 'cli', 'index.js')),
     clock: systemClock,
@@ -57,8 +59,7 @@ export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
  */
 export async function openHistory(env: AppEnvironment): Promise<HistoryPort> {
   try {
-    if (isPostgresUrl(env.dbPath)) return await PostgresHistory.open(env.dbPath, env.logger);
-    return new SqliteHistory(env.dbPath, env.logger);
+    return await openHistoryAt(env.dbPath, env.logger);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     env.logger.error(`history store unavailable, keeping history in memory only: ${reason}`);

@@ -26,7 +26,10 @@ export interface AppEnvironment {
   mode: 'electron' | 'web' | 'test';
   version: string;
   dataDir: string;
+  /** The history in use: a file path or a postgres:// URL (with its password, in memory only). Changes when Settings switches it. */
   dbPath: string;
+  /** `--db` or `INTERCEPTOR_CONSOLE_DB` when the history was named at start: it wins over Settings, which then cannot switch it. */
+  dbOverride?: string;
   /** Folder holding examples/ and gateway-config.schema.json. */
   resourcesDir: string;
   cli: CliLaunch;

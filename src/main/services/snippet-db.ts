@@ -3,11 +3,9 @@
 // files and its command line is visible to every local user (`ps`), so the password goes into an
 // owner-only file (0600, in the 0700 data folder) that the launched gateway reads with
 // --db-password-file. (PGPASSWORD would do too, but a snippet carrying it would carry the password.)
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { writePrivateFileAtomic } from '../files/private-files';
 import { isPostgresUrl } from '../store-postgres';
 import { splitPassword } from '../store-postgres/password';
+import { keepPasswordPrivately } from './history-switch/history-location';
 
 export interface SnippetDb {
   args: string[];
@@ -17,17 +15,12 @@ export interface SnippetDb {
 
 export function snippetDb(dbPath: string, dataDir: string): SnippetDb {
   if (!isPostgresUrl(dbPath)) return { args: ['--db', dbPath] };
-  const { url, password } = splitPassword(dbPath);
-  if (password === undefined) {
-    return { args: ['--db', url], note: 'The connection string has no password: the gateway uses $PGPASSWORD (or ~/.pgpass) of the environment the client starts it in.' };
+  if (splitPassword(dbPath).password === undefined) {
+    return { args: ['--db', dbPath.trim()], note: 'The connection string has no password: the gateway uses $PGPASSWORD (or ~/.pgpass) of the environment the client starts it in.' };
   }
-  // One file per server, database and user, named by a hash: the name says nothing about the server.
-  const u = new URL(url);
-  const id = createHash('sha256').update(`${u.username}@${u.hostname}:${u.port}${u.pathname}`).digest('hex').slice(0, 12);
-  const file = join(dataDir, `postgres-${id}.password`);
-  writePrivateFileAtomic(file, `${password}\n`);
+  const { url, passwordFile: file } = keepPasswordPrivately(dataDir, dbPath);
   return {
-    args: ['--db', url, '--db-password-file', file],
+    args: ['--db', url, '--db-password-file', file!],
     note: `The PostgreSQL password is not in this snippet: the gateway reads it from ${file} (readable by this user only). To keep it elsewhere, remove --db-password-file and set PGPASSWORD in the client's environment for this server.`,
   };
 }

@@ -209,6 +209,11 @@ export const SettingsSchema = z.object({
   redactPaths: z.array(z.string()),
   /** Create and start the demo gateway on first start. */
   demoGateway: z.boolean(),
+  /**
+   * The history the console uses when neither --db nor INTERCEPTOR_CONSOLE_DB names one: the local SQLite
+   * file (absent = this), or a PostgreSQL URL saved without its password (history.switchStore sets it).
+   */
+  historyStore: z.discriminatedUnion('kind', [z.object({ kind: z.literal('sqlite') }), z.object({ kind: z.literal('postgres'), url: z.string() })]).optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -221,5 +226,7 @@ export const AppInfoSchema = z.object({
   capabilities: z.object({ gateway: z.boolean(), chain: z.boolean(), store: z.boolean(), replay: z.boolean() }),
   /** Why history is kept in memory only (the SQLite file could not be opened), when it is. */
   storeError: z.string().optional(),
+  /** Set when the history was named at start (`--db` or `INTERCEPTOR_CONSOLE_DB`): it wins over Settings. */
+  dbOverride: z.string().optional(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;

@@ -192,9 +192,16 @@ export const procedures = {
     'Connects once to a PostgreSQL history (postgres://…) and says whether it answers; the password is never echoed.',
   ),
 
+  'history.switchStore': proc(
+    z.discriminatedUnion('kind', [z.object({ kind: z.literal('sqlite') }), z.object({ kind: z.literal('postgres'), url: z.string().trim().min(1).max(2000) })]),
+    z.object({ kind: z.enum(['sqlite', 'postgres']), dbPath: z.string() }),
+    'Switches the console to the local SQLite file or a PostgreSQL history, in-process (gateways keep recording, into the new store), and saves the choice (the password in an owner-only file); a store that cannot be opened leaves the current one in use.',
+  ),
+
   'settings.get': proc(None, SettingsSchema, 'The persisted settings.'),
   'settings.update': proc(
-    SettingsSchema.partial(),
+    // The history store is switched by history.switchStore, which opens it first.
+    SettingsSchema.omit({ historyStore: true }).partial(),
     SettingsSchema.extend({ pruned: z.number().int().optional() }),
     'Changes some settings and returns all of them; a new retention applies at once and `pruned` says how many executions it deleted.',
   ),

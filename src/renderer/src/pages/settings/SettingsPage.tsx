@@ -14,7 +14,8 @@ const THEME_NAMES: Record<Theme, string> = { system: 'System', light: 'Light', d
 
 export function SettingsPage() {
   const settings = useApiQuery('settings.get', undefined, ['settings']);
-  const info = useApiQuery('app.info', undefined, []);
+  // 'settings': a switch of the history store changes the facts shown here.
+  const info = useApiQuery('app.info', undefined, ['settings']);
   const s = settings.data;
   const themeSave = useSettingsSave((saved) => `theme ${THEME_NAMES[saved.theme]}${saved.theme === 'system' ? ' (follows the system’s light or dark mode)' : ''}.`);
   const redactionSave = useSettingsSave((saved) =>
@@ -75,7 +76,7 @@ export function SettingsPage() {
               </div>
             </dl>
             <RetentionForm settings={s} />
-            <SharedHistoryForm current={info.data?.dbPath} />
+            <SharedHistoryForm current={info.data?.dbPath} override={info.data?.dbOverride} />
           </section>
 
           <section className="card section" aria-labelledby="privacy">

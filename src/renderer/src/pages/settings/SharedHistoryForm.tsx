@@ -1,12 +1,14 @@
-// A shared PostgreSQL history: checks a connection string before the console (or a gateway) is started on
-// it. The store is chosen at start (`--db` / INTERCEPTOR_CONSOLE_DB), so this form tests and says how to
-// use it; it never stores the string (it holds a password) and the answer never repeats the password.
+// A shared PostgreSQL history: tests a connection string and switches the console to it (or back to the
+// local SQLite file) while it runs; the gateways it runs keep recording, into the store now in use. The
+// main process saves the choice without the password (that goes into an owner-only file); this form
+// keeps the string only while it is typed, and no answer repeats the password. A history named at start
+// (--db / INTERCEPTOR_CONSOLE_DB) wins, and the form says so instead of offering the switch.
 import { useState } from 'react';
 import { useApi } from '../../api/context';
 
-type Outcome = { ok: true; serverVersion?: string } | { ok: false; error: string };
+type Outcome = { ok: true; serverVersion?: string } | { ok: true; switchedTo: string } | { ok: false; error: string };
 
-export function SharedHistoryForm({ current }: { current: string | undefined }) {
+export function SharedHistoryForm({ current, override }: { current: string | undefined; override: string | undefined }) {
   const api = useApi();
   const [url, setUrl] = useState('');
   const [busy, setBusy] = useState(false);
@@ -26,6 +28,20 @@ export function SharedHistoryForm({ current }: { current: string | undefined }) 
     }
   };
 
+  const switchTo = async (target: { kind: 'sqlite' } | { kind: 'postgres'; url: string }) => {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const r = await api.call('history.switchStore', target);
+      setOutcome({ ok: true, switchedTo: r.dbPath });
+      setUrl('');
+    } catch (err) {
+      setOutcome({ ok: false, error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <div className="shared-history">
       <h3>Shared history (PostgreSQL)</h3>
@@ -36,7 +52,7 @@ export function SharedHistoryForm({ current }: { current: string | undefined }) 
       </p>
       <label className="field">
         Connection string
-        <span className="hint">postgres://USER:PASSWORD@HOST:PORT/DATABASE (tested here, not saved)</span>
+        <span className="hint">postgres://USER:PASSWORD@HOST:PORT/DATABASE (the password is kept in an owner-only file in the data folder, never in settings.json)</span>
         <input
           type="password"
           autoComplete="off"
@@ -50,14 +66,30 @@ export function SharedHistoryForm({ current }: { current: string | undefined }) 
       </label>
       <div>
         <button disabled={busy || url.trim() === ''} onClick={() => void test()}>
-          {busy ? 'Testing…' : 'Test connection'}
-        </button>
+          {busy ? 'Working…' : 'Test connection'}
+        </button>{' '}
+        <button disabled={busy || url.trim() === '' || override !== undefined} onClick={() => void switchTo({ kind: 'postgres', url })}>
+          Use this history
+        </button>{' '}
+        {shared && (
+          <button disabled={busy || override !== undefined} onClick={() => void switchTo({ kind: 'sqlite' })}>
+            Switch back to the local SQLite file
+          </button>
+        )}
       </div>
+      {override !== undefined && (
+        <p className="muted" data-testid="history-override">
+          This console&apos;s history was named at start by {override}, which wins over Settings: start it without {override} to choose the
+          history here.
+        </p>
+      )}
       {outcome && (
         <p role="status" className={outcome.ok ? 'ok' : 'error'}>
-          {outcome.ok
-            ? `Connected: PostgreSQL ${outcome.serverVersion ?? ''}. Start the console on it with INTERCEPTOR_CONSOLE_DB=<connection string> npm start (or web --db <connection string>), and each gateway with --db <connection string>.`
-            : outcome.error}
+          {!outcome.ok
+            ? outcome.error
+            : 'switchedTo' in outcome
+              ? `Switched: this console now uses ${outcome.switchedTo}, and the gateways it runs record there. Saved for the next start.`
+              : `Connected: PostgreSQL ${outcome.serverVersion ?? ''}. Use this history switches this console to it; start each gateway with --db <connection string without password> --db-password-file FILE (or PGPASSWORD).`}
         </p>
       )}
     </div>
