@@ -22,7 +22,7 @@ const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
 const WARMUP = 300;
 
 /** A minimal JSON-line client: the measuring side adds as little as possible on top of the hop itself. */
-class LineClient {
+export class LineClient {
   private buffer = '';
   private waiting = new Map<number, () => void>();
   private nextId = 1;

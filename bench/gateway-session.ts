@@ -1,0 +1,95 @@
+// A headless gateway kept running for a whole bench, measured in short rounds (bench/otel.ts): wall time and
+// latency of the round's calls, and the CPU the gateway process spent on them, read from Linux /proc in
+// nanoseconds (schedstat: time on a CPU, user + system). After each round the session waits until the process
+// has been idle for a while, so work a round deferred (the export thread's batches, the store writer's last
+// transaction) is done before another gateway's round starts, and is counted in this round's CPU.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { LineClient } from './gateway';
+
+export interface RoundResult {
+  calls: number;
+  wallMs: number;
+  /** Per-call latencies, ms. */
+  samples: number[];
+  /** CPU of the gateway process (all its threads) from the round's first call until it was idle again, ms. */
+  cpuMs: number;
+  /** The part of cpuMs on the main thread (the event loop that serves traffic), ms. */
+  mainCpuMs: number;
+}
+
+/** Time on a CPU of one thread so far, ns (first field of /proc/PID/task/TID/schedstat). */
+function threadNs(pid: number, tid: string): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return 0; // the thread ended between the listing and the read
+  }
+}
+
+/** Time on a CPU of every live thread of a process, ns, and of its main thread. */
+function processNs(pid: number): { all: number; main: number } {
+  let all = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) all += threadNs(pid, tid);
+  return { all, main: threadNs(pid, String(pid)) };
+}
+
+const CALL = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
+
+export class GatewaySession {
+  private constructor(
+    readonly name: string,
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly client: LineClient,
+  ) {}
+
+  /** Starts `node <args>` (a gateway on stdio), initializes it and makes `warmup` calls. */
+  static async start(name: string, args: string[], warmup: number): Promise<GatewaySession> {
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
+    const client = new LineClient(child);
+    await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    client.notify('notifications/initialized');
+    for (let i = 0; i < warmup; i++) await client.call('tools/call', CALL);
+    const session = new GatewaySession(name, child, client);
+    await session.settle();
+    return session;
+  }
+
+  async round(calls: number, quietMs: number): Promise<RoundResult> {
+    const pid = this.child.pid!;
+    const cpu0 = processNs(pid);
+    const samples: number[] = [];
+    const start = performance.now();
+    for (let i = 0; i < calls; i++) {
+      const t0 = performance.now();
+      await this.client.call('tools/call', CALL);
+      samples.push(performance.now() - t0);
+    }
+    const wallMs = performance.now() - start;
+    await this.settle(quietMs);
+    const cpu1 = processNs(pid);
+    return { calls, wallMs, samples, cpuMs: (cpu1.all - cpu0.all) / 1e6, mainCpuMs: (cpu1.main - cpu0.main) / 1e6 };
+  }
+
+  /**
+   * Waits until the process has spent under 1 ms of CPU in each poll for `quietMs` (longer than any timer that
+   * defers work: the export's 100 ms drain and 1 s span batch delay), or 15 s at most.
+   */
+  private async settle(quietMs = 1500): Promise<void> {
+    const pid = this.child.pid!;
+    const deadline = performance.now() + 15_000;
+    let last = processNs(pid).all;
+    let quietSince = performance.now();
+    while (performance.now() < deadline && performance.now() - quietSince < quietMs) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = processNs(pid).all;
+      if (now - last > 1e6) quietSince = performance.now();
+      last = now;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.child.kill('SIGTERM');
+    await new Promise((r) => this.child.once('exit', r));
+  }
+}
