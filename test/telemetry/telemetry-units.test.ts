@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
-import { OtelTelemetry } from '../../src/main/telemetry/otel-telemetry';
+import { OtelTelemetry, PENDING_MAX } from '../../src/main/telemetry/otel-telemetry';
 import { resolveTelemetryOptions } from '../../src/main/telemetry/options';
 import { parseTraceParent, traceParentOf } from '../../src/main/telemetry/traceparent';
 import { freePort, waitFor } from '../gateway/helpers';
@@ -64,6 +64,9 @@ describe('export options and queue', () => {
     expect(resolveTelemetryOptions('http://flag:4318', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' }, '1')?.endpoint).toBe('http://flag:4318');
     expect(() => resolveTelemetryOptions('localhost:4318', {}, '1')).toThrow(/--otlp-endpoint .* e\.g\. http:\/\/127\.0\.0\.1:4318/);
     expect(() => resolveTelemetryOptions('http://c', { OTEL_BSP_SCHEDULE_DELAY: 'soon' }, '1')).toThrow(/OTEL_BSP_SCHEDULE_DELAY/);
+    // One OTLP request carries up to 1024 spans by default, never more than the queue holds.
+    expect(resolveTelemetryOptions('http://c', {}, '1')).toMatchObject({ maxQueue: 2048, maxExportBatch: 1024 });
+    expect(resolveTelemetryOptions('http://c', { OTEL_BSP_MAX_QUEUE_SIZE: '256' }, '1')?.maxExportBatch).toBe(256);
   });
 
   it('keeps a bounded queue: a burst past it is dropped and counted, never buffered without limit', async () => {
@@ -71,10 +74,11 @@ describe('export options and queue', () => {
     const lines: string[] = [];
     const telemetry = new OtelTelemetry(options, (l) => lines.push(l));
     const record: ExecutionRecord = { id: '0b0e8b5e-3c3a-4d4e-9f00-123456789abc', gateway: 'g', event: 'tools/call', startedAt: new Date().toISOString(), durationMs: 1, outcome: 'allow' };
-    for (let i = 0; i < 10_000; i++) telemetry.recordExecution(record); // one synchronous burst: no drain in between
-    expect(telemetry.stats()).toMatchObject({ pending: 4096, dropped: 10_000 - 4096 });
+    const burst = PENDING_MAX + 5000;
+    for (let i = 0; i < burst; i++) telemetry.recordExecution(record); // one synchronous burst: no drain in between
+    expect(telemetry.stats()).toMatchObject({ pending: PENDING_MAX, dropped: burst - PENDING_MAX });
     await telemetry.shutdown();
-    expect(lines.join('\n')).toContain(`${10_000 - 4096} execution(s) were not exported (queue full)`);
+    expect(lines.join('\n')).toContain(`${burst - PENDING_MAX} execution(s) were not exported (queue full)`);
   });
 
   it.runIf(process.platform === 'linux')('runs the export thread at a lower priority than the thread that started it, so traffic goes first', { timeout: 60_000 }, async () => {

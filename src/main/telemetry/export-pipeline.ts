@@ -37,6 +37,7 @@ export class ExportPipeline {
     this.spans = new BatchSpanProcessor({
       exporter: new OTLPTraceExporter({ url: `${options.endpoint}/v1/traces`, headers, timeoutMillis: timeoutMs }),
       maxQueueSize: options.maxQueue,
+      maxExportBatchSize: options.maxExportBatch,
       scheduledDelayMillis: options.spanDelayMs,
       exportTimeoutMillis: timeoutMs,
     });
