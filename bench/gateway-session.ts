@@ -55,6 +55,18 @@ export class GatewaySession {
     return session;
   }
 
+  /** One tools/call, resolved with its latency in ms. */
+  async call(): Promise<number> {
+    const t0 = performance.now();
+    await this.client.call('tools/call', CALL);
+    return performance.now() - t0;
+  }
+
+  /** CPU of the process so far (every live thread, and the main thread), ns. */
+  cpuNs(): { all: number; main: number } {
+    return processNs(this.child.pid!);
+  }
+
   async round(calls: number, quietMs: number): Promise<RoundResult> {
     const pid = this.child.pid!;
     const cpu0 = processNs(pid);
@@ -75,7 +87,7 @@ export class GatewaySession {
    * Waits until the process has spent under 1 ms of CPU in each poll for `quietMs` (longer than any timer that
    * defers work: the export's 100 ms drain and 1 s span batch delay), or 15 s at most.
    */
-  private async settle(quietMs = 1500): Promise<void> {
+  async settle(quietMs = 1500): Promise<void> {
     const pid = this.child.pid!;
     const deadline = performance.now() + 15_000;
     let last = processNs(pid).all;

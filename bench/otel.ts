@@ -13,16 +13,21 @@
 //   the blocks' ratios with its interquartile range and a 95% bootstrap interval of the median. The target is
 //   shown when that interval lies at or above 0.95×, and only when the A/A control's interval contains 1.00×
 //   (otherwise the run itself is biased and proves nothing);
-// - beside it, a load-independent figure: calls per gateway CPU-second (the gateway process, every thread, the
-//   export thread included, from /proc), whose ratio says how much more CPU a call costs with export on,
-//   wherever and whenever that CPU is spent.
+// - beside it, calls per gateway CPU-second (the gateway process, every thread, the export thread included, from
+//   /proc), whose ratio says how much more CPU a call costs with export on, wherever and whenever it is spent.
+//   On this VM a thread's CPU time itself grows with the load (caches, shared cores): an idle gateway is cheaper
+//   per call than the same gateway during a burst. So the CPU figure is measured a second time in lockstep
+//   blocks: the gateways take turns call by call (order rotating), so every one of them sees the same load at
+//   the same moments, and each block ends when all are idle (deferred export counted). Lockstep is for CPU only:
+//   its throughput would not be honest, as the on gateway's export thread would slow the others' calls too.
 // After each round the gateway is left until idle (its deferred export batches done) before the next round, so
 // one gateway's leftover work never lands in another's round. Throughput therefore counts the export work done
 // during the round (spans are exported every 512 spans ≈ 100 calls, so all but the round's last batch); the CPU
 // figure counts all of it.
 //
 // Run: `npm run bench -- otel` (builds the CLI first) or `node --import tsx bench/index.ts otel`.
-// BENCH_OTEL_BLOCKS (default 12), BENCH_OTEL_ROUND_CALLS (default 600), BENCH_OTEL_WARMUP (default 500).
+// BENCH_OTEL_BLOCKS (default 12), BENCH_OTEL_ROUND_CALLS (default 600), BENCH_OTEL_WARMUP (default 500),
+// BENCH_OTEL_LOCKSTEP_BLOCKS (default 8), BENCH_OTEL_LOCKSTEP_CALLS (calls per gateway per block, default 300).
 // BENCH_OTEL_BASELINE=path/to/an/older/out/cli/index.js adds that build with export on as a fourth gateway, so a
 // change to the export path is compared before/after in the same run.
 import { spawn } from 'node:child_process';
@@ -40,6 +45,8 @@ const cli = join(root, 'out/cli/index.js');
 const BLOCKS = Number(process.env.BENCH_OTEL_BLOCKS ?? 12);
 const ROUND_CALLS = Number(process.env.BENCH_OTEL_ROUND_CALLS ?? 600);
 const WARMUP = Number(process.env.BENCH_OTEL_WARMUP ?? 500);
+const LOCKSTEP_BLOCKS = Number(process.env.BENCH_OTEL_LOCKSTEP_BLOCKS ?? 8);
+const LOCKSTEP_CALLS = Number(process.env.BENCH_OTEL_LOCKSTEP_CALLS ?? 300);
 const BASELINE = process.env.BENCH_OTEL_BASELINE;
 const TARGET = 0.95;
 
@@ -92,6 +99,7 @@ export async function run(): Promise<void> {
     loads.push(loadavg()[0]!);
     process.stdout.write(`block ${b + 1}/${BLOCKS} (load ${loadavg()[0]!.toFixed(2)})\r`);
   }
+  const lockstep = await lockstepCpu(sessions, orders);
   for (const s of sessions) await s.stop();
   console.log(`\n${await sink.stop()}`);
   console.log(`load average (1/5/15 min) at end: ${load()}; 1-min load over the blocks: median ${median(loads).toFixed(2)}, ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`);
@@ -131,9 +139,29 @@ export async function run(): Promise<void> {
   for (let i = 1; i < specs.length; i++) {
     console.log(`\n${specs[i]!.name} vs off A:\n  throughput            ${fmtRatio(tputRatios[i]!)}\n  calls per CPU-second  ${fmtRatio(cpuRatios[i]!)}`);
   }
+  console.log(`\nLockstep (CPU only): ${LOCKSTEP_BLOCKS} blocks × ${LOCKSTEP_CALLS} calls per gateway, turns rotating call by call`);
+  for (let i = 1; i < specs.length; i++) {
+    const ratios = lockstep.map((block) => block[0]! / block[i]!); // CPU per call of off A ÷ this = calls per CPU-s vs off A
+    console.log(`  ${specs[i]!.name} vs off A: calls per CPU-second ${fmtRatio(summarizeRatios(ratios))}`);
+  }
+  const cpuMs = (i: number) => median(lockstep.map((block) => block[i]!));
+  console.log(`  gateway CPU per call (median of blocks): ${specs.map((s, i) => `${s.name} ${fmtMs(cpuMs(i))}`).join(', ')}`);
   const control = tputRatios[1]!;
   const on = tputRatios[2]!;
   console.log(`\n${verdict(on, control)}`);
+}
+
+/** Per lockstep block, each gateway's CPU per call (ms), deferred work included. */
+async function lockstepCpu(sessions: GatewaySession[], orders: number[][]): Promise<number[][]> {
+  const blocks: number[][] = [];
+  for (let b = 0; b < LOCKSTEP_BLOCKS; b++) {
+    const before = sessions.map((s) => s.cpuNs().all);
+    for (let c = 0; c < LOCKSTEP_CALLS; c++) for (const i of orders[c % orders.length]!) await sessions[i]!.call();
+    await Promise.all(sessions.map((s) => s.settle()));
+    blocks.push(sessions.map((s, i) => (s.cpuNs().all - before[i]!) / 1e6 / LOCKSTEP_CALLS));
+    process.stdout.write(`lockstep block ${b + 1}/${LOCKSTEP_BLOCKS} (load ${loadavg()[0]!.toFixed(2)})\r`);
+  }
+  return blocks;
 }
 
 function verdict(on: RatioSummary, control: RatioSummary): string {
