@@ -5,6 +5,7 @@
 // costs only itself; records are stored lz4-compressed. Batches are held up the way a real server holds
 // them: another transaction has inserted (and not committed) an execution with the same id, or locked the
 // gateway's row, so the recorder's statement waits on that lock until the transaction ends.
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgRecorder, PgHistoryStore } from '../../src/main/store-postgres';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
+import type { MessageRecord } from '../../src/shared/trace/messages';
 import { makeExecution, tempDir } from './fixtures';
 
 const skip = postgresUnavailable();
@@ -98,6 +100,33 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
       expect(await count(reader)).toBe(1 + 3 + 5 + 4);
       const stored = await reader.query<{ record_json: string }>(`SELECT record_json FROM sessions WHERE session_key = 's-1'`);
       expect(stored.rows.map((r) => (JSON.parse(r.record_json) as { clientInfo: { name: string } }).clientInfo.name)).toEqual(['second']);
+    } finally {
+      await Promise.all([admin.end(), reader.end(), recorder.close()]);
+    }
+  });
+
+  it("keeps a session's captured messages in recording order when their batches are sent side by side", async () => {
+    const url = await cluster.createDatabase();
+    const recorder = await openPgRecorder(url, { batchSize: 5, maxInFlight: 3 });
+    const [admin, reader] = [await connect(url), await connect(url)];
+    try {
+      recorder.recordExecution(makeExecution({ gateway: 'msg-gw' }));
+      await recorder.flush();
+      await admin.query('BEGIN');
+      await admin.query(`SELECT 1 FROM gateways WHERE name = 'msg-gw' FOR NO KEY UPDATE`); // holds batch 1 at its first statement
+      const at = Date.now(); // one millisecond for all: the Messages view orders them by key
+      const message = (i: number): MessageRecord => ({
+        id: randomUUID(), gateway: 'msg-gw', sessionId: 's-1', at, side: 'client', direction: i % 2 ? 'out' : 'in',
+        kind: i % 2 ? 'response' : 'request', method: 'tools/call', jsonrpcId: Math.floor(i / 2), message: { jsonrpc: '2.0', id: Math.floor(i / 2) },
+      });
+      const messages = Array.from({ length: 9 }, (_, i) => message(i));
+      recorder.recordGateway('msg-gw', { version: 2 });
+      for (const m of messages) recorder.recordMessage(m); // batch 1: the config and 4 messages; batch 2: 5 messages
+      await expect.poll(() => waitingOnLock(reader), { timeout: 20_000, interval: 50 }).toBe(1);
+      await admin.query('ROLLBACK');
+      await recorder.flush();
+      const stored = await reader.query<{ uuid: string }>('SELECT uuid FROM messages ORDER BY at_ms, id');
+      expect(stored.rows.map((r) => r.uuid)).toEqual(messages.map((m) => m.id));
     } finally {
       await Promise.all([admin.end(), reader.end(), recorder.close()]);
     }

@@ -1,16 +1,18 @@
 // Which records the PostgreSQL recorder may send now, with several batches in flight at once. Executions
 // are independent rows (each stored once by its id, whichever batch commits first), but a few rows are
 // written more than once and the last record must win: a gateway's config, a session's record (an upsert
-// each). So a record that writes such a row, or an execution of a session whose record is still in
-// flight, waits until the batch holding that row is done, and batches are cut from the head of the
-// queue, never past a record that waits: what a reader sees keeps the order the gateway recorded in.
+// each); and a session's captured messages take identity keys that must follow recording order (the
+// Messages view orders messages of one millisecond by key). So a record that writes such a row, a message
+// of a session whose earlier messages are in flight, or an execution of a session whose record is in
+// flight, waits until the batch holding them is done, and batches are cut from the head of the queue, never
+// past a record that waits: what a reader sees keeps the order the gateway recorded in.
 // Batches that failed on a lost connection go back in front of the queue, oldest first, whole.
 import type { PgItem } from './batch-insert';
 
 export interface Batch {
   readonly seq: number;
   items: PgItem[];
-  /** The rows of this batch that later records must not overtake (gateway and session rows). */
+  /** What later records of this batch's keys must not overtake (gateway and session rows, a session's messages). */
   readonly keys: ReadonlySet<string>;
 }
 
@@ -18,6 +20,7 @@ export interface Batch {
 function writes(item: PgItem): string | undefined {
   if (item.kind === 'gateway') return `g\u0000${item.name}`;
   if (item.kind === 'session') return `s\u0000${item.gateway}\u0000${item.key}`;
+  if (item.kind === 'message') return `m\u0000${item.gateway}\u0000${item.sessionKey ?? ''}`;
   return undefined;
 }
 
