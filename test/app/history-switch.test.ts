@@ -104,6 +104,10 @@ describe.skipIf(skip)('switching the history store in Settings', { timeout: 120_
     await echo('into postgres');
     await expect.poll(() => rows(core), { timeout: 20_000 }).toBe(1);
     expect(await pgRows()).toBe(1);
+    // The Messages view reads the store in use too: the call's client request, from PostgreSQL.
+    const messages = async () =>
+      (await call<{ items: { method?: string }[] }>(core, 'messages.query', { filter: { gateway: 'sw', side: 'client', direction: 'in', method: 'tools/call' } })).items.length;
+    await expect.poll(messages, { timeout: 20_000 }).toBe(1);
     // Saved without the password, which sits in an owner-only file.
     const settingsText = readFileSync(join(t.dir, 'settings.json'), 'utf8');
     expect(settingsText).not.toContain(SECRET);
@@ -119,6 +123,7 @@ describe.skipIf(skip)('switching the history store in Settings', { timeout: 120_
     await echo('back in sqlite');
     await expect.poll(() => rows(core), { timeout: 20_000 }).toBe(3);
     expect(await pgRows()).toBe(1);
+    await expect.poll(messages, { timeout: 20_000 }).toBe(3);
     await client.close();
     client = undefined;
     await core.shutdown();

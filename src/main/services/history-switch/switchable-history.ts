@@ -57,6 +57,10 @@ export class SwitchableHistory implements HistoryPort {
   get traffic() {
     return this.current.traffic;
   }
+  /** The store port of the history in use (the Messages view reads through it). */
+  get store() {
+    return this.current.store;
+  }
   /** Why history is kept in memory only, when it is (app.info's storeError). */
   get unavailableReason(): string | undefined {
     return (this.current as { unavailableReason?: string }).unavailableReason;
