@@ -173,6 +173,9 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
     await data.getByLabel('Connection string').fill(withPassword(url));
     await data.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => data.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/^Connected: PostgreSQL \d+/);
+    // Started with --db, which wins over Settings: the page says so and offers no switch.
+    expect(await data.getByTestId('history-override').textContent()).toMatch(/named at start by --db, which wins over Settings/);
+    expect(await data.getByRole('button', { name: 'Use this history' }).isDisabled()).toBe(true);
     await data.getByLabel('Connection string').fill(withPassword(url).replace('/team_history', '/no_such_db'));
     await data.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => data.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/database does not exist/);
