@@ -22,8 +22,9 @@
 //   its throughput would not be honest, as the on gateway's export thread would slow the others' calls too.
 // After each round the gateway is left until idle (its deferred export batches done) before the next round, so
 // one gateway's leftover work never lands in another's round. Throughput therefore counts the export work done
-// during the round (spans are exported every 512 spans ≈ 100 calls, so all but the round's last batch); the CPU
-// figure counts all of it.
+// during the round, not what was still queued when its last call returned (up to ~1.5 s of it: the gateway's
+// 500 ms drain plus the span processor's 1 s delay), so rounds should last several seconds; the CPU figure
+// counts all of it.
 //
 // Run: `npm run bench -- otel` (builds the CLI first) or `node --import tsx bench/index.ts otel`.
 // BENCH_OTEL_BLOCKS (default 12), BENCH_OTEL_ROUND_CALLS (default 600), BENCH_OTEL_WARMUP (default 500),
@@ -130,11 +131,13 @@ export async function run(): Promise<void> {
   console.log(
     '\nWhat the figures mean:\n' +
       '- throughput ratio: per block, the variant\'s calls/s ÷ off A\'s calls/s in the same block; the median over the blocks, the\n' +
-      '  interquartile range (half of the blocks within) and a 95% bootstrap interval of that median.\n' +
+      '  interquartile range (half of the blocks within) and a 95% bootstrap interval of that median. A round\'s calls/s leaves out\n' +
+      '  the export work still queued when its last call returned (up to ~1.5 s of it); the CPU figures count it.\n' +
       '- A/A control: off B is the same build and config as off A; its ratio is 1.00× in truth, its spread is the noise of this run.\n' +
       '- calls per gateway CPU-second: calls ÷ CPU time of the gateway process (all threads, export thread included, deferred\n' +
-      '  work after the round included), per block vs off A; independent of what else the machine runs, as long as the CPU\n' +
-      '  itself is not slowed by the load (shared caches, hyperthreads).',
+      '  work after the round included), per block vs off A. CPU time per call itself grows with the load on a shared VM, so it\n' +
+      '  is measured again in lockstep (the gateways take turns call by call, all under the same load; each at a third of its\n' +
+      '  own rate, so fixed per-second costs weigh more per call than in a standalone run).',
   );
   for (let i = 1; i < specs.length; i++) {
     console.log(`\n${specs[i]!.name} vs off A:\n  throughput            ${fmtRatio(tputRatios[i]!)}\n  calls per CPU-second  ${fmtRatio(cpuRatios[i]!)}`);
