@@ -21,7 +21,7 @@ import {
   listExecutions,
   listSinkEvents,
   openStore,
-  SqliteRecorder,
+  SqliteHistoryWriter,
   timeBuckets,
   type ExecutionFilter,
 } from '../src/main/store';
@@ -53,7 +53,7 @@ export function records(n: number): ExecutionRecord[] {
 
 export async function recorderRate(mode: 'worker' | 'in-thread', recs: ExecutionRecord[], dir: string) {
   const path = join(dir, `insert-${mode}.db`);
-  const recorder = SqliteRecorder.open(path, { writerThread: mode === 'worker' });
+  const recorder = SqliteHistoryWriter.open(path, { writerThread: mode === 'worker' });
   // Let the writer thread start before the clock runs (a gateway starts it once, at launch).
   await recorder.flush();
   const cpu0 = process.cpuUsage();

@@ -13,7 +13,7 @@ import { createAppCore, type AppCore } from '../../src/main/services/app-core';
 import { buildEnvironment, realPorts } from '../../src/main/services/bootstrap';
 import { silentLogger } from '../../src/main/services/environment';
 import { DEMO_GATEWAY_ID } from '../../src/main/services/demo-gateway';
-import { openStore, SqliteRecorder } from '../../src/main/store';
+import { openStore, SqliteHistoryWriter } from '../../src/main/store';
 import { cliPath, waitFor } from '../gateway/helpers';
 import { makeExecution } from '../store/fixtures';
 import { dispatcherCalls } from './dispatch';
@@ -142,7 +142,7 @@ describe.runIf(posix)('the store under umask 022', () => {
   it('creates spill and dead-letter files 0600', async () => {
     const dir = join(root, 'store');
     const path = join(dir, 'history.db');
-    const recorder = SqliteRecorder.open(path, { writerThread: false, busyTimeoutMs: 30, maxQueueItems: 5, flushTimeoutMs: 300, backoff: { baseMs: 20, maxMs: 100 } });
+    const recorder = SqliteHistoryWriter.open(path, { writerThread: false, busyTimeoutMs: 30, maxQueueItems: 5, flushTimeoutMs: 300, backoff: { baseMs: 20, maxMs: 100 } });
     try {
       recorder.recordExecution(makeExecution());
       await recorder.flush();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { openPgRecorder } from '../../src/main/store-postgres';
-import { SqliteRecorder } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/store';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution } from '../store/fixtures';
 import { tempDir } from '../app/helpers';
@@ -31,7 +31,7 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('Settings switches the hi
     const shared = await openPgRecorder(url);
     for (let i = 0; i < 3; i++) shared.recordExecution(makeExecution({ gateway: 'pg-gw', text: `shared ${i}` }));
     await shared.close();
-    const local = SqliteRecorder.open(join(t.dir, 'history.db'), { writerThread: false });
+    const local = SqliteHistoryWriter.open(join(t.dir, 'history.db'), { writerThread: false });
     for (let i = 0; i < 2; i++) local.recordExecution(makeExecution({ gateway: 'local-gw', text: `local ${i}` }));
     await local.close();
   }, 120_000);

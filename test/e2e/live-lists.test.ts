@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
-import { SqliteRecorder } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/store';
 import type { Recorder } from '../../src/shared/trace/execution';
 import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
 import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
@@ -28,7 +28,7 @@ describe.skipIf(!haveChromium)('Live lists in Chromium (web mode)', () => {
 
   /** Writes records into the console's history file from this process, then closes (everything committed). */
   async function recordLate(write: (recorder: Recorder) => void): Promise<void> {
-    const recorder = SqliteRecorder.open(join(web.dataDir, 'history.db'), { writerThread: false });
+    const recorder = SqliteHistoryWriter.open(join(web.dataDir, 'history.db'), { writerThread: false });
     write(recorder);
     await recorder.close();
   }

@@ -8,17 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/main/gateway';
-import { listExecutions, listMessages, listMessageSessions, messageMethods, SqliteRecorder, type MessageSummary } from '../../src/main/store';
+import { listExecutions, listMessages, listMessageSessions, messageMethods, SqliteHistoryWriter, type MessageSummary } from '../../src/main/store';
 import { parseGatewayConfig } from '../../src/shared/config';
 import { connectClient } from '../gateway/everything-clients';
 import { freePort } from '../gateway/helpers';
 import { samplesGatewayConfig } from '../gateway/samples-gateway-config';
 
 const dir = mkdtempSync(join(tmpdir(), 'ic-messages-'));
-let recorder: SqliteRecorder;
+let recorder: SqliteHistoryWriter;
 
 beforeAll(() => {
-  recorder = SqliteRecorder.open(join(dir, 'history.db'));
+  recorder = SqliteHistoryWriter.open(join(dir, 'history.db'));
 });
 afterAll(async () => {
   await recorder.close();

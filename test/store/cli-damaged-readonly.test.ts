@@ -7,7 +7,7 @@ import { chmodSync, closeSync, openSync, readFileSync, readdirSync, writeSync } 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteRecorder } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/store';
 import { cliPath } from '../gateway/helpers';
 import { makeExecution, tempDir } from './fixtures';
 
@@ -28,7 +28,7 @@ afterAll(() => {
 let n = 0;
 async function recordedFile(folder: string): Promise<string> {
   const path = join(folder, `history-${++n}.db`);
-  const recorder = SqliteRecorder.open(path, { writerThread: false });
+  const recorder = SqliteHistoryWriter.open(path, { writerThread: false });
   for (let i = 0; i < EXECUTIONS; i++) recorder.recordExecution(makeExecution({ text: `row ${i} ${'padding '.repeat(150)}` }));
   await recorder.close();
   return path;

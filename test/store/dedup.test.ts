@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getExecutionRecord, openStore, SqliteRecorder } from '../../src/main/store';
+import { getExecutionRecord, openStore, SqliteHistoryWriter } from '../../src/main/store';
 import { makeExecution, tempDir } from './fixtures';
 import { VOCABULARY } from '../../scripts/generate-executions';
 
@@ -34,7 +34,7 @@ function withPayload(payload: unknown) {
   return rec;
 }
 
-async function fileSizeAfter(path: string, recorder: SqliteRecorder): Promise<number> {
+async function fileSizeAfter(path: string, recorder: SqliteHistoryWriter): Promise<number> {
   await recorder.flush();
   const s = openStore(path, { create: false });
   s.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -47,7 +47,7 @@ describe('payload deduplication', () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const path = join(t.dir, 'history.db');
-    const recorder = SqliteRecorder.open(path, { writerThread: false });
+    const recorder = SqliteHistoryWriter.open(path, { writerThread: false });
     recorder.recordExecution(makeExecution());
     const empty = await fileSizeAfter(path, recorder);
 

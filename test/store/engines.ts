@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { Recorder } from '../../src/shared/trace/execution';
-import { openStore, SqliteRecorder } from '../../src/main/store';
+import { openStore, SqliteHistoryWriter } from '../../src/main/store';
 import type { HistoryStore } from '../../src/main/store/history-store';
 import { SqliteHistoryStore } from '../../src/main/store/sqlite-history-store';
 import { openPgRecorder, PgHistoryStore } from '../../src/main/store-postgres';
@@ -47,7 +47,7 @@ const sqlite: Engine = {
     const path = join(t.dir, 'history.db');
     return {
       location: path,
-      recorder: async (o = {}) => SqliteRecorder.open(path, { writerThread: false, ...(o.batchSize ? { batchSize: o.batchSize } : {}), ...(o.redactor ? { redactor: o.redactor } : {}) }),
+      recorder: async (o = {}) => SqliteHistoryWriter.open(path, { writerThread: false, ...(o.batchSize ? { batchSize: o.batchSize } : {}), ...(o.redactor ? { redactor: o.redactor } : {}) }),
       open: async () => {
         const s = new SqliteHistoryStore(openStore(path, { create: true }), true);
         cleanups.push(() => s.close());

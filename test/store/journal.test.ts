@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countExecutions, openStore, SqliteRecorder } from '../../src/main/store';
+import { countExecutions, openStore, SqliteHistoryWriter } from '../../src/main/store';
 import { tempDir } from './fixtures';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,7 +49,7 @@ describe('the recorder journal', () => {
     expect(readdirSync(t.dir).some((n) => n.includes('.journal-'))).toBe(true);
 
     // The replay runs in the background of the next recorder (it is an adopted spill file): wait for it.
-    const next = SqliteRecorder.open(db, { journal: true });
+    const next = SqliteHistoryWriter.open(db, { journal: true });
     expect(next.stats().spilled).toBe(N);
     await until(() => next.stats().queued === 0);
     await next.close();
@@ -70,7 +70,7 @@ describe('the recorder journal', () => {
     cleanups.push(t.cleanup);
     const db = join(t.dir, 'history.db');
     const { makeExecution } = await import('./fixtures');
-    const recorder = SqliteRecorder.open(db, { journal: true, journalIntervalMs: 1 });
+    const recorder = SqliteHistoryWriter.open(db, { journal: true, journalIntervalMs: 1 });
     for (let i = 0; i < 50; i++) recorder.recordExecution(makeExecution());
     await recorder.flush();
     expect(recorder.stats().written).toBe(50);

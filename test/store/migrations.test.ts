@@ -14,7 +14,7 @@ import {
   migrations,
   openStore,
   runMigrations,
-  SqliteRecorder,
+  SqliteHistoryWriter,
 } from '../../src/main/store';
 import { makeExecution, tempDir } from './fixtures';
 
@@ -118,7 +118,7 @@ async function rowsAt(version: number): Promise<{ old: string; reference: string
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const reference = join(dir, 'reference.db');
-  const recorder = SqliteRecorder.open(reference, { writerThread: false });
+  const recorder = SqliteHistoryWriter.open(reference, { writerThread: false });
   recorder.recordGateway('alpha', { backend: { transport: 'stdio', command: 'server-everything' } });
   recorder.recordSession({ id: 's1', gateway: 'alpha', startedAt: '2025-06-01T12:00:00.000Z', transport: 'http' });
   recorder.recordExecution(makeExecution({ gateway: 'alpha', sessionId: 's1', text: 'invoice for Zanzibar', startedAt: '2025-06-01T12:00:01.000Z' }));

@@ -11,7 +11,7 @@ import {
   importFromString,
   ImportError,
   openStore,
-  SqliteRecorder,
+  SqliteHistoryWriter,
 } from '../../src/main/store';
 import { makeExecution } from './fixtures';
 import { tempDirsRemovedAfterEach } from './temp-dirs';
@@ -21,7 +21,7 @@ const dir = tempDirsRemovedAfterEach();
 
 async function recordedFile(): Promise<string> {
   const path = join(dir(), 'source.db');
-  const recorder = SqliteRecorder.open(path, { writerThread: false });
+  const recorder = SqliteHistoryWriter.open(path, { writerThread: false });
   recorder.recordGateway('alpha', { name: 'alpha', backend: { transport: 'stdio', command: 'server-everything' } });
   recorder.recordSession({ id: 's1', gateway: 'alpha', startedAt: '2025-06-01T12:00:00.000Z', clientInfo: { name: 'cursor', version: '1' }, protocolVersion: '2025-06-18', transport: 'http' });
   const original = makeExecution({ gateway: 'alpha', sessionId: 's1', startedAt: '2025-06-01T12:00:01.000Z' });

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
-import { interceptorLatency, openStore, QueryError, SqliteRecorder, type Store } from '../../src/main/store';
+import { interceptorLatency, openStore, QueryError, SqliteHistoryWriter, type Store } from '../../src/main/store';
 import type { HistoryStore } from '../../src/main/store/history-store';
 import { makeExecution, tempDir } from './fixtures';
 import { ENGINES } from './engines';
@@ -220,7 +220,7 @@ describe('interceptor latency (SQLite: the Gateways page of the desktop console)
     const t = tempDir();
     cleanup = t.cleanup;
     const path = join(t.dir, 'history.db');
-    const recorder = SqliteRecorder.open(path, { writerThread: false, batchSize: 7 });
+    const recorder = SqliteHistoryWriter.open(path, { writerThread: false, batchSize: 7 });
     for (const rec of sixtyExecutions()) recorder.recordExecution(rec);
     await recorder.close();
     sqlite = openStore(path, { create: false });

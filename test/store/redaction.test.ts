@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRedactor, getExecutionRecord, listExecutions, openStore, RedactionPathError, SqliteRecorder } from '../../src/main/store';
+import { createRedactor, getExecutionRecord, listExecutions, openStore, RedactionPathError, SqliteHistoryWriter } from '../../src/main/store';
 import { parsePath, redactPaths } from '../../src/main/store/redaction/json-paths';
 import { makeExecution, tempDir } from './fixtures';
 
@@ -40,7 +40,7 @@ describe('redaction at rest', () => {
     const password = 'correct-horse-battery-staple-91823';
     const awsKey = 'AKIAIOSFODNN7EXAMPLE';
     const ghToken = 'ghp_' + 'a1B2c3D4e5'.repeat(4);
-    const recorder = SqliteRecorder.open(path, {
+    const recorder = SqliteHistoryWriter.open(path, {
       writerThread: false,
       redactor: createRedactor({ paths: ['arguments.password'], secrets: true }),
     });

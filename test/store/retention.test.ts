@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countExecutions, listExecutions, listSinkEvents, openStore, pruneHistory, SqliteRecorder, type Store } from '../../src/main/store';
+import { countExecutions, listExecutions, listSinkEvents, openStore, pruneHistory, SqliteHistoryWriter, type Store } from '../../src/main/store';
 import { makeExecution, tempDir } from './fixtures';
 
 const cleanups: (() => void)[] = [];
@@ -16,7 +16,7 @@ async function history(): Promise<{ path: string; store: Store }> {
   const t = tempDir();
   cleanups.push(t.cleanup);
   const path = join(t.dir, 'history.db');
-  const recorder = SqliteRecorder.open(path, { writerThread: false });
+  const recorder = SqliteHistoryWriter.open(path, { writerThread: false });
   // 10 days, 20 executions a day; each day's executions share one large (8 KB) payload.
   for (let day = 10; day >= 1; day--) {
     recorder.recordSession({ id: `day-${day}`, gateway: 'demo', startedAt: new Date(NOW - day * DAY).toISOString() });

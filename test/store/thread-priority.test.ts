@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteRecorder } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/store';
 import { WRITER_THREAD_NICE } from '../../src/main/store/writer/thread-priority';
 import { makeExecution, tempDir } from './fixtures';
 
@@ -33,7 +33,7 @@ describe.skipIf(process.platform !== 'linux')('writer thread priority', () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const before = threadNices();
-    const recorder = SqliteRecorder.open(join(t.dir, 'history.db'));
+    const recorder = SqliteHistoryWriter.open(join(t.dir, 'history.db'));
     cleanups.unshift(() => recorder.close());
     recorder.recordExecution(makeExecution());
     await recorder.flush();

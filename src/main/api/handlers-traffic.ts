@@ -3,7 +3,7 @@
 // a store only the generic history procedures work and the rest say so.
 import { ApiError } from '../../shared/api/envelope';
 import type { HistoryFilter } from '../../shared/api/models';
-import type { SqliteRecorder } from '../store';
+import type { SqliteHistoryWriter } from '../store';
 import type { HandlerDeps } from './handlers';
 import type { Handlers } from './dispatcher';
 import { SqliteTraffic } from '../services/traffic/sqlite-traffic';
@@ -18,7 +18,7 @@ export function buildTrafficHandlers(d: HandlerDeps): Handlers {
   // Read per call: Settings may switch the store while the console runs. Built once per store in use.
   let built: { key: unknown; traffic: TrafficPort | undefined; service: TrafficService | undefined } | undefined;
   const current = () => {
-    const sqlite = (history.recorder as Partial<SqliteRecorder>).store;
+    const sqlite = (history.recorder as Partial<SqliteHistoryWriter>).store;
     const key = history.traffic ?? sqlite;
     if (!built || built.key !== key) {
       const traffic = history.traffic ?? (history.kind === 'sqlite' && sqlite ? new SqliteTraffic(sqlite.db) : undefined);

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Recorder } from '../../shared/trace/execution';
-import { DB_ENV_VAR, defaultDataDir, SqliteRecorder, resolveDbPath } from '../store';
+import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath } from '../store';
 import { isPostgresUrl, openPgRecorder, redactUrl } from '../store-postgres';
 
 /** Names this process's rows in a shared database (a container's hostname is rarely telling). */
@@ -31,7 +31,7 @@ export async function openGatewayRecorder(dbPath: string | undefined, log: (line
     return recorder;
   }
   const path = resolveDbPath({ ...(dbPath ? { flag: dbPath } : {}), dataDir: defaultDataDir() });
-  const recorder = SqliteRecorder.open(path, { journal: options.journal !== false, onError: (message) => log(`recording: ${message}`) });
+  const recorder = SqliteHistoryWriter.open(path, { journal: options.journal !== false, onError: (message) => log(`recording: ${message}`) });
   log(`recording to ${path}`);
   return recorder;
 }

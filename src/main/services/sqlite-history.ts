@@ -12,7 +12,7 @@ import {
   listSinkEvents,
   countPrunable,
   pruneHistory,
-  SqliteRecorder,
+  SqliteHistoryWriter,
   timeBuckets,
   type Redactor,
 } from '../store';
@@ -23,14 +23,14 @@ import type { Logger } from './environment';
 
 export class SqliteHistory implements HistoryPort {
   readonly kind = 'sqlite';
-  readonly recorder: SqliteRecorder;
+  readonly recorder: SqliteHistoryWriter;
   /** The store port on the recorder's connection (closed with the recorder, not by itself). */
   readonly store: SqliteHistoryStore;
   private redactor: Redactor | undefined;
 
   constructor(dbPath: string, logger: Logger, options: { redactPaths?: string[] } = {}) {
     this.setRedaction(options.redactPaths ?? []);
-    this.recorder = SqliteRecorder.open(dbPath, {
+    this.recorder = SqliteHistoryWriter.open(dbPath, {
       // Delegates, so a change of the redaction setting applies to the next record without reopening.
       redactor: {
         execution: (record) => (this.redactor ? this.redactor.execution(record) : record),

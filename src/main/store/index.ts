@@ -5,7 +5,7 @@ export { StoreOpenError, type StoreOpenErrorKind } from './open/store-open-error
 export { resolveDbPath, DB_ENV_VAR, DB_FILE_NAME } from './open/db-path';
 export { defaultDataDir } from './open/data-dir';
 export { LATEST_VERSION, APPLICATION_ID, migrations, runMigrations } from './migrations/index';
-export { SqliteRecorder, type SqliteRecorderOptions, type SqliteRecorderStats } from './writer/sqlite-recorder';
+export { SqliteHistoryWriter, type SqliteHistoryWriterOptions, type SqliteHistoryWriterStats } from './writer/sqlite-history-writer';
 export { createRedactor, type RedactionOptions, type Redactor } from './redaction/redactor';
 export { RedactionPathError } from './redaction/json-paths';
 export type { ExecutionFilter } from './queries/filters';

@@ -3,11 +3,11 @@
 // SIGKILL, as a crashed gateway would: no flush, no close.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { SqliteRecorder } from '../../../src/main/store';
+import { SqliteHistoryWriter } from '../../../src/main/store';
 import { makeExecution } from '../fixtures';
 
 const [db, count] = [process.argv[2]!, Number(process.argv[3])];
-const recorder = SqliteRecorder.open(db, { journal: true, journalIntervalMs: 50, flushIntervalMs: 600_000, batchSize: 1_000_000 });
+const recorder = SqliteHistoryWriter.open(db, { journal: true, journalIntervalMs: 50, flushIntervalMs: 600_000, batchSize: 1_000_000 });
 for (let i = 0; i < count; i++) recorder.recordExecution(makeExecution({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }));
 
 // Waits on the event itself: the journal file holding all N lines.

@@ -1,13 +1,13 @@
 // Child process of the multi-process test: records N executions into a shared history file
 // through the real recorder, in bursts, then prints its recorder stats as JSON.
 // Usage: node --import tsx write-executions.ts DB COUNT PREFIX BASE_MS [BUSY_TIMEOUT_MS]
-import { SqliteRecorder } from '../../../src/main/store';
+import { SqliteHistoryWriter } from '../../../src/main/store';
 import { makeExecution } from '../fixtures';
 
 const [db, countText, prefix, baseText, busyText] = process.argv.slice(2);
 const count = Number(countText);
 const base = Number(baseText);
-const recorder = SqliteRecorder.open(db!, {
+const recorder = SqliteHistoryWriter.open(db!, {
   batchSize: 50,
   flushIntervalMs: 5,
   backoff: { baseMs: 5, maxMs: 50 },

@@ -1,5 +1,5 @@
 // An append-only JSONL file of encoded items that did not fit in memory (or could not be written
-// when the recorder closed). Reads are tentative: the offset only advances once the items read are
+// when the history writer closed). Reads are tentative: the offset only advances once the items read are
 // committed to the database, so a crash in between re-reads them (execution writes are idempotent
 // by uuid, sessions and gateways are upserts).
 import { closeSync, existsSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';

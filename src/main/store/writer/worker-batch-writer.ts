@@ -79,7 +79,7 @@ export class WorkerBatchWriter implements BatchWriter {
       stdout: false,
       stderr: false,
     });
-    // Like the recorder's timers, the thread never keeps the process alive on its own once it has
+    // Like the history writer's timers, the thread never keeps the process alive on its own once it has
     // started (until then a first write may be waiting for it); requests in flight ref it again.
     this.worker = worker;
     this.ready = new Promise<boolean>((resolve) => {
@@ -109,7 +109,7 @@ export class WorkerBatchWriter implements BatchWriter {
       worker.on('exit', (code) => {
         failStart(`exited with code ${code}`);
         if (this.worker === worker) this.worker = undefined;
-        // Batches in flight are not lost: they are reported failed and retried by the recorder.
+        // Batches in flight are not lost: they are reported failed and retried by the history writer.
         for (const [id, p] of this.pending) p.resolve({ type: 'error', id, error: `the writer thread exited (code ${code})` });
         this.pending.clear();
       });

@@ -1,4 +1,4 @@
-// Messages between the recorder and its writer thread.
+// Messages between the history writer and its writer thread.
 import type { EncodedItem } from '../sql/encoded';
 import type { BatchResult } from './apply-batch';
 

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { encodeExecution } from '../../src/main/store/sql/encode';
-import { countExecutions, openStore, SqliteRecorder, type SqliteRecorderOptions } from '../../src/main/store';
+import { countExecutions, openStore, SqliteHistoryWriter, type SqliteHistoryWriterOptions } from '../../src/main/store';
 import { makeExecution, tempDir } from './fixtures';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -22,8 +22,8 @@ function dbPath(): string {
   return join(t.dir, 'history.db');
 }
 
-function open(path: string, options: SqliteRecorderOptions): SqliteRecorder {
-  const recorder = SqliteRecorder.open(path, options);
+function open(path: string, options: SqliteHistoryWriterOptions): SqliteHistoryWriter {
+  const recorder = SqliteHistoryWriter.open(path, options);
   cleanups.unshift(() => recorder.close());
   return recorder;
 }
@@ -51,7 +51,7 @@ const fast = { backoff: { baseMs: 20, maxMs: 100 } };
 describe.each([
   ['writer thread', true],
   ['in-thread writer', false],
-])('SqliteRecorder (%s)', (_name, writerThread) => {
+])('SqliteHistoryWriter (%s)', (_name, writerThread) => {
   it('writes one transaction per batch', async () => {
     const path = dbPath();
     const batches: number[] = [];

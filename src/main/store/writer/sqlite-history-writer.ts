@@ -1,6 +1,6 @@
-// The Recorder the gateway hands every exchange to. recordExecution() only encodes the record (a
-// snapshot with a known size) and queues it: it never throws and never touches the database. A
-// timer sends the queue in batches to the writer (a worker thread, one transaction per batch).
+// The SQLite history writer: the Recorder the gateway hands every exchange to. recordExecution() only
+// encodes the record (a snapshot with a known size) and queues it: it never throws and never touches the
+// database. A timer sends the queue in batches to the writer (a worker thread, one transaction per batch).
 // Beyond a memory bound, records spill to a JSONL file next to the database. A busy, locked or
 // full database pauses writing with exponential backoff; every failure is counted and reported.
 import type { ExecutionRecord, Recorder, SessionRecord } from '../../../shared/trace/execution';
@@ -11,34 +11,34 @@ import type { MessageRecord } from '../../../shared/trace/messages';
 import { openStore, type Store } from '../open/open-store';
 import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
 import { keepRefused } from './dead-letter';
-import type { SqliteRecorderOptions, SqliteRecorderStats } from './sqlite-recorder-options';
+import type { SqliteHistoryWriterOptions, SqliteHistoryWriterStats } from './sqlite-history-writer-options';
 import { backoffDelay, DEFAULT_BACKOFF, describeError, type BackoffOptions } from './retry-policy';
 import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from './journal';
 import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from './spill-adoption';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
 
-export type { SqliteRecorderOptions, SqliteRecorderStats } from './sqlite-recorder-options';
+export type { SqliteHistoryWriterOptions, SqliteHistoryWriterStats } from './sqlite-history-writer-options';
 
 type WriteAttempt = 'progress' | 'idle' | 'failed';
 
 const MAX_IN_FLIGHT = 2;
 
-export class SqliteRecorder implements Recorder {
+export class SqliteHistoryWriter implements Recorder {
   /**
    * Opens (creating and migrating if needed) the database at `path` and records into it. Throws
    * StoreOpenError for a foreign, corrupt or newer file. `recorder.store` stays open for reading.
    */
-  static open(path: string, options: SqliteRecorderOptions = {}): SqliteRecorder {
+  static open(path: string, options: SqliteHistoryWriterOptions = {}): SqliteHistoryWriter {
     const threaded = options.writerThread ?? true;
     // In-thread writing keeps SQLite's (synchronous) busy wait short and retries asynchronously;
     // this connection then only reads, or writes rarely (import, prune), and may wait longer.
     const store = openStore(path, { busyTimeoutMs: threaded ? 5000 : (options.busyTimeoutMs ?? 100) });
-    return new SqliteRecorder(store, options, true);
+    return new SqliteHistoryWriter(store, options, true);
   }
 
   private readonly writer: BatchWriter;
-  private readonly opts: Required<Pick<SqliteRecorderOptions, 'flushIntervalMs' | 'batchSize' | 'maxQueueBytes' | 'maxQueueItems'>>;
+  private readonly opts: Required<Pick<SqliteHistoryWriterOptions, 'flushIntervalMs' | 'batchSize' | 'maxQueueBytes' | 'maxQueueItems'>>;
   private readonly backoff: BackoffOptions;
   private memory: EncodedItem[] = [];
   private memoryBytes = 0;
@@ -66,7 +66,7 @@ export class SqliteRecorder implements Recorder {
 
   constructor(
     readonly store: Store,
-    private readonly options: SqliteRecorderOptions = {},
+    private readonly options: SqliteHistoryWriterOptions = {},
     private readonly ownsStore = false,
   ) {
     this.opts = {
@@ -115,7 +115,7 @@ export class SqliteRecorder implements Recorder {
     this.accept(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
   }
 
-  stats(): SqliteRecorderStats {
+  stats(): SqliteHistoryWriterStats {
     const spilled = this.spilledCount();
     const { written, retries, rejected, lost, duplicates } = this.counters;
     return {
@@ -143,7 +143,7 @@ export class SqliteRecorder implements Recorder {
    * Resolves when everything queued before the call is in the database. If the database keeps
    * refusing writes (retried with backoff for up to flushTimeoutMs), it instead makes the rest
    * durable in the spill file and resolves: stats().spilled says how many wait there; they are
-   * written once the database accepts them, by this recorder or the next one on this file.
+   * written once the database accepts them, by this history writer or the next one on this file.
    */
   async flush(): Promise<void> {
     const target = this.enqueued;
@@ -191,7 +191,7 @@ export class SqliteRecorder implements Recorder {
       releaseSpillPath(this.ownSpill.path);
     }
     this.journal?.close(); // everything is committed or spilled by now
-    // Whatever is left in spill files is adopted by the next recorder on this database.
+    // Whatever is left in spill files is adopted by the next history writer on this database.
     for (const file of this.adopted) releaseSpillPath(file.path);
     await this.writer.close();
     if (this.ownsStore) this.store.close();
@@ -289,7 +289,7 @@ export class SqliteRecorder implements Recorder {
       this.timer = undefined;
       void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
     }, immediate ? 0 : this.opts.flushIntervalMs);
-    // The recorder never keeps a process alive by itself; owners flush or close before exiting.
+    // The history writer never keeps a process alive by itself; owners flush or close before exiting.
     this.timer.unref();
   }
 

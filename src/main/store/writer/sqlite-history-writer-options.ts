@@ -1,9 +1,9 @@
-// What a SqliteRecorder can be told (options) and what it tells (stats).
+// What the SQLite history writer (SqliteHistoryWriter) can be told (options) and what it tells (stats).
 import type { RecorderStats } from '../../../shared/trace/execution';
 import type { Redactor } from '../redaction/redactor';
 import type { BackoffOptions } from './retry-policy';
 
-export interface SqliteRecorderOptions {
+export interface SqliteHistoryWriterOptions {
   /** Longest a record waits in memory before its batch is written. Default 100 ms. */
   flushIntervalMs?: number;
   /** Records per transaction; a queue this long is written at once. Default 1000. */
@@ -25,7 +25,7 @@ export interface SqliteRecorderOptions {
   redactor?: Redactor;
   /**
    * Crash safety: also append records the database has not committed yet to a journal file next to
-   * it, fsync'd in groups every journalIntervalMs (default 250); the next recorder on this database
+   * it, fsync'd in groups every journalIntervalMs (default 250); the next history writer on this database
    * replays a dead process's journal. Off by default (in-process tests, import).
    */
   journal?: boolean;
@@ -36,7 +36,7 @@ export interface SqliteRecorderOptions {
   onWritten?: (change: { executions: number; sessions: number; gateways: number; messages?: number }) => void;
 }
 
-export interface SqliteRecorderStats extends RecorderStats {
+export interface SqliteHistoryWriterStats extends RecorderStats {
   /** Records waiting: in memory and in spill files. */
   queued: number;
   /** Executions now in the database. */
