@@ -8,7 +8,7 @@ import type { AppEnvironment } from './environment';
 import { GatewayManager } from './gateway-manager';
 import type { GatewayRuntimeFactory } from './gateway-runtime';
 import type { HistoryPort } from './history-port';
-import { NotifyingRecorder } from './notifying-recorder';
+import { RecorderWithLiveUpdates } from './recorder-with-live-updates';
 import { SettingsStore } from './settings';
 import { ensureDemoGateway } from './demo-gateway';
 import type { ChainPort, ServerPoolPort } from './ports';
@@ -50,7 +50,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   };
   // Settings can switch the store while the console runs: every service holds this one forwarding history.
   const history = new SwitchableHistory(ports.history);
-  const recorder = new NotifyingRecorder(history.recorder, emit);
+  const recorder = new RecorderWithLiveUpdates(history.recorder, emit);
   // Simulations wrap the runtime factory, so the Playground exists before the manager it serves.
   const playground = new PlaygroundServices(
     env.version,

@@ -1,11 +1,12 @@
-// Wraps the store's recorder so that screens learn about new executions: after a short quiet period
-// it flushes (so the rows are readable) and then pushes "executions.new" and "tables changed".
+// A Recorder with live updates: it wraps the store's recorder so that screens learn about new executions,
+// sessions and messages: after a short quiet period it flushes (so the rows are readable) and then pushes
+// "executions.new", "messages.new" and "tables changed".
 // Batching keeps a busy gateway from flooding every window with one event per call.
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../shared/trace/execution';
 import type { ApiEvent, TableName } from '../../shared/api/events';
 import type { MessageRecord } from '../../shared/trace/messages';
 
-export class NotifyingRecorder implements Recorder {
+export class RecorderWithLiveUpdates implements Recorder {
   private pending = new Map<string, number>();
   private pendingSessions = false;
   private pendingMessages = new Map<string, number>();
