@@ -9,7 +9,7 @@ import { formatConfigErrors, parseBreakSpec, parseGatewayConfigText, recordingEn
 import { attachBreakPrompt } from '../break-prompt';
 import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
-import { openGatewayRecorder } from '../../gateway/recorder';
+import { openGatewayHistory } from '../../gateway/open-history';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { dbOption } from './history-db';
@@ -113,7 +113,7 @@ export const gatewayCommand: CliCommand = {
     let recorder: Recorder | null = null;
     if (recordingEnabled(config) && !values['no-record']) {
       try {
-        recorder = await openGatewayRecorder(dbWithPassword(values.db, values['db-password-file']), log, { journal: !values['no-journal'] });
+        recorder = await openGatewayHistory(dbWithPassword(values.db, values['db-password-file']), log, { journal: !values['no-journal'] });
       } catch (err) {
         if (err instanceof UsageError) throw err;
         throw new CliFailure(`cannot open the history database: ${(err as Error).message} (use --db FILE or --db postgres://…, or --no-record)`);

@@ -18,7 +18,8 @@ import { isPostgresUrl, openPgRecorder, redactUrl } from '../store-postgres';
 /** Names this process's rows in a shared database (a container's hostname is rarely telling). */
 export const HOST_ENV_VAR = 'INTERCEPTOR_CONSOLE_HOST';
 
-export async function openGatewayRecorder(dbPath: string | undefined, log: (line: string) => void, options: { journal?: boolean } = {}): Promise<Recorder> {
+/** Opens the history this headless gateway records into (SQLite or PostgreSQL) and returns its writer. */
+export async function openGatewayHistory(dbPath: string | undefined, log: (line: string) => void, options: { journal?: boolean } = {}): Promise<Recorder> {
   const target = dbPath ?? process.env[DB_ENV_VAR];
   if (isPostgresUrl(target)) {
     const host = process.env[HOST_ENV_VAR]?.trim();
