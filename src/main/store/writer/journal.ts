@@ -2,7 +2,7 @@
 // appended to `<db>.journal-<pid>-<token>.jsonl` within one journal interval (default 250 ms) unless the
 // database committed it first, and the file is fsync'd in that same group. A process killed with
 // SIGKILL so loses no record accepted more than an interval (plus one fsync) before it died: the next
-// recorder opened on this database adopts the journal like an orphan spill file (spill-files.ts) and
+// recorder opened on this database adopts the journal like an orphan spill file (spill-adoption.ts) and
 // writes it, idempotently (executions by uuid, sessions and gateways as upserts). The file is emptied
 // whenever everything it holds is committed, and deleted on a clean close.
 //
