@@ -3,9 +3,10 @@
 // errors, and each is recorded as an execution with outcome error that Traffic shows. The backend is an
 // HTTP endpoint on a loopback port nobody listens on; the client is a real MCP client (SDK v2, HTTP).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, type PageApi } from './support/page-api';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 import { connectHttpClient } from '../app/mcp-client';
 // A port that was free a moment ago has no listener now: connects to it are refused.
 import { freePort as closedPort } from '../gateway/helpers';
@@ -14,23 +15,17 @@ const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED backend health browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 describe.skipIf(!haveChromium)('A gateway whose backend is unreachable, in Chromium (web mode)', () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   let api: PageApi;
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode({ demo: false });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
+    session = await openConsole({ demo: false });
+    ({ page, api } = session);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   let attempt = 0;

@@ -3,14 +3,12 @@
 // arguments, continue, the backend echoes the edit; block with a message; answer with a mock; step
 // through the chain; a pause that times out continues by itself; another client is not held meanwhile;
 // Traffic's waterfall shows the pause and the edit's diff.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
-import { connectHttpClient, firstToken } from '../app/mcp-client';
+import { chromiumAvailable, type WebModeRun } from './harness';
+import type { PageApi } from './support/page-api';
+import { connectDemoClient, openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED breakpoints browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -18,8 +16,8 @@ if (!haveChromium) console.warn('SKIPPED breakpoints browser tests: /usr/bin/chr
 const text = (r: unknown) => ((r as { content: { text?: string }[] }).content[0]?.text ?? '') as string;
 
 describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 120_000 }, () => {
+  let session: ConsoleSession | undefined;
   let web: WebModeRun;
-  let browser: Browser;
   let page: Page;
   let api: PageApi;
   let alice: Client;
@@ -49,17 +47,10 @@ describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page, 90_000);
-    const config = JSON.parse(readFileSync(join(web.dataDir, 'gateways', 'demo.json'), 'utf8')) as Record<string, unknown>;
-    const url = `http://127.0.0.1:${(config.listen as { port: number }).port}/mcp`;
-    alice = await connectHttpClient(url, firstToken(config));
-    other = await connectHttpClient(url, firstToken(config));
+    session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1440, height: 1000 } });
+    ({ web, page, api } = session);
+    alice = await connectDemoClient(web);
+    other = await connectDemoClient(web);
     await page.evaluate(() => (location.hash = '#/paused'));
     await page.getByRole('heading', { name: 'Paused calls', level: 1 }).waitFor();
   }, 180_000);
@@ -67,8 +58,7 @@ describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 
   afterAll(async () => {
     await alice?.close();
     await other?.close();
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('pauses tools/call, shows it (badge, notification), edit & continue reaches the backend; another client flows meanwhile', async () => {

@@ -4,9 +4,9 @@
 // panned into view and never lies under the side panel; a save whose status is long ("Saved … hot-reloaded,
 // sessions kept") leaves the toolbar's height, and so the canvas, where they were.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway } from './support/page-api';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable } from './harness';
+import { openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED chain readability browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -34,24 +34,18 @@ function smallestCanvasText(page: Page) {
 }
 
 describe.skipIf(!haveChromium)('Chain canvas readability at 1440×900 (web mode, Chromium)', () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(web.openUrl);
-    await waitForDemoGateway(pageApi(page), page);
+    session = await openConsole();
+    ({ page } = session);
     await page.evaluate(() => (location.hash = '#/chain/demo'));
     await page.getByTestId('chain-node-request-samples/request-logger').waitFor({ timeout: 60_000 });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('draws every text of every node at 11 px or more on screen', async () => {

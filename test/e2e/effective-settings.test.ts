@@ -4,27 +4,22 @@
 // effective value, computed by one function (shared/config/effective-settings.ts), labelled "override"
 // or "declared". With the JSON tab broken, the canvas and the side panel both show the last valid config.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED effective settings browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 describe.skipIf(!haveChromium)('Effective interceptor settings in Chromium (web mode)', () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   let api: PageApi;
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page);
+    session = await openConsole();
+    ({ page, api } = session);
     const loaded = await api<{ text: string }>('chain.load', { id: 'demo' });
     const config = JSON.parse(loaded.text) as { overrides: Record<string, Record<string, unknown>> };
     config.overrides['samples/pii-validator'] = { failOpen: true };
@@ -33,8 +28,7 @@ describe.skipIf(!haveChromium)('Effective interceptor settings in Chromium (web 
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('failure simulation shows the effective failOpen, labelled override', async () => {

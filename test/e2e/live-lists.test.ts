@@ -4,24 +4,23 @@
 // not only after a reload. The late row is written by the store's own recorder into the console's history
 // file; the refresh is set off by a real call through the demo gateway.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
 import { SqliteHistoryWriter } from '../../src/main/store';
 import type { Recorder } from '../../src/shared/trace/execution';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
-import { connectHttpClient, firstToken } from '../app/mcp-client';
+import { chromiumAvailable, type WebModeRun } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 import { makeExecution } from '../store/fixtures';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED live list browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 describe.skipIf(!haveChromium)('Live lists in Chromium (web mode)', () => {
+  let session: ConsoleSession | undefined;
   let web: WebModeRun;
-  let browser: Browser;
   let page: Page;
   let api: PageApi;
   let client: Client;
@@ -44,22 +43,14 @@ describe.skipIf(!haveChromium)('Live lists in Chromium (web mode)', () => {
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
     // Tall: the late row sits a few rows below the top, and the lists are windowed (rows in view only).
-    page = await browser.newPage({ viewport: { width: 1440, height: 1400 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page);
-    const config = JSON.parse(readFileSync(join(web.dataDir, 'gateways', 'demo.json'), 'utf8')) as Record<string, unknown>;
-    client = await connectHttpClient(`http://127.0.0.1:${(config.listen as { port: number }).port}/mcp`, firstToken(config));
+    session = await openConsole({ demoClient: true, viewport: { width: 1440, height: 1400 } });
+    ({ web, page, api } = session);
+    client = session.client!;
   }, 120_000);
 
   afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('Messages: a message recorded below the top row appears with the next refresh', { timeout: 90_000 }, async () => {

@@ -4,21 +4,18 @@
 // side and method filters narrow the list (the method with suggestions from the data), a message opens
 // with its JSON, its "Open execution" link lands on the execution in Traffic, and the execution's
 // "Messages" link comes back to exactly its messages.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
-import { connectHttpClient, firstToken } from '../app/mcp-client';
+import { chromiumAvailable } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED messages browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 describe.skipIf(!haveChromium)('Messages in Chromium (web mode)', () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   let api: PageApi;
   let client: Client;
@@ -28,21 +25,13 @@ describe.skipIf(!haveChromium)('Messages in Chromium (web mode)', () => {
   const hops = async () => new Set(await rows().evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.side}:${(e as HTMLElement).dataset.direction}`)));
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page);
-    const config = JSON.parse(readFileSync(join(web.dataDir, 'gateways', 'demo.json'), 'utf8')) as Record<string, unknown>;
-    client = await connectHttpClient(`http://127.0.0.1:${(config.listen as { port: number }).port}/mcp`, firstToken(config));
+    session = await openConsole({ demoClient: true });
+    ({ page, api } = session);
+    client = session.client!;
   }, 120_000);
 
   afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('shows a call live on every side, filters it, and opens its execution in Traffic', { timeout: 120_000 }, async () => {

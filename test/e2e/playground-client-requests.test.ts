@@ -5,12 +5,13 @@
 // result; an elicitation form generated from the request's schema is checked by the core, then accepted;
 // roots set in the UI reach the server through notifications/roots/list_changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { serverEverythingEntry } from '../../src/main/services/examples';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
+import { chromiumAvailable } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED client-requests browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -27,8 +28,7 @@ async function toolsOffered(capabilities: Record<string, unknown>): Promise<stri
 }
 
 describe.skipIf(!haveChromium)('Playground Client answers sampling, elicitation and roots (Chromium, web mode)', { timeout: 90_000 }, () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   let api: PageApi;
   const call = () => page.getByRole('region', { name: 'Call' });
@@ -40,13 +40,8 @@ describe.skipIf(!haveChromium)('Playground Client answers sampling, elicitation 
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page, 90_000);
+    session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
+    ({ page, api } = session);
     await page.evaluate(() => (location.hash = '#/playground'));
     await page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name: 'Client' }).click();
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -54,8 +49,7 @@ describe.skipIf(!haveChromium)('Playground Client answers sampling, elicitation 
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('lists every tool server-everything offers a client with these capabilities', async () => {

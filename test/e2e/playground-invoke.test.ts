@@ -3,16 +3,16 @@
 // without one says the config is required instead of ticking "send"; "(edited)" means a real edit; the
 // run history survives leaving the page; Invoke waits while the config JSON does not parse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable } from './harness';
+import { waitForDemoGateway, type PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED playground invoke browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 describe.skipIf(!haveChromium)('Playground Invoke in Chromium (web mode)', { timeout: 90_000 }, () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   let api: PageApi;
 
@@ -25,20 +25,14 @@ describe.skipIf(!haveChromium)('Playground Invoke in Chromium (web mode)', { tim
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page, 90_000);
+    session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
+    ({ page, api } = session);
     await openPlayground();
     await page.getByLabel('Interceptor', { exact: true }).locator('option', { hasText: 'tool-allowlist' }).waitFor({ state: 'attached', timeout: 60_000 });
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('tool-allowlist: sends the config the gateway runs it with, so echo is allowed', async () => {

@@ -4,17 +4,17 @@
 // calling echo through the gateway from the Client tab and finding it in history; and a crash armed on
 // the fail-closed pii-validator blocking the next call, recorded as simulated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED playground browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 // Generous per-test timeouts: each test waits on real processes on a 2-core machine shared with other suites.
 describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 90_000 }, () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   /** A word only the Client tab's echo call carries (found again in history by the next tests). */
   let marker = '';
@@ -35,21 +35,15 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
     // On a loaded machine a first connect can miss its deadline; the gateway reconnects by itself.
-    await waitForDemoGateway(api, page, 90_000);
+    session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
+    ({ page, api } = session);
     await page.evaluate(() => (location.hash = '#/playground'));
     await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor({ timeout: 60_000 });
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('invokes email-redactor from its template and shows the mutation diff and raw JSON-RPC', async () => {

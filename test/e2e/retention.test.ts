@@ -3,9 +3,10 @@
 // (Cancel keeps them all); confirming deletes exactly those and the page reports it. The history is five
 // real executions in the SQLite file: failed initializes of a gateway whose backend port is closed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, type PageApi } from './support/page-api';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 import { connectHttpClient } from '../app/mcp-client';
 // A port that was free a moment ago has no listener now: connects to it are refused.
 import { freePort as closedPort } from '../gateway/helpers';
@@ -14,20 +15,15 @@ const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED retention browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 describe.skipIf(!haveChromium)('Settings → retention in Chromium (web mode)', () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   let api: PageApi;
 
   const recorded = async () => (await api<{ items: unknown[] }>('history.query', { limit: 100 })).items.length;
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode({ demo: false });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
+    session = await openConsole({ demo: false });
+    ({ page, api } = session);
     const info = await api<{ listen: { url: string } }>('gateways.create', {
       id: 'history-source',
       start: true,
@@ -40,8 +36,7 @@ describe.skipIf(!haveChromium)('Settings → retention in Chromium (web mode)', 
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('rejects -3, says how many executions a new policy deletes, asks first, and reports what it deleted', { timeout: 120_000 }, async () => {

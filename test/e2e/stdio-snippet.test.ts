@@ -5,19 +5,20 @@
 // (`--listen stdio`), the dialog names it, and a save reaches a connected stdio client.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
+import { chromiumAvailable, type WebModeRun } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 import { splitCommandLine } from '../../src/shared/shell/shell-words';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED stdio snippet browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 describe.skipIf(!haveChromium)('The stdio "Connect a client" snippet in Chromium (web mode)', () => {
+  let session: ConsoleSession | undefined;
   let web: WebModeRun;
-  let browser: Browser;
   let page: Page;
   let api: PageApi;
 
@@ -49,18 +50,12 @@ describe.skipIf(!haveChromium)('The stdio "Connect a client" snippet in Chromium
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page);
+    session = await openConsole();
+    ({ web, page, api } = session);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('files calls from the stdio snippet under the gateway id: Traffic, its Gateway filter, the card counters, replay', { timeout: 180_000 }, async () => {

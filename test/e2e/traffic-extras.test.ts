@@ -3,14 +3,12 @@
 // word diff shows the removed words whole, then the added words; the table header's "Blocked by" does not
 // run into "Duration" with the detail open; `?` shows the keyboard shortcuts; the Target filter suggests
 // values from the data (its list kept inside the window); the Sinks interceptor filter lists only sink interceptors.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
-import { connectHttpClient, firstToken } from '../app/mcp-client';
+import { chromiumAvailable } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED traffic extras browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -19,8 +17,7 @@ const SSN_TEXT = 'hello, my ssn is 078-05-1120 thanks';
 const PLAIN_TEXT = 'hello, just a normal day thanks';
 
 describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)', { timeout: 90_000 }, () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   let api: PageApi;
   let client: Client;
@@ -31,15 +28,9 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
   const goto = async (hash: string) => page.evaluate((h) => (location.hash = h), hash);
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page, 90_000);
-    const config = JSON.parse(readFileSync(join(web.dataDir, 'gateways', 'demo.json'), 'utf8')) as Record<string, unknown>;
-    client = await connectHttpClient(`http://127.0.0.1:${(config.listen as { port: number }).port}/mcp`, firstToken(config));
+    session = await openConsole({ demoTimeoutMs: 90_000, demoClient: true });
+    ({ page, api } = session);
+    client = session.client!;
     await client.callTool({ name: 'echo', arguments: { message: SSN_TEXT } });
     await client.callTool({ name: 'echo', arguments: { message: PLAIN_TEXT } });
     type Page_ = { items: { id: string; outcome: string; replayOf?: string }[] };
@@ -58,9 +49,7 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
   }, 180_000);
 
   afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('the Target filter suggests recorded targets as you type; picking one filters', async () => {

@@ -4,21 +4,18 @@
 // diff, a replay producing a linked execution, Edit & replay removing the SSN → allowed, Compare showing
 // the difference, a bulk replay after disabling pii-validator reporting blocked → allowed, and the `r` key
 // replaying the row under the cursor.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, startWebMode, type WebModeRun } from './harness';
-import { pageApi, waitForDemoGateway, type PageApi } from './support/page-api';
-import { connectHttpClient, firstToken } from '../app/mcp-client';
+import { chromiumAvailable } from './harness';
+import type { PageApi } from './support/page-api';
+import { openConsole, type ConsoleSession } from './support/console-session';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED traffic browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
 
 describe.skipIf(!haveChromium)('Traffic in Chromium (web mode)', () => {
-  let web: WebModeRun;
-  let browser: Browser;
+  let session: ConsoleSession | undefined;
   let page: Page;
   let api: PageApi;
   let client: Client;
@@ -43,23 +40,15 @@ describe.skipIf(!haveChromium)('Traffic in Chromium (web mode)', () => {
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    web = await startWebMode();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(web.openUrl);
-    api = pageApi(page);
-    await waitForDemoGateway(api, page);
-    const config = JSON.parse(readFileSync(join(web.dataDir, 'gateways', 'demo.json'), 'utf8')) as Record<string, unknown>;
-    client = await connectHttpClient(`http://127.0.0.1:${(config.listen as { port: number }).port}/mcp`, firstToken(config));
+    session = await openConsole({ demoClient: true });
+    ({ page, api } = session);
+    client = session.client!;
     await page.evaluate(() => (location.hash = '#/traffic'));
     await page.getByRole('heading', { name: 'Traffic', level: 1 }).waitFor();
   }, 120_000);
 
   afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await web?.stop();
+    await session?.close();
   });
 
   it('shows traffic live as it flows, and holds it while paused', async () => {
