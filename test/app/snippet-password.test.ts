@@ -3,6 +3,7 @@
 // gateway the snippet launches really logs in with it (the server checks the password: scram-sha-256).
 // Neither the snippets, app.info nor any log line holds the password. Without the file the login is
 // refused; with PGPASSWORD in the client's environment instead, it works.
+import { spawnSync } from 'node:child_process';
 import { statSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -100,5 +101,18 @@ describe.skipIf(skip)('Connect a client on a PostgreSQL history with a password'
     }
     expect(viaEnv.exit?.code, viaEnv.stderr).toBe(0);
     expect(logs.join('\n')).not.toContain(SECRET);
+
+    // The history commands take the same file: reading the shared history needs no password on the command line.
+    const history = (extra: string[]) =>
+      spawnSync(process.execPath, [cliPath, 'history', '--db', url.replace(`:${SECRET}@`, '@'), '--gateway', 'pg-stdio', '--json', ...extra], { env, encoding: 'utf8', timeout: 60_000 });
+    const read = history(['--db-password-file', file]);
+    expect(read.status, read.stderr).toBe(0);
+    expect((JSON.parse(read.stdout) as { event: string }[]).map((e) => e.event)).toEqual(['tools/call']);
+    const noPassword = history([]);
+    expect(noPassword.status, noPassword.stderr).toBe(1); // reported, not hung on the half-open login
+    expect(noPassword.stderr).toMatch(/asks for a password/);
+    const missing = history(['--db-password-file', `${file}.missing`]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read the PostgreSQL password file/);
   });
 });

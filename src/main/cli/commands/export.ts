@@ -31,7 +31,7 @@ export const exportCommand: CliCommand = {
   usage,
   async run(argv) {
     const { values } = parseFlags(argv, { ...dbOption, out: { type: 'string' } });
-    const pg = postgresTarget(values.db);
+    const pg = postgresTarget(values.db, values['db-password-file']);
     if (pg) return withPostgres(pg, (store) => writeExport(store.exportLines(), values.out));
     return withHistory(openHistory(values.db, { read: true }), (store) => writeExport(exportLines(store.db), values.out));
   },

@@ -12,10 +12,7 @@ import { Gateway } from '../../gateway';
 import { openGatewayHistory } from '../../gateway/open-history';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { dbOption } from './history-db';
-import { DB_ENV_VAR } from '../../store';
-import { isPostgresUrl } from '../../store-postgres';
-import { withPasswordFromFile } from '../../store-postgres/password';
+import { dbOption, withDbPassword } from './history-db';
 import { watchGatewayConfig } from '../config-watch';
 import { findPackageRoot } from '../../services/environment';
 import { resolveTelemetryOptions } from '../../telemetry/options';
@@ -70,7 +67,6 @@ export const gatewayCommand: CliCommand = {
       listen: { type: 'string' },
       'gateway-id': { type: 'string' },
       ...dbOption,
-      'db-password-file': { type: 'string' },
       'no-record': { type: 'boolean' },
       'no-journal': { type: 'boolean' },
       'no-watch': { type: 'boolean' },
@@ -113,7 +109,7 @@ export const gatewayCommand: CliCommand = {
     let recorder: Recorder | null = null;
     if (recordingEnabled(config) && !values['no-record']) {
       try {
-        recorder = await openGatewayHistory(dbWithPassword(values.db, values['db-password-file']), log, { journal: !values['no-journal'] });
+        recorder = await openGatewayHistory(withDbPassword(values.db, values['db-password-file']), log, { journal: !values['no-journal'] });
       } catch (err) {
         if (err instanceof UsageError) throw err;
         throw new CliFailure(`cannot open the history database: ${(err as Error).message} (use --db FILE or --db postgres://…, or --no-record)`);
@@ -201,14 +197,6 @@ function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
-}
-
-/** --db with the password of --db-password-file put in (the file names the password; the URL on the command line holds none). */
-function dbWithPassword(db: string | undefined, passwordFile: string | undefined): string | undefined {
-  if (passwordFile === undefined) return db;
-  const target = db ?? process.env[DB_ENV_VAR];
-  if (!isPostgresUrl(target)) throw new UsageError(`--db-password-file goes with a PostgreSQL history: give --db postgres://USER@HOST:PORT/DB (or $${DB_ENV_VAR})`);
-  return withPasswordFromFile(target, passwordFile);
 }
 
 function indent(text: string): string {

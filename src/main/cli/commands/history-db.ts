@@ -7,19 +7,37 @@ import { defaultDataDir } from '../../services/environment';
 import { classifySqliteError, DB_ENV_VAR, openStore, openStoreForReading, QueryError, resolveDbPath, StoreOpenError, type Store } from '../../store';
 import { CliFailure, UsageError } from '../command';
 import { isPostgresUrl, PgHistoryStore } from '../../store-postgres';
+import { withPasswordFromFile } from '../../store-postgres/password';
 
-/** The --db flag every history command takes (spread into its parseFlags options). */
-export const dbOption = { db: { type: 'string' } } as const;
+/** The --db flag every history command takes (spread into its parseFlags options), with the password file for a PostgreSQL URL. */
+export const dbOption = { db: { type: 'string' }, 'db-password-file': { type: 'string' } } as const;
+
+/**
+ * --db with the password of --db-password-file put in: the URL on a command line (visible to every
+ * local user) then needs none. Without the option, a URL without password uses PGPASSWORD (read by pg).
+ */
+export function withDbPassword(db: string | undefined, passwordFile: string | undefined): string | undefined {
+  if (passwordFile === undefined) return db;
+  const target = db ?? process.env[DB_ENV_VAR];
+  if (!isPostgresUrl(target)) throw new UsageError(`--db-password-file goes with a PostgreSQL history: give --db postgres://USER@HOST:PORT/DB (or $${DB_ENV_VAR})`);
+  try {
+    return withPasswordFromFile(target, passwordFile);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
 
 /** The --db line of a usage text, its description starting at column `width` like the other options. */
 export function dbUsage(width: number): string {
   return `${'  --db FILE|URL'.padEnd(width)}the history database: a file, or postgres://USER:PASSWORD@HOST/DB for a
-${' '.repeat(width)}shared PostgreSQL (default: $${DB_ENV_VAR}, else history.db in the data folder)`;
+${' '.repeat(width)}shared PostgreSQL (default: $${DB_ENV_VAR}, else history.db in the data folder)
+${'  --db-password-file F'.padEnd(width)}the PostgreSQL password, from this file's first line (keep it 0600),
+${' '.repeat(width)}so the URL needs none; without it a URL without password uses $PGPASSWORD`;
 }
 
 /** The PostgreSQL connection string the history commands use (--db, else the environment), if any. */
-export function postgresTarget(flag: string | undefined): string | undefined {
-  const value = flag ?? process.env[DB_ENV_VAR];
+export function postgresTarget(flag: string | undefined, passwordFile?: string): string | undefined {
+  const value = withDbPassword(flag, passwordFile) ?? process.env[DB_ENV_VAR];
   return isPostgresUrl(value) ? value.trim() : undefined;
 }
 

@@ -83,7 +83,7 @@ export const historyCommand: CliCommand = {
     if (values.until) filter.until = values.until;
     if (values.search) filter.search = values.search;
 
-    const pg = postgresTarget(values.db);
+    const pg = postgresTarget(values.db, values['db-password-file']);
     if (pg) {
       return withPostgres(pg, async (store) => {
         const page = await store.listExecutions(filter, { limit, cursor: values.cursor ?? null });

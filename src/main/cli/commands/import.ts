@@ -55,7 +55,7 @@ export const importCommand: CliCommand = {
           `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
           (result.duplicates > 0 ? `; ${result.duplicates} execution(s) were already present and were skipped` : ''),
       );
-    const pg = postgresTarget(values.db);
+    const pg = postgresTarget(values.db, values['db-password-file']);
     if (pg) {
       // One transaction on the server: the file is read whole (its lines are still bounded).
       return withPostgres(pg, async (store) => {

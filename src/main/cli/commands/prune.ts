@@ -36,7 +36,7 @@ export const pruneCommand: CliCommand = {
     if (maxExecutions === undefined && maxAgeDays === undefined) {
       throw new UsageError('give --max-executions N and/or --max-age-days D: prune deletes nothing without a limit');
     }
-    const pg = postgresTarget(values.db);
+    const pg = postgresTarget(values.db, values['db-password-file']);
     if (pg) {
       return withPostgres(pg, async (store) => {
         const { deleted, messagesDeleted } = await store.prune({ ...(maxExecutions !== undefined ? { maxExecutions } : {}), ...(maxAgeDays !== undefined ? { maxAgeDays } : {}) });

@@ -7,14 +7,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { dbOption } from './history-db';
+import { dbOption, withDbPassword } from './history-db';
 import { defaultDataDir, findPackageRoot, stderrLogger } from '../../services/environment';
 import type { AppCore } from '../../services/app-core';
 import type { ApiEvent } from '../../../shared/api/events';
 import { startWebServer, type WebCore } from '../../web/server';
 import { rendererBuilt } from '../../web/static-files';
 
-const usage = `Usage: interceptor-console web [--port P] [--data-dir D] [--db FILE|URL] [--no-demo]
+const usage = `Usage: interceptor-console web [--port P] [--data-dir D] [--db FILE|URL] [--db-password-file F] [--no-demo]
 
 Serves the console in a browser on http://127.0.0.1 and prints the URL to open
 (it carries this run's access token).
@@ -24,7 +24,10 @@ Options:
   --data-dir D   data folder: gateway configs, settings, history
                  (default: $INTERCEPTOR_CONSOLE_DATA or the per-user app data folder)
   --db FILE|URL  history database: a file, or postgres://… for a shared PostgreSQL
-                 (default: $INTERCEPTOR_CONSOLE_DB or <data-dir>/history.db)
+                 (default: $INTERCEPTOR_CONSOLE_DB, the history chosen in Settings,
+                 or <data-dir>/history.db)
+  --db-password-file F
+                 its password, from this file's first line (the URL then needs none)
   --no-demo      do not create the demo gateway on first start`;
 
 export const webCommand: CliCommand = {
@@ -41,6 +44,7 @@ export const webCommand: CliCommand = {
     if (!rendererBuilt(rendererDir)) throw new CliFailure(`The console UI is not built (${rendererDir} is missing): run \`npm run build\` first.`);
     const logger = stderrLogger();
     const dataDir = values['data-dir'] ?? defaultDataDir();
+    const dbPath = withDbPassword(values.db, values['db-password-file']);
 
     // The core is loaded only once the URL is out: loading it (parsing the MCP SDKs and the store) would
     // otherwise hold up the listen callback on this one thread.
@@ -54,7 +58,7 @@ export const webCommand: CliCommand = {
     }
     console.log(`Interceptor Console (web mode): ${server.openUrl}`);
     console.log(`Data folder: ${dataDir}`);
-    load(import('../../services/bootstrap').then((m) => m.bootstrapCore({ mode: 'web', packageRoot, dataDir, dbPath: values.db, logger })));
+    load(import('../../services/bootstrap').then((m) => m.bootstrapCore({ mode: 'web', packageRoot, dataDir, dbPath, logger })));
 
     let core: AppCore;
     try {
