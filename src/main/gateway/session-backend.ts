@@ -3,7 +3,7 @@
 import type { Backend } from './backend';
 import type { InvalidLine } from './line-channel';
 import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
-import type { SessionHost } from './session';
+import type { SessionHost } from './session-host';
 import type { SessionTap } from './message-capture';
 
 export interface BackendLinkEvents {

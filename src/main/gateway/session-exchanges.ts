@@ -4,7 +4,7 @@
 import { asEraResult, blockedResponse } from './blocked';
 import { outcomeOf, toExecutionRecord, type Exchange } from './exchange';
 import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
-import type { ClientSink, SessionHost } from './session';
+import type { ClientSink, SessionHost } from './session-host';
 
 export class SessionExchanges {
   /** Requests of the client, waiting for the backend (or the chain). */

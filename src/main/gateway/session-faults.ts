@@ -5,7 +5,7 @@ import type { Backend } from './backend';
 import { depthLimited, type Exchange } from './exchange';
 import { RpcCode } from './jsonrpc';
 import type { InvalidLine } from './line-channel';
-import type { SessionHost } from './session';
+import type { SessionHost } from './session-host';
 import type { BackendLink } from './session-backend';
 import type { SessionExchanges } from './session-exchanges';
 

@@ -3,7 +3,7 @@
 // session record the recorder gets once the handshake completed.
 import { sessionRecord } from './exchange';
 import type { JsonRpcRequest } from './jsonrpc';
-import type { SessionHost } from './session';
+import type { SessionHost } from './session-host';
 
 const ENVELOPE_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const ENVELOPE_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';

@@ -2,32 +2,14 @@
 // Ids pass through unchanged in both directions (the backend connection belongs to this session alone), so
 // progress tokens, cancellations and server→client requests need no rewriting. Intercepted methods run the
 // request chain before forwarding and the response chain before returning; everything else is forwarded
-// as the very object received (results stay raw: unknown fields are kept).
+// as the very object received (results stay raw: unknown fields are kept). This file is the session's
+// lifecycle and its client → backend half; the backend → client half is session-from-backend.ts.
 import { randomUUID } from 'node:crypto';
-import type { GatewayConfig } from '../../shared/config/schema';
-import { METHOD_INVOKE, METHOD_LIST, type Phase } from '../../shared/protocol/constants';
-import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
-import type { Backend } from './backend';
+import { METHOD_INVOKE, METHOD_LIST } from '../../shared/protocol/constants';
 import { asEraResult } from './blocked';
-import type { GatewayBreakpoints } from './breakpoints/breakpoint-set';
-import { runPhaseWithBreaks, type PhaseParts } from './breakpoints/phase-with-breaks';
+import type { PhaseParts } from './breakpoints/phase-with-breaks';
 import { SessionBreaks } from './breakpoints/session-breaks';
-import { BackendLink } from './session-backend';
-import { SessionChain } from './session-chain';
-import { BackendDeadlines } from './session-deadline';
-import { BackendFaults } from './session-faults';
-import { SessionExchanges } from './session-exchanges';
-import { Handshake } from './session-handshake';
-import {
-  coerceToolSchemas,
-  markProgress,
-  mirrorInitializeResult,
-  newestForwarded,
-  newExchange,
-  restampServerInfo,
-  type Exchange,
-} from './exchange';
-import type { Interception } from './intercept';
+import { newExchange, type Exchange } from './exchange';
 import {
   errorResponse,
   isErrorResponse,
@@ -41,50 +23,23 @@ import {
   type JsonRpcResponse,
 } from './jsonrpc';
 import { invalidLineResponse, type InvalidLine } from './line-channel';
-import { tapClientSink } from './session-messages';
 import type { SessionTap } from './message-capture';
+import { BackendLink } from './session-backend';
+import { SessionChain } from './session-chain';
+import { BackendDeadlines } from './session-deadline';
+import { SessionExchanges } from './session-exchanges';
+import { BackendFaults } from './session-faults';
+import { BackendToClient } from './session-from-backend';
+import { Handshake } from './session-handshake';
+import type { ClientSink, SessionHost, SessionOptions } from './session-host';
+import { tapClientSink } from './session-messages';
+import { runPhase } from './session-phase';
 
-/** How long a response waits after a progress notification of its own request (see onBackendResponse). */
-const PROGRESS_SETTLE_MS = 10;
+// The contract with the session's owner lives in session-host.ts; re-exported as the session's own API.
+export type { ClientSink, SessionHost, SessionOptions } from './session-host';
+
 /** Requests of one session waiting at once; beyond, a request is refused (the pending table stays bounded). */
 const MAX_PENDING = 4096;
-
-/** Where the session writes to its client; `relatedRequestId` routes HTTP messages onto a request's stream. */
-export interface ClientSink {
-  send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void;
-  /** Closes the response stream of a request that is still running (the client resumes it: SEP-1699). */
-  closeStream?(relatedRequestId: JsonRpcId): void;
-}
-
-export interface SessionHost {
-  readonly config: GatewayConfig;
-  readonly gatewayName: string;
-  readonly interception: Interception;
-  /** Breakpoints owned by the gateway process (absent: calls never pause). */
-  readonly breakpoints?: GatewayBreakpoints;
-  createBackend(): Backend;
-  log(line: string): void;
-  onSession(record: SessionRecord): void;
-  onExecution(record: ExecutionRecord): void;
-  /** Optional fast path: when nobody takes records, the session only reports the outcome and duration. */
-  wantsRecords?(): boolean;
-  count?(outcome: ExecutionOutcome, durationMs: number): void;
-  /** Set only when traces are exported: the params to forward, carrying the trace context in `_meta`. */
-  readonly propagateTrace?: ((executionId: string, received: unknown, forwarded: Record<string, unknown> | undefined) => Record<string, unknown>) | undefined;
-  /** `beforeClient`: the backend died before the client sent anything (a start failure in disguise). */
-  onBackendEvent(event: { type: 'backend-crashed' | 'backend-reconnected'; sessionId: string; detail: string; beforeClient?: boolean }): void;
-  /** Connecting the backend (or initializing it) failed; a session record (onSession) means it worked. */
-  onBackendUnreachable?(error: string): void;
-  /** Message capture (the Messages view): a tap for this session, or undefined when capture is off. */
-  messageTap?(sessionId: string): SessionTap | undefined;
-}
-
-export interface SessionOptions {
-  principal?: string;
-  transport: 'stdio' | 'http';
-  /** A backend already started by the listener (stdio spawns it at gateway start to report failures early). */
-  backend?: Backend;
-}
 
 export class GatewaySession {
   readonly id = randomUUID();
@@ -97,6 +52,7 @@ export class GatewaySession {
   private readonly faults: BackendFaults;
   private readonly breaks: SessionBreaks;
   private readonly phaseParts: PhaseParts;
+  private readonly backendToClient: BackendToClient;
   private closed = false;
   /** Set while the gateway stops: new requests are refused, those in flight may finish. */
   private draining?: string;
@@ -124,7 +80,9 @@ export class GatewaySession {
       protocolVersion: () => this.handshake.protocolVersion,
     });
     this.link = new BackendLink(host, this.id, {
-      onmessage: (m, related) => this.onBackendMessage(m, related),
+      onmessage: (m, related) => {
+        if (!this.closed) this.backendToClient.handle(m, related);
+      },
       onclose: (reason) => {
         if (this.closed) return;
         const beforeClient = !this.handshake.initRequest && !this.handshake.initialized && this.exchanges.fromClient.size === 0;
@@ -152,6 +110,17 @@ export class GatewaySession {
       send: (m, related) => this.client.send(m, related),
       protocolVersion: () => this.handshake.protocolVersion,
     };
+    this.backendToClient = new BackendToClient({
+      host,
+      handshake: this.handshake,
+      chain: this.chain,
+      breaks: this.breaks,
+      exchanges: this.exchanges,
+      link: this.link,
+      client: this.client,
+      tap: this.tap,
+      phaseParts: this.phaseParts,
+    });
     if (options.backend) this.link.attach(options.backend, true);
   }
 
@@ -232,7 +201,7 @@ export class GatewaySession {
     this.exchanges.fromClient.set(req.id, ex);
     let outgoing = req;
     if (this.chain.needed(ex) || this.breaks.armed(ex)) {
-      const params = await this.runChain(ex, 'request', req.params ?? {});
+      const params = await runPhase(this.phaseParts, ex, 'request', req.params ?? {});
       if (params === undefined) return; // blocked, cancelled or failed: already answered
       if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
       ex.requestForwarded = params;
@@ -301,7 +270,7 @@ export class GatewaySession {
     } else {
       ex.responseReceived = res.result;
       if (this.chain.needed(ex)) {
-        const result = await this.runChain(ex, 'response', res.result);
+        const result = await runPhase(this.phaseParts, ex, 'response', res.result);
         if (result === undefined) return;
         if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
       }
@@ -337,115 +306,5 @@ export class GatewaySession {
     else ex.responseReturned = response.result;
     this.client.send(response, req.id);
     this.exchanges.record(ex);
-  }
-
-  // ---- backend → client ----
-
-  private onBackendMessage(message: JsonRpcMessage, related?: JsonRpcId): void {
-    if (this.closed) return;
-    if (isRequest(message)) void this.onBackendRequest(message);
-    else if (isNotification(message)) this.onBackendNotification(message, related);
-    else void this.onBackendResponse(message as JsonRpcResponse);
-  }
-
-  private async onBackendResponse(res: JsonRpcResponse): Promise<void> {
-    if (res.id === null) return;
-    const ex = this.exchanges.fromClient.get(res.id);
-    if (!ex) return; // cancelled or unknown: nobody waits for it
-    this.exchanges.fromClient.delete(res.id);
-    if (ex.method === 'initialize') return this.completeInitialize(res);
-    let outgoing: JsonRpcResponse = res;
-    if (isErrorResponse(res)) {
-      ex.errorReturned = res.error;
-    } else {
-      ex.responseReceived = res.result;
-      let result: unknown = ex.method === 'tools/list' ? coerceToolSchemas(res.result) : res.result;
-      if (ex.method === 'server/discover') {
-        this.handshake.completeDiscover();
-        result = await this.mirror(res.result);
-      }
-      else if (this.host.config.serverInfo) result = restampServerInfo(result as Record<string, unknown>, this.host.config.serverInfo);
-      if (this.chain.needed(ex) || this.breaks.armed(ex)) {
-        result = await this.runChain(ex, 'response', result);
-        if (result === undefined) return;
-      }
-      if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
-      ex.responseReturned = result;
-    }
-    if (ex.lastProgressAt !== undefined && performance.now() - ex.lastProgressAt < PROGRESS_SETTLE_MS) {
-      // SDK clients dispatch notifications a tick later than responses and drop progress that arrives after
-      // its response: a result read in the same chunk as the last progress would lose that progress.
-      await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
-    }
-    this.client.send(outgoing, res.id);
-    this.exchanges.record(ex);
-  }
-
-  private async completeInitialize(res: JsonRpcResponse): Promise<void> {
-    if (isErrorResponse(res)) {
-      this.client.send(res);
-      return;
-    }
-    this.handshake.completeInitialize(res.result.protocolVersion);
-    if (this.protocolVersion) this.link.setProtocolVersion(this.protocolVersion);
-    this.chain.reset(); // rebuilt with the negotiated version (compat, A17)
-    this.client.send({ ...res, result: await this.mirror(res.result) });
-  }
-
-  /** The backend's initialize or server/discover result as the client sees it (serverInfo, capabilities). */
-  private async mirror(result: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const events = this.host.config.exposeInterceptorProtocol ? await this.host.interception.supportedEvents(this.chain.current()) : null;
-    return mirrorInitializeResult(result, this.host.config, events);
-  }
-
-  private async onBackendRequest(req: JsonRpcRequest): Promise<void> {
-    const ex = newExchange(req, 'backend');
-    this.tap?.adopt(ex);
-    this.exchanges.fromBackend.set(req.id, ex);
-    let outgoing = req;
-    if (this.chain.needed(ex)) {
-      const params = await this.runChain(ex, 'request', req.params ?? {});
-      if (params === undefined) return;
-      if (params !== req.params) outgoing = { ...req, params: params as Record<string, unknown> };
-      ex.requestForwarded = params;
-    }
-    ex.forwarded = true;
-    this.client.send(outgoing, newestForwarded(this.exchanges.fromClient));
-  }
-
-  /** `stream`: the request whose response stream carried it (2026-07-28 HTTP backends), else guessed below. */
-  private onBackendNotification(note: JsonRpcNotification, stream?: JsonRpcId): void {
-    let related: JsonRpcId | undefined;
-    if (note.method === 'notifications/progress') {
-      related = markProgress(this.exchanges.fromClient, note.params?.progressToken) ?? stream;
-    } else if (note.method === 'notifications/cancelled') {
-      const requestId = note.params?.requestId as JsonRpcId | undefined;
-      if (requestId !== undefined) {
-        this.exchanges.fromBackend.get(requestId)?.chain?.release();
-        this.exchanges.fromBackend.delete(requestId);
-      }
-    } else {
-      related = stream ?? newestForwarded(this.exchanges.fromClient);
-    }
-    this.client.send(note, related);
-  }
-
-  // ---- chain ----
-
-  /**
-   * Runs one phase. Returns the payload to forward, or undefined when the exchange is already answered
-   * (blocked, cancelled, or the chain failed).
-   */
-  private async runChain(ex: Exchange, phase: Phase, payload: unknown): Promise<unknown> {
-    if (this.breaks.armed(ex)) return runPhaseWithBreaks(this.phaseParts, ex, phase, payload);
-    const outcome = await this.chain.run(ex, phase, payload);
-    // Ended meanwhile (session closed, cancelled, deadline): it was answered and recorded then.
-    const pending = ex.direction === 'client' ? this.exchanges.fromClient : this.exchanges.fromBackend;
-    if (phase === 'request' && pending.get(ex.id) !== ex) return undefined;
-    if (outcome.kind === 'forward') return outcome.payload;
-    if (outcome.kind === 'blocked') this.exchanges.answerBlocked(ex);
-    else if (outcome.kind === 'failed') this.exchanges.fail(ex, RpcCode.InternalError, outcome.message);
-    // 'cancelled': the cancellation already recorded the exchange.
-    return undefined;
   }
 }
