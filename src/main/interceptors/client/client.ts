@@ -2,27 +2,24 @@
 // It connects (initialize with a deadline, capability check), discovers (draining pages, skipping
 // malformed descriptors with a reason, cached per connection: A13, A15), invokes (deadline sent and
 // enforced locally, cancellation, result checks), and reconnects with exponential backoff when the
-// connection drops. The chain engine only sees the InterceptorServerHandle interface.
-import { Client, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+// connection drops. The chain engine only sees the InterceptorServerHandle interface. One attempt to open
+// a connection (transport, initialize, capability check) is open-connection.ts.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
-import {
-  INTERCEPTORS_EXTENSION_ID,
-  METHOD_INVOKE,
-  NOTIFICATION_LIST_CHANGED,
-} from '../../../shared/protocol/constants';
+import { METHOD_INVOKE } from '../../../shared/protocol/constants';
 import type { InterceptorResult, InterceptorType, InvokeParams } from '../../../shared/protocol/schemas';
 import { InvokeError, type DiscoveryResult, type InterceptorServerHandle, type InvokeOptions } from '../server-handle';
 import { ConnectionConfigSchema, describeConnection, type ConnectionConfig } from './connection';
 import { drainList } from './discovery';
 import { toInvokeError } from './errors';
 import { checkInvokeResult } from './result-check';
-import { ConnectionHealth, terminateProcess, type HealthOptions } from './health';
+import { terminateProcess, type HealthOptions } from './health';
 import { backoffDelay, TextTail, type BackoffOptions, type ConnectionStatus } from './status';
-import { tapTransport, type WireTap } from './wire-tap';
-import { crashOf, describeExit, stderrEnding, watchProcessExit, type ProcessExit } from './process-exit';
+import type { WireTap } from './wire-tap';
+import { crashOf, describeExit, stderrEnding } from './process-exit';
 import { invokeWireParams, withDeadline } from './invoke-wire';
+import { openConnection, type Connection } from './open-connection';
 
 export { invokeWireParams } from './invoke-wire';
 
@@ -52,19 +49,6 @@ export interface InterceptorServerClientOptions {
   health?: HealthOptions;
   /** Sees every JSON-RPC message of the connection and every failed connect (a gateway's message capture). */
   wire?: WireTap;
-}
-
-interface Connection {
-  generation: number;
-  client: Client;
-  transport: Transport;
-  health?: ConnectionHealth;
-  /** stdio: how the server process exited, once it has. */
-  exit?: () => ProcessExit | undefined;
-  /** Why the client itself closed this connection (a health restart, a failed HTTP request): not a crash. */
-  closedBecause?: string;
-  /** Why this connection ended (set when it closes): names a crash in the errors of its pending invokes. */
-  endedBecause?: string;
 }
 
 type Listener<T> = (value: T) => void;
@@ -284,72 +268,16 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     const generation = ++this.generation;
     this.setStatus({ state: this.everConnected ? 'reconnecting' : 'connecting' });
     this.stderr.clear();
-    let transport: Transport;
-    let exit: (() => ProcessExit | undefined) | undefined;
-    try {
-      transport = await this.buildTransport();
-      if (transport instanceof StdioClientTransport) exit = watchProcessExit(transport);
-    } catch (err) {
-      throw new Error(this.describeConnectFailure(err as Error, 0));
-    }
-    if (this.opts.wire) transport = tapTransport(transport, this.opts.wire);
-    const client = new Client(this.opts.clientInfo ?? { name: 'interceptor-console', version: '0.1.0' }, { capabilities: {} });
-    client.setNotificationHandler(NOTIFICATION_LIST_CHANGED, { params: z.unknown() }, () => this.onListChanged(generation));
-    client.onclose = () => this.onConnectionClosed(generation);
-    const initMs = this.opts.initializeTimeoutMs ?? 10_000;
-    try {
-      await withDeadline(client.connect(transport, { timeout: initMs }), initMs + 500);
-    } catch (err) {
-      await client.close().catch(() => undefined);
-      throw new Error(this.describeConnectFailure(err as Error, initMs));
-    }
-    const capability = client.getServerCapabilities()?.extensions?.[INTERCEPTORS_EXTENSION_ID];
-    if (!capability) {
-      await client.close().catch(() => undefined);
-      throw new Error(
-        `server at ${this.current.target} does not advertise the interceptors extension ` +
-          `(capabilities.extensions["${INTERCEPTORS_EXTENSION_ID}"]); is it an interceptor server?`,
-      );
-    }
-    const conn: Connection = { generation, client, transport, ...(exit ? { exit } : {}) };
-    conn.health = new ConnectionHealth(
-      this.opts.health ?? {},
-      (timeout) => client.ping({ timeout }),
-      (reason) => this.restart(conn, reason),
-    );
-    return conn;
-  }
-
-  private async buildTransport(): Promise<Transport> {
-    const c = this.connection;
-    if (c.transport === 'custom') return c.connect();
-    if (c.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } });
-    }
-    const transport = new StdioClientTransport({
-      command: c.command,
-      args: c.args ?? [],
-      env: { ...getDefaultEnvironment(), ...(c.env ?? {}) },
-      cwd: c.cwd,
-      stderr: 'pipe',
+    return openConnection({
+      generation,
+      connection: this.connection,
+      target: this.current.target,
+      stderr: this.stderr,
+      settings: this.opts,
+      onListChanged: () => this.onListChanged(generation),
+      onClosed: () => this.onConnectionClosed(generation),
+      onUnhealthy: (conn, reason) => this.restart(conn, reason),
     });
-    transport.stderr?.on('data', (chunk: Buffer | string) => {
-      const text = chunk.toString();
-      this.stderr.push(text);
-      this.opts.onStderr?.(text);
-    });
-    return transport;
-  }
-
-  private describeConnectFailure(err: Error, initMs: number): string {
-    const target = this.current.target;
-    const msg = err.message ?? String(err);
-    const timedOut = initMs > 0 && /timed? ?out|REQUEST_TIMEOUT|deadline/i.test(msg);
-    const base = timedOut
-      ? `server at ${target} did not answer initialize within ${initMs}ms`
-      : `could not connect to server at ${target}: ${msg}`;
-    const tail = this.stderr.value()?.trim();
-    return tail ? `${base}; its stderr ends with: ${tail.split('\n').slice(-3).join(' | ')}` : base;
   }
 
   private onConnectionClosed(generation: number): void {
