@@ -16,8 +16,8 @@ import { SqliteHistoryStore } from '../src/main/store/sqlite-history-store';
 import type { HistoryStore } from '../src/main/store/history-store';
 import { encodeExecution } from '../src/main/store/sql/encode';
 import { IdCache, insertItems, internNames } from '../src/main/store-postgres/batch-insert';
-import { openPgPool, openPgRecorder, PgHistoryStore } from '../src/main/store-postgres';
-import { DEFAULT_MAX_IN_FLIGHT } from '../src/main/store-postgres/pg-recorder';
+import { openPgPool, openPgHistoryWriter, PgHistoryStore } from '../src/main/store-postgres';
+import { DEFAULT_MAX_IN_FLIGHT } from '../src/main/store-postgres/pg-history-writer';
 import { rng, syntheticExecution, VOCABULARY } from '../scripts/generate-executions';
 import { startPostgres, type PostgresCluster } from '../test/fixtures/postgres-cluster';
 import { benchDatabase, records, recorderRate } from './store';
@@ -91,8 +91,8 @@ async function pgRecorderRate(open: OpenRecorder, url: string, recs: ReturnType<
 async function baselineRecorder(): Promise<OpenRecorder | undefined> {
   const dir = process.env.BENCH_PG_BASELINE;
   if (!dir) return undefined;
-  const mod = (await import(join(dir, 'src/main/store-postgres/index.ts'))) as { openPgRecorder: OpenRecorder };
-  return mod.openPgRecorder;
+  const mod = (await import(join(dir, 'src/main/store-postgres/index.ts'))) as { openPgHistoryWriter: OpenRecorder };
+  return mod.openPgHistoryWriter;
 }
 
 async function insertBench(srv: Server): Promise<void> {
@@ -109,8 +109,8 @@ async function insertBench(srv: Server): Promise<void> {
       },
     },
     ...(baseline ? [{ name: 'PostgreSQL, baseline build (BENCH_PG_BASELINE)', run: (db: string) => pgRecorderRate(baseline, db, recs) }] : []),
-    { name: 'PostgreSQL, 1 batch in flight', run: (db: string) => pgRecorderRate(openPgRecorder, db, recs, 1) },
-    { name: `PostgreSQL, up to ${DEFAULT_MAX_IN_FLIGHT} batches in flight (default)`, run: (db: string) => pgRecorderRate(openPgRecorder, db, recs) },
+    { name: 'PostgreSQL, 1 batch in flight', run: (db: string) => pgRecorderRate(openPgHistoryWriter, db, recs, 1) },
+    { name: `PostgreSQL, up to ${DEFAULT_MAX_IN_FLIGHT} batches in flight (default)`, run: (db: string) => pgRecorderRate(openPgHistoryWriter, db, recs) },
   ];
   const totals = variants.map(() => ({ ms: 0, cpuUs: 0, n: 0 }));
   try {

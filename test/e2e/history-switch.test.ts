@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { openPgRecorder } from '../../src/main/store-postgres';
+import { openPgHistoryWriter } from '../../src/main/store-postgres';
 import { SqliteHistoryWriter } from '../../src/main/store';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution } from '../store/fixtures';
@@ -28,7 +28,7 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('Settings switches the hi
     cluster = await startPostgres();
     // Trust auth ignores the password: here it only has to stay out of every page and log line.
     url = (await cluster.createDatabase('switch_history')).replace('postgres://postgres@', `postgres://postgres:${SECRET}@`);
-    const shared = await openPgRecorder(url);
+    const shared = await openPgHistoryWriter(url);
     for (let i = 0; i < 3; i++) shared.recordExecution(makeExecution({ gateway: 'pg-gw', text: `shared ${i}` }));
     await shared.close();
     const local = SqliteHistoryWriter.open(join(t.dir, 'history.db'), { writerThread: false });

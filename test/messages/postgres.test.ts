@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { openPgRecorder, PgHistoryStore, pgMigrations, runPgMigrations, PG_LATEST_VERSION } from '../../src/main/store-postgres';
+import { openPgHistoryWriter, PgHistoryStore, pgMigrations, runPgMigrations, PG_LATEST_VERSION } from '../../src/main/store-postgres';
 import { createPool } from '../../src/main/store-postgres/connection';
 import type { MessageRecord } from '../../src/shared/trace/messages';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
@@ -76,7 +76,7 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
       expect((await store.listExecutions({ search: 'zanzibar' })).items.map((i) => i.id)).toEqual([records[0]!.id]);
       expect(await store.getSession('edge-1', 'old-session')).toMatchObject({ clientInfo: { name: 'claude' } });
       // The new table is there and in use: a message recorded now links to the old execution.
-      const recorder = await openPgRecorder(url);
+      const recorder = await openPgHistoryWriter(url);
       const m = { ...message('edge-1', Date.now(), 0), sessionId: 'old-session', executionId: records[0]!.id };
       recorder.recordMessage(m);
       await recorder.close();
@@ -89,7 +89,7 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
 
   it('buffers messages while PostgreSQL is down and writes every one, once, when it is back', async () => {
     const url = await cluster.createDatabase();
-    const recorder = await openPgRecorder(url, { batchSize: 50 });
+    const recorder = await openPgHistoryWriter(url, { batchSize: 50 });
     const t0 = Date.now();
     const before = Array.from({ length: 100 }, (_, i) => message('edge-m', t0 + i, i));
     for (const m of before) recorder.recordMessage(m);
@@ -147,7 +147,7 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
 
   it('prunes messages with the executions from the CLI, and says how many', async () => {
     const url = await cluster.createDatabase();
-    const recorder = await openPgRecorder(url);
+    const recorder = await openPgHistoryWriter(url);
     const DAY = 86_400_000;
     const now = Date.now();
     for (const age of [10, 1]) {
@@ -190,7 +190,7 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
       });
       expect(died).toEqual({ signal: 'SIGKILL', written: 0 });
       expect(await counts(url, 'killed-gw')).toEqual({ rows: 0, distinct: 0 });
-      const next = await openPgRecorder(url, { journal: { path: journal } });
+      const next = await openPgHistoryWriter(url, { journal: { path: journal } });
       await next.flush();
       // The same records again (a second replay, a gateway retrying): stored already, skipped.
       for (let i = 0; i < N; i++) for (const m of killedGatewayMessages(i, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`)) next.recordMessage(m);

@@ -8,7 +8,7 @@ import type { Recorder } from '../../src/shared/trace/execution';
 import { openStore, SqliteHistoryWriter } from '../../src/main/store';
 import type { HistoryStore } from '../../src/main/store/history-store';
 import { SqliteHistoryStore } from '../../src/main/store/sqlite-history-store';
-import { openPgRecorder, PgHistoryStore } from '../../src/main/store-postgres';
+import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/store-postgres';
 import type { Redactor } from '../../src/main/store/redaction/redactor';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { tempDir } from './fixtures';
@@ -67,7 +67,7 @@ const postgres: Engine = {
     return {
       location: url,
       recorder: async (o = {}) =>
-        openPgRecorder(url, { ...(o.batchSize ? { batchSize: o.batchSize } : {}), ...(o.redactor ? { redactor: o.redactor } : {}), ...(o.host ? { host: o.host } : {}) }),
+        openPgHistoryWriter(url, { ...(o.batchSize ? { batchSize: o.batchSize } : {}), ...(o.redactor ? { redactor: o.redactor } : {}), ...(o.host ? { host: o.host } : {}) }),
       open: async () => {
         const s = await PgHistoryStore.open(url);
         cleanups.push(() => s.close());

@@ -2,7 +2,7 @@
 // migrated with its rows intact, gains the index the Traffic host filter and suggestions walk, and then
 // answers the host filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgHistoryStore, PgRecorder, pgMigrations, runPgMigrations } from '../../src/main/store-postgres';
+import { PgHistoryStore, PgHistoryWriter, pgMigrations, runPgMigrations } from '../../src/main/store-postgres';
 import { createPool } from '../../src/main/store-postgres/connection';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution } from './fixtures';
@@ -25,7 +25,7 @@ describe.skipIf(skip)(`PostgreSQL migration ${HOST_INDEX}: executions by host`, 
     for (const host of ['host-a', 'host-b']) {
       const pool = createPool(url, { max: 1 });
       expect((await runPgMigrations(pool, before)).to).toBe(HOST_INDEX - 1);
-      const recorder = new PgRecorder(pool, { url, host });
+      const recorder = new PgHistoryWriter(pool, { url, host });
       for (let i = 0; i < 5; i++) {
         const rec = makeExecution({ gateway: 'edge', text: `${host} call ${i}` });
         recorded[host]!.push(rec.id);

@@ -1,5 +1,5 @@
-// The PostgreSQL recorder's write path, made faster (issue 18) without giving up a guarantee: several batches
-// in flight at once (pg-recorder.ts, send-order.ts), so a batch held up on the server no longer holds up the
+// The PostgreSQL history writer's write path, made faster (issue 18) without giving up a guarantee: several batches
+// in flight at once (pg-history-writer.ts, send-order.ts), so a batch held up on the server no longer holds up the
 // ones behind it, while a session's record still ends with its last version; a server stopped, or a
 // connection ended, while batches are in flight loses and doubles nothing; one record the server refuses
 // costs only itself; records are stored lz4-compressed. Batches are held up the way a real server holds
@@ -10,7 +10,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgRecorder, PgHistoryStore } from '../../src/main/store-postgres';
+import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/store-postgres';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import type { MessageRecord } from '../../src/shared/trace/messages';
@@ -18,7 +18,7 @@ import { makeExecution, tempDir } from './fixtures';
 
 const skip = postgresUnavailable();
 
-describe.skipIf(skip)('PostgreSQL recorder write path', () => {
+describe.skipIf(skip)('PostgreSQL history writer write path', () => {
   let cluster: PostgresCluster;
   beforeAll(async () => {
     cluster = await startPostgres();
@@ -47,7 +47,7 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
 
   it('keeps committing later batches while one waits on the server, then writes that one too', async () => {
     const url = await cluster.createDatabase();
-    const recorder = await openPgRecorder(url, { batchSize: 10, maxInFlight: 3 });
+    const recorder = await openPgHistoryWriter(url, { batchSize: 10, maxInFlight: 3 });
     const [admin, reader] = [await connect(url), await connect(url)];
     try {
       recorder.recordExecution(makeExecution({ gateway: 'hol-gw' })); // the gateway's row, for holdId
@@ -73,7 +73,7 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
 
   it("keeps a session's last record last: a later version waits for the batch still writing the earlier one", async () => {
     const url = await cluster.createDatabase();
-    const recorder = await openPgRecorder(url, { batchSize: 5, maxInFlight: 3 });
+    const recorder = await openPgHistoryWriter(url, { batchSize: 5, maxInFlight: 3 });
     const [admin, reader] = [await connect(url), await connect(url)];
     try {
       recorder.recordExecution(makeExecution({ gateway: 'ord-gw', sessionId: 'other' }));
@@ -107,7 +107,7 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
 
   it("keeps a session's captured messages in recording order when their batches are sent side by side", async () => {
     const url = await cluster.createDatabase();
-    const recorder = await openPgRecorder(url, { batchSize: 5, maxInFlight: 3 });
+    const recorder = await openPgHistoryWriter(url, { batchSize: 5, maxInFlight: 3 });
     const [admin, reader] = [await connect(url), await connect(url)];
     try {
       recorder.recordExecution(makeExecution({ gateway: 'msg-gw' }));
@@ -135,7 +135,7 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
   it('retries a batch whose connection the server ends mid-transaction, without an unhandled error event', async () => {
     const url = await cluster.createDatabase();
     const errors: string[] = [];
-    const recorder = await openPgRecorder(url, { batchSize: 10, maxInFlight: 2, onError: (m) => errors.push(m) });
+    const recorder = await openPgHistoryWriter(url, { batchSize: 10, maxInFlight: 2, onError: (m) => errors.push(m) });
     const [admin, reader] = [await connect(url), await connect(url)];
     try {
       recorder.recordExecution(makeExecution({ gateway: 'kill-gw' }));
@@ -162,7 +162,7 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
   it('loses and doubles nothing when the server stops with several batches in flight', async () => {
     const url = await cluster.createDatabase();
     const t = tempDir();
-    const recorder = await openPgRecorder(url, { batchSize: 25, maxInFlight: 4, journal: { path: join(t.dir, 'pg') } });
+    const recorder = await openPgHistoryWriter(url, { batchSize: 25, maxInFlight: 4, journal: { path: join(t.dir, 'pg') } });
     try {
       const before = Array.from({ length: 1000 }, () => makeExecution({ gateway: 'stop-gw' }));
       for (const r of before) recorder.recordExecution(r); // 40 batches
@@ -202,7 +202,7 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
 
   it('stores an execution without a single searchable word, alone in its batch and among others', async () => {
     const url = await cluster.createDatabase();
-    const recorder = await openPgRecorder(url);
+    const recorder = await openPgHistoryWriter(url);
     try {
       const at = new Date().toISOString();
       const bare = (n: number): ExecutionRecord => ({ id: `00000000-0000-4000-8000-00000000000${n}`, gateway: 'bare-gw', event: 'ping', startedAt: at, durationMs: 1, outcome: 'allow' });
@@ -225,7 +225,7 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
 
   it('stores the record JSON lz4-compressed (less server CPU than the default pglz)', async () => {
     const url = await cluster.createDatabase();
-    const recorder = await openPgRecorder(url);
+    const recorder = await openPgHistoryWriter(url);
     const reader = await connect(url);
     try {
       for (let i = 0; i < 20; i++) recorder.recordExecution(makeExecution({ gateway: 'lz4-gw', text: 'long enough to be compressed '.repeat(100) }));
@@ -240,7 +240,7 @@ describe.skipIf(skip)('PostgreSQL recorder write path', () => {
   it('stores every other record of a batch the server refuses for one record', async () => {
     const url = await cluster.createDatabase();
     const errors: string[] = [];
-    const recorder = await openPgRecorder(url, { batchSize: 100, maxInFlight: 2, onError: (m) => errors.push(m) });
+    const recorder = await openPgHistoryWriter(url, { batchSize: 100, maxInFlight: 2, onError: (m) => errors.push(m) });
     try {
       const recs = Array.from({ length: 300 }, () => makeExecution({ gateway: 'bad-gw' }));
       // PostgreSQL text cannot hold U+0000: the row of this one is refused (SQLSTATE 22P05), the record's JSON is not at fault.

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { openPgRecorder, PgHistoryStore, redactUrl, runPgMigrations, testConnection, PG_LATEST_VERSION } from '../../src/main/store-postgres';
+import { openPgHistoryWriter, PgHistoryStore, redactUrl, runPgMigrations, testConnection, PG_LATEST_VERSION } from '../../src/main/store-postgres';
 import { createPool } from '../../src/main/store-postgres/connection';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution, tempDir } from './fixtures';
@@ -25,7 +25,7 @@ describe.skipIf(skip)('PostgreSQL store', () => {
   it('buffers while PostgreSQL is down and writes everything, once, when it is back', async () => {
     const url = await cluster.createDatabase();
     const errors: string[] = [];
-    const recorder = await openPgRecorder(url, { batchSize: 50, onError: (m) => errors.push(m) });
+    const recorder = await openPgHistoryWriter(url, { batchSize: 50, onError: (m) => errors.push(m) });
     const before = Array.from({ length: 100 }, () => makeExecution({ gateway: 'edge-1' }));
     for (const r of before) recorder.recordExecution(r);
     await recorder.flush();
@@ -70,7 +70,7 @@ describe.skipIf(skip)('PostgreSQL store', () => {
         });
       });
       expect(died).toEqual({ signal: 'SIGKILL', written: 0 });
-      const next = await openPgRecorder(url, { journal: { path: journal } });
+      const next = await openPgHistoryWriter(url, { journal: { path: journal } });
       await next.flush();
       await next.close();
       const store = await PgHistoryStore.open(url);
@@ -102,7 +102,7 @@ describe.skipIf(skip)('PostgreSQL store', () => {
 
   it('keeps recorded data across a reopen, and refuses a schema newer than this build', async () => {
     const url = await cluster.createDatabase();
-    const recorder = await openPgRecorder(url);
+    const recorder = await openPgHistoryWriter(url);
     const rec = makeExecution({ gateway: 'edge-2', text: 'kept across reopen' });
     recorder.recordExecution(rec);
     await recorder.close();
@@ -119,7 +119,7 @@ describe.skipIf(skip)('PostgreSQL store', () => {
   it('works with the CLI history commands: history, export, import, prune (--db or INTERCEPTOR_CONSOLE_DB)', async () => {
     const from = await cluster.createDatabase();
     const to = await cluster.createDatabase();
-    const recorder = await openPgRecorder(from);
+    const recorder = await openPgHistoryWriter(from);
     const recs = [makeExecution({ gateway: 'cli-gw', text: 'quarterly figures' }), makeExecution({ gateway: 'cli-gw', outcome: 'blocked' })];
     for (const r of recs) recorder.recordExecution(r);
     await recorder.close();

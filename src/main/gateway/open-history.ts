@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Recorder } from '../../shared/trace/execution';
 import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath } from '../store';
-import { isPostgresUrl, openPgRecorder, redactUrl } from '../store-postgres';
+import { isPostgresUrl, openPgHistoryWriter, redactUrl } from '../store-postgres';
 
 /** Names this process's rows in a shared database (a container's hostname is rarely telling). */
 export const HOST_ENV_VAR = 'INTERCEPTOR_CONSOLE_HOST';
@@ -23,7 +23,7 @@ export async function openGatewayHistory(dbPath: string | undefined, log: (line:
   const target = dbPath ?? process.env[DB_ENV_VAR];
   if (isPostgresUrl(target)) {
     const host = process.env[HOST_ENV_VAR]?.trim();
-    const recorder = await openPgRecorder(target.trim(), {
+    const recorder = await openPgHistoryWriter(target.trim(), {
       onError: (message) => log(`recording: ${message}`),
       ...(host ? { host } : {}),
       ...(options.journal !== false ? { journal: { path: pgJournalPath(target) } } : {}),

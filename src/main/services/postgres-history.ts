@@ -4,7 +4,7 @@
 import type { ExecutionSummary, GatewayCounters, HistoryFilter, LatencyBucket } from '../../shared/api/models';
 import { createRedactor, type Redactor } from '../store';
 import { exportToText } from '../store/history-store';
-import { openPgRecorder, PgHistoryStore, type PgRecorder } from '../store-postgres';
+import { openPgHistoryWriter, PgHistoryStore, type PgHistoryWriter } from '../store-postgres';
 import type { Logger } from './environment';
 import type { HistoryPort } from './history-port';
 import { toStoreFilter } from './traffic/sqlite-traffic';
@@ -17,7 +17,7 @@ export class PostgresHistory implements HistoryPort {
 
   private constructor(
     readonly store: PgHistoryStore,
-    readonly recorder: PgRecorder,
+    readonly recorder: PgHistoryWriter,
   ) {
     this.traffic = new StoreTraffic(store);
   }
@@ -26,7 +26,7 @@ export class PostgresHistory implements HistoryPort {
     const store = await PgHistoryStore.open(url);
     // The recorder is made before the history that owns the redaction setting: it reads it through this.
     const owner: { history?: PostgresHistory } = {};
-    const recorder = await openPgRecorder(url, {
+    const recorder = await openPgHistoryWriter(url, {
       // Delegates, so a change of the redaction setting applies to the next record without reopening.
       redactor: {
         execution: (record) => (owner.history?.redactor ? owner.history.redactor.execution(record) : record),

@@ -12,7 +12,7 @@ import type { AggregateWindow } from '../store/queries/aggregates';
 import type { ImportOptions } from '../store/portability/import-jsonl';
 import { createPool, describePgError, PostgresConnectError, redactUrl, type PoolOptions } from './connection';
 import { runPgMigrations } from './migrations';
-import { DEFAULT_MAX_IN_FLIGHT, PgRecorder, type PgRecorderOptions } from './pg-recorder';
+import { DEFAULT_MAX_IN_FLIGHT, PgHistoryWriter, type PgHistoryWriterOptions } from './pg-history-writer';
 import { pgCountByOutcome, pgCountExecutions, pgGetExecution, pgGetExecutionRecord, pgGetSession, pgListExecutions, pgListSinkEvents } from './pg-queries';
 import { pgFacets, pgGatewayCounters, pgListGateways, pgShadowIds, pgTimeBuckets } from './pg-aggregates';
 import { pgCountPrunable, pgPrune } from './pg-retention';
@@ -33,8 +33,8 @@ export async function openPgPool(url: string, options: PoolOptions = {}): Promis
 }
 
 /** A recorder with its own connections, one per batch in flight, so readers never wait behind a batch (and the reverse). */
-export async function openPgRecorder(url: string, options: PgRecorderOptions = {}): Promise<PgRecorder> {
-  return new PgRecorder(await openPgPool(url, { max: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT }), { ...options, url });
+export async function openPgHistoryWriter(url: string, options: PgHistoryWriterOptions = {}): Promise<PgHistoryWriter> {
+  return new PgHistoryWriter(await openPgPool(url, { max: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT }), { ...options, url });
 }
 
 export class PgHistoryStore implements HistoryStore {

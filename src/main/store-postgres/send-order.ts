@@ -1,4 +1,4 @@
-// Which records the PostgreSQL recorder may send now, with several batches in flight at once. Executions
+// Which records the PostgreSQL history writer may send now, with several batches in flight at once. Executions
 // are independent rows (each stored once by its id, whichever batch commits first), but a few rows are
 // written more than once and the last record must win: a gateway's config, a session's record (an upsert
 // each); and a session's captured messages take identity keys that must follow recording order (the

@@ -1,13 +1,13 @@
-// Child process for postgres.test.ts: records N executions into a PostgreSQL recorder whose writes are held
+// Child process for postgres.test.ts: records N executions into a PostgreSQL history writer whose writes are held
 // back (a flush interval far longer than the test), waits until its journal holds them, then dies by SIGKILL,
 // as a crashed gateway would: no flush, no close.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openPgRecorder } from '../../../src/main/store-postgres';
+import { openPgHistoryWriter } from '../../../src/main/store-postgres';
 import { makeExecution } from '../fixtures';
 
 const [url, journal, count] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])];
-const recorder = await openPgRecorder(url, { journal: { path: journal, intervalMs: 50 }, flushIntervalMs: 600_000, batchSize: 1_000_000 });
+const recorder = await openPgHistoryWriter(url, { journal: { path: journal, intervalMs: 50 }, flushIntervalMs: 600_000, batchSize: 1_000_000 });
 for (let i = 0; i < count; i++) recorder.recordExecution(makeExecution({ gateway: 'killed-gw', id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }));
 
 // Waits on the event itself: the journal file holding the records.

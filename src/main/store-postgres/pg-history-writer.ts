@@ -1,4 +1,4 @@
-// The Recorder for a PostgreSQL history. Like the SQLite one (store/writer/sqlite-recorder.ts):
+// The Recorder for a PostgreSQL history. Like the SQLite one (store/writer/sqlite-history-writer.ts):
 // recordExecution() only encodes the record and queues it, never throws and never waits; batches of it are
 // sent (one transaction each, batch-insert.ts) with several in flight at once on the pool (maxInFlight):
 // with one, a gateway's writes waited on every round trip and left the server's other core idle while the
@@ -9,7 +9,7 @@
 // the queue is within its bound, and the insert is idempotent, so a retry of a batch that did commit
 // before the connection dropped duplicates nothing. Beyond the bound (maxQueued), new records are counted
 // as lost and said in stats().lastError.
-// With a journal (a local path, as the SQLite recorder's: store/writer/journal.ts), every accepted record is
+// With a journal (a local path, as the SQLite history writer's: store/writer/journal.ts), every accepted record is
 // on local disk within an interval until PostgreSQL has it: a gateway killed with SIGKILL, or stopped while the
 // server is unreachable, loses nothing; the next recorder started with the same journal path writes it.
 import { readFileSync, unlinkSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { IdCache, writeBatch, type PgItem } from './batch-insert';
 import { describePgError } from './connection';
 import { SendOrder, type Batch } from './send-order';
 
-export interface PgRecorderOptions {
+export interface PgHistoryWriterOptions {
   redactor?: Pick<Redactor, 'execution' | 'message'>;
   /** Records sent per transaction. Default 500. */
   batchSize?: number;
@@ -51,7 +51,7 @@ export interface PgRecorderOptions {
 
 export const DEFAULT_MAX_IN_FLIGHT = 3;
 
-export interface PgRecorderStats extends RecorderStats {
+export interface PgHistoryWriterStats extends RecorderStats {
   retries: number;
   duplicates: number;
   lost: number;
@@ -67,7 +67,7 @@ export function isPgTransient(err: unknown): boolean {
   return /^(08|53|57P|40|58|55P03|57014)/.test(code);
 }
 
-export class PgRecorder implements Recorder {
+export class PgHistoryWriter implements Recorder {
   private readonly order: SendOrder;
   private readonly cache = new IdCache();
   private readonly host: string;
@@ -92,7 +92,7 @@ export class PgRecorder implements Recorder {
 
   constructor(
     readonly pool: pg.Pool,
-    private readonly options: PgRecorderOptions = {},
+    private readonly options: PgHistoryWriterOptions = {},
   ) {
     this.host = options.host ?? hostname();
     this.batchSize = Math.max(1, options.batchSize ?? 500);
@@ -175,7 +175,7 @@ export class PgRecorder implements Recorder {
   }
 
   /** `queued` counts every record not yet in PostgreSQL: waiting, being retried or in flight. */
-  stats(): PgRecorderStats {
+  stats(): PgHistoryWriterStats {
     return { queued: this.order.unsettled, ...this.counters, ...(this.lastError ? { lastError: this.lastError } : {}), disconnected: this.disconnected };
   }
 
