@@ -1,8 +1,8 @@
 // The Playground's Client answering the server, in a real Chromium against web mode, through the demo
 // gateway (server-everything over stdio behind the sample interceptors): it lists every tool the server
 // offers a client that declares sampling, elicitation and roots (counted from the server itself); a
-// sampling request is answered in the Pending requests form and the answer comes back in the tool's
-// result; an elicitation form generated from the request's schema is checked by the core, then accepted;
+// sampling request is announced by a count badge on the Client tab (seen from the other Playground tabs),
+// answered in the Pending requests form, and the answer comes back in the tool's result; an elicitation form generated from the request's schema is checked by the core, then accepted;
 // roots set in the UI reach the server through notifications/roots/list_changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -33,6 +33,7 @@ describe.skipIf(!haveChromium)('Playground Client answers sampling, elicitation 
   let api: PageApi;
   const call = () => page.getByRole('region', { name: 'Call' });
   const pending = () => page.getByRole('region', { name: 'Pending requests' });
+  const playgroundTab = (name: string) => page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name });
 
   async function callTool(name: string) {
     await page.getByRole('button', { name: `Tools: ${name}` }).click();
@@ -74,12 +75,24 @@ describe.skipIf(!haveChromium)('Playground Client answers sampling, elicitation 
     expect(await request.getByRole('list', { name: 'Messages to sample from' }).textContent()).toContain('write a haiku about proxies');
     // The call stays pending until the answer.
     expect(await page.getByRole('button', { name: 'Calling…' }).isDisabled()).toBe(true);
+    // From another tab, the Client tab says a request waits: a count badge, and its title in words.
+    await playgroundTab('Invoke').click();
+    const clientTab = playgroundTab('Client');
+    const badge = clientTab.locator('.tab-badge');
+    await badge.waitFor();
+    expect(await badge.textContent()).toBe('1');
+    expect(await clientTab.getAttribute('title')).toBe('1 server request waiting for your answer in Pending requests');
+    expect(await badge.getAttribute('aria-label')).toBe('1 waiting');
+    await clientTab.click();
     const form = request.getByRole('form', { name: 'Sampling reply' });
     await form.getByLabel('Model').fill('human-in-the-loop');
     await form.getByLabel('Reply text').fill(marker);
     await form.getByLabel('Stop reason').selectOption('maxTokens');
     await form.getByRole('button', { name: 'Send reply' }).click();
     await request.waitFor({ state: 'detached' });
+    // Answered: the badge goes, live.
+    await badge.waitFor({ state: 'detached' });
+    expect(await clientTab.getAttribute('title')).toBeNull();
     const text = call().getByLabel('Text content').first();
     await text.waitFor();
     expect(await text.textContent()).toContain(marker);

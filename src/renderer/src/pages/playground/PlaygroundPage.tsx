@@ -1,6 +1,7 @@
 // Playground: invoke one interceptor by hand, dry-run a gateway's chain, call a gateway or server as an
 // MCP client, and arm failure simulations. The gateway picked here is shared by every tab; an armed
-// simulation on it is announced above the tabs, whatever tab is open.
+// simulation on it is announced above the tabs, whatever tab is open, and so are the server's requests
+// waiting for an answer in the Client tab (a count badge on that tab).
 import { useEffect, useState } from 'react';
 import { useApi, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -24,6 +25,7 @@ export function PlaygroundPage() {
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
   const [gatewayId, setGatewayId] = useState<string>();
   const [tab, setTab] = useState<Tab>('invoke');
+  const [clientWaiting, setClientWaiting] = useState(0);
   const list = gateways.data ?? [];
   const { link, error: linkError } = useExecutionLink(useApi());
 
@@ -65,11 +67,28 @@ export function PlaygroundPage() {
       {gatewayId && <SimulationBanner gatewayId={gatewayId} onOpen={() => setTab('simulation')} />}
       {gateways.isSuccess && list.length === 0 && <div className="empty">Create a gateway first (Gateways page): the Playground works on its interceptor servers.</div>}
       <div className="tabs" role="tablist" aria-label="Playground">
-        {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} onClick={() => setTab(t.id)}>
-            {t.label}
-          </button>
-        ))}
+        {TABS.map((t) => {
+          // A sampling or elicitation request blocks the server (and the tool call that caused it) until
+          // answered: shown on the Client tab so that it is seen from the other tabs too.
+          const waiting = t.id === 'client' ? clientWaiting : 0;
+          return (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={tab === t.id}
+              onClick={() => setTab(t.id)}
+              title={waiting > 0 ? `${waiting} server request${waiting === 1 ? '' : 's'} waiting for your answer in Pending requests` : undefined}
+            >
+              {t.label}
+              {waiting > 0 && (
+                <span className="tab-badge" aria-label={`${waiting} waiting`}>
+                  {waiting}
+                </span>
+              )}
+            </button>
+          );
+        })}
       </div>
       {gateway && (
         <div className="tab-panel" role="tabpanel" aria-label={TABS.find((t) => t.id === tab)!.label}>
@@ -81,7 +100,7 @@ export function PlaygroundPage() {
             <DryRunTab gateway={gateway} seed={link?.tab === 'dry-run' ? link.seed : undefined} />
           </div>
           <div hidden={tab !== 'client'}>
-            <ClientTab gateways={list} current={gateway} />
+            <ClientTab gateways={list} current={gateway} onWaitingCount={setClientWaiting} />
           </div>
           <div hidden={tab !== 'simulation'}>
             <SimulationTab gateway={gateway} />

@@ -26,7 +26,16 @@ function storedRoots(): ClientRoot[] {
 
 type Kind = ClientTarget['kind'];
 
-export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; current: GatewayInfo }) {
+export function ClientTab({
+  gateways,
+  current,
+  onWaitingCount,
+}: {
+  gateways: GatewayInfo[];
+  current: GatewayInfo;
+  /** Server requests waiting in Pending requests (see ServerRequests). */
+  onWaitingCount?: (count: number) => void;
+}) {
   const api = useApi();
   const [kind, setKind] = useState<Kind>('gateway');
   const [gatewayId, setGatewayId] = useState(current.id);
@@ -202,7 +211,7 @@ export function ClientTab({ gateways, current }: { gateways: GatewayInfo[]; curr
           </details>
         )}
       </section>
-      {session && <ServerRequests key={session.sessionId} sessionId={session.sessionId} onSessionChanged={refreshSession} />}
+      {session && <ServerRequests key={session.sessionId} sessionId={session.sessionId} onSessionChanged={refreshSession} onWaitingCount={onWaitingCount} />}
       {session && catalog && <Catalog sessionId={session.sessionId} catalog={catalog} throughGateway={session.target.kind === 'gateway'} />}
     </div>
   );

@@ -8,7 +8,16 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { ElicitationReply } from './ElicitationReply';
 import { SamplingReply } from './SamplingReply';
 
-export function ServerRequests({ sessionId, onSessionChanged }: { sessionId: string; onSessionChanged?: () => unknown }) {
+export function ServerRequests({
+  sessionId,
+  onSessionChanged,
+  onWaitingCount,
+}: {
+  sessionId: string;
+  onSessionChanged?: () => unknown;
+  /** How many requests wait now (the Client tab's badge, seen from the other Playground tabs); 0 once gone. */
+  onWaitingCount?: (count: number) => void;
+}) {
   const api = useApi();
   const [pending, setPending] = useState<PendingServerRequest[]>([]);
   const [errors, setErrors] = useState<Record<string, unknown>>({});
@@ -30,6 +39,10 @@ export function ServerRequests({ sessionId, onSessionChanged }: { sessionId: str
       void onSessionChanged?.();
     });
   }, [api, sessionId, refresh, onSessionChanged]);
+
+  useEffect(() => onWaitingCount?.(pending.length), [pending.length, onWaitingCount]);
+  // A closed session leaves nothing waiting: its requests were answered with an error by the core.
+  useEffect(() => () => onWaitingCount?.(0), [onWaitingCount]);
 
   // The countdown only ticks while something waits.
   useEffect(() => {
