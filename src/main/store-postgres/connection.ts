@@ -92,6 +92,10 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   // An idle connection dropped by the server (restart, failover) must not crash the process: the next
   // query opens a new one, and the recorder retries its batch.
   pool.on('error', () => {});
+  // The same, for a connection a reader holds (the text-search page, export, migrations): the query in
+  // flight fails with the error and the caller releases the connection, which the pool then drops as not
+  // queryable. Unheard, the event would be an uncaught exception (test/store/postgres-dropped-connection).
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
