@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { EncodedExecution, EncodedGateway, EncodedMessage, EncodedSession } from '../store/sql/encoded';
 import { searchVector } from './search-words';
 import { insertMessages } from './message-insert';
+import { nulFree, nulFreeJson } from './nul-free';
 
 export type PgItem =
   | EncodedGateway
@@ -113,7 +114,7 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
       text: `INSERT INTO sessions (gateway_id, session_key, started_at, record_json)
              SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])
              ON CONFLICT (gateway_id, session_key) DO UPDATE SET started_at = excluded.started_at, record_json = excluded.record_json`,
-      values: [s.map((x) => gw(x.gateway)), s.map((x) => x.key), s.map((x) => x.startedAt), s.map((x) => x.json)],
+      values: [s.map((x) => gw(x.gateway)), s.map((x) => nulFree(x.key)), s.map((x) => x.startedAt), s.map((x) => x.json)],
     });
   }
 
@@ -155,7 +156,7 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
              unnest(string_to_array($3::text, E'\\n'))
            ) AS x(u, g, h, sk, ev, t, sm, sa, d, o, ec, bi, bp, sim, ro, j, sv)
            ON CONFLICT (uuid) DO NOTHING RETURNING id, uuid`,
-    values: [JSON.stringify(rows), executions.map((e) => oneLine(e.json)).join('\n'), executions.map((e) => searchVector(e)).join('\n')],
+    values: [nulFreeJson(rows), executions.map((e) => oneLine(e.json)).join('\n'), nulFree(executions.map((e) => searchVector(e)).join('\n'))],
   });
   const ids = new Map(r.rows.map((row) => [row.uuid, row.id]));
   const step = { e: [] as string[], seq: [] as number[], phase: [] as string[], ic: [] as number[], type: [] as string[], outcome: [] as string[], skipped: [] as (string | null)[], shadow: [] as boolean[], failed: [] as boolean[], dur: [] as number[] };

@@ -5,6 +5,7 @@
 // journal replayed by the next gateway, writes each message once.
 import type pg from 'pg';
 import type { EncodedMessage } from '../store/sql/encoded';
+import { nulFreeJson } from './nul-free';
 
 /** Inserts the messages (the gateways are interned already); returns how many were new. */
 export async function insertMessages(
@@ -40,7 +41,7 @@ export async function insertMessages(
                 WITH ORDINALITY AS x(u, g, h, sk, at, sd, dr, pe, k, me, j, sz, ex, tr, b, n)
            ORDER BY n
            ON CONFLICT (uuid) DO NOTHING`,
-    values: [JSON.stringify(rows)],
+    values: [nulFreeJson(rows)],
   });
   return r.rowCount ?? 0;
 }
