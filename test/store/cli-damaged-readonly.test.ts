@@ -17,6 +17,14 @@ const root = process.getuid?.() === 0;
 let dir: string;
 let cleanup: () => void;
 beforeAll(() => {
+  if (root) {
+    // As root the CLI runs as nobody (below), who must reach the build: a checkout under a private folder
+    // (mktemp -d is 0700) fails every case with MODULE_NOT_FOUND. Say so once instead.
+    const probe = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(cliPath)}, 4)`], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    if (probe.status !== 0) {
+      throw new Error(`These cases run the CLI as user nobody (65534), who cannot read ${cliPath}: make the checkout's parent folders traversable (chmod o+x) or run the tests as a user other than root.`);
+    }
+  }
   ({ dir, cleanup } = tempDir('ic-store-states-'));
   chmodSync(dir, 0o755); // another user (below) must reach the files in it
 });
