@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { bootstrapCore } from '../../src/main/services/bootstrap';
 import type { AppCore } from '../../src/main/services/app-core';
 import { silentLogger } from '../../src/main/services/environment';
-import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
+import { postgresUnavailable, startPostgresWithPasswordRole, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { freePort, rawBackend } from '../gateway/helpers';
 import { connectHttpClient } from './mcp-client';
 import { repoRoot, tempDir } from './helpers';
@@ -29,13 +29,7 @@ describe.skipIf(skip)('switching the history store in Settings', { timeout: 120_
 
   beforeAll(async () => {
     delete process.env.INTERCEPTOR_CONSOLE_DB;
-    cluster = await startPostgres({ hbaFirst: ['host all ic 127.0.0.1/32 scram-sha-256'] });
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query(`CREATE ROLE ic LOGIN PASSWORD '${SECRET}'`);
-    await admin.query('CREATE DATABASE shared OWNER ic');
-    await admin.end();
-    url = cluster.url.replace('postgres://postgres@', `postgres://ic:${SECRET}@`).replace(/\/postgres$/, '/shared');
+    ({ cluster, url } = await startPostgresWithPasswordRole(SECRET));
   }, 120_000);
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { bootstrapCore } from '../../src/main/services/bootstrap';
 import type { AppCore } from '../../src/main/services/app-core';
 import type { Logger } from '../../src/main/services/environment';
-import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
+import { postgresUnavailable, startPostgresWithPasswordRole, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { cliPath, LineClient, rawBackend } from '../gateway/helpers';
 import { repoRoot, tempDir } from './helpers';
 import { existsSync } from 'node:fs';
@@ -27,13 +27,7 @@ describe.skipIf(skip)('Connect a client on a PostgreSQL history with a password'
   const logger: Logger = { debug: (m) => logs.push(m), info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) };
 
   beforeAll(async () => {
-    cluster = await startPostgres({ hbaFirst: ['host all ic 127.0.0.1/32 scram-sha-256'] });
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query(`CREATE ROLE ic LOGIN PASSWORD '${SECRET}'`);
-    await admin.query('CREATE DATABASE shared OWNER ic');
-    await admin.end();
-    url = cluster.url.replace('postgres://postgres@', `postgres://ic:${SECRET}@`).replace(/\/postgres$/, '/shared');
+    ({ cluster, url } = await startPostgresWithPasswordRole(SECRET));
     core = await bootstrapCore({ mode: 'test', packageRoot: repoRoot, dataDir: t.dir, dbPath: url, logger });
     await core.start({ demo: false });
   }, 120_000);
