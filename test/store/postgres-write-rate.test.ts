@@ -243,8 +243,13 @@ describe.skipIf(skip)('PostgreSQL history writer write path', () => {
     const recorder = await openPgHistoryWriter(url, { batchSize: 100, maxInFlight: 2, onError: (m) => errors.push(m) });
     try {
       const recs = Array.from({ length: 300 }, () => makeExecution({ gateway: 'bad-gw' }));
-      // PostgreSQL text cannot hold U+0000: the row of this one is refused (SQLSTATE 22P05), the record's JSON is not at fault.
-      const bad = { ...recs[137]!, target: 'send\u0000email' };
+      // The server refuses this one row: a constraint the test adds (SQLSTATE 23514). Every value a client or
+      // backend can send is made storable (column-values.ts, postgres-column-values.test.ts), so a refusal
+      // is something the writer cannot foresee: a constraint, a trigger, a full disk for one row.
+      const admin = await connect(url);
+      await admin.query(`ALTER TABLE executions ADD CONSTRAINT refuse_one CHECK (target IS DISTINCT FROM 'refuse-me')`);
+      await admin.end();
+      const bad = { ...recs[137]!, target: 'refuse-me' };
       recs[137] = bad;
       for (const r of recs) recorder.recordExecution(r);
       await recorder.flush();

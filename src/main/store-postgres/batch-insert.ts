@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { EncodedExecution, EncodedGateway, EncodedMessage, EncodedSession } from '../store/sql/encoded';
 import { searchVector } from './search-words';
 import { insertMessages } from './message-insert';
-import { nulFree, nulFreeJson } from './nul-free';
+import { indexedText, int32OrNull, nulFree, nulFreeJson } from './column-values';
 
 export type PgItem =
   | EncodedGateway
@@ -114,7 +114,7 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
       text: `INSERT INTO sessions (gateway_id, session_key, started_at, record_json)
              SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])
              ON CONFLICT (gateway_id, session_key) DO UPDATE SET started_at = excluded.started_at, record_json = excluded.record_json`,
-      values: [s.map((x) => gw(x.gateway)), s.map((x) => nulFree(x.key)), s.map((x) => x.startedAt), s.map((x) => x.json)],
+      values: [s.map((x) => gw(x.gateway)), s.map((x) => indexedText(x.key)), s.map((x) => x.startedAt), s.map((x) => x.json)],
     });
   }
 
@@ -130,18 +130,18 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
     u: e.uuid,
     g: gw(e.gateway),
     h: host,
-    sk: e.sessionKey,
-    ev: e.event,
-    t: e.target,
+    sk: indexedText(e.sessionKey),
+    ev: indexedText(e.event),
+    t: indexedText(e.target),
     sm: e.startedMs,
     sa: e.startedAtText,
     d: e.durationMs,
     o: e.outcome,
-    ec: e.errorCode,
+    ec: int32OrNull(e.errorCode),
     bi: e.blocked ? ic(e.blocked.server, e.blocked.interceptor) : null,
     bp: e.blocked?.phase ?? null,
     sim: e.simulated === null ? null : e.simulated === 1,
-    ro: e.replayOf,
+    ro: indexedText(e.replayOf),
   }));
   const r = await client.query<{ id: string; uuid: string }>({
     name: 'ic_executions_insert_lines',

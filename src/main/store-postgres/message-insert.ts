@@ -5,7 +5,7 @@
 // journal replayed by the next gateway, writes each message once.
 import type pg from 'pg';
 import type { EncodedMessage } from '../store/sql/encoded';
-import { nulFreeJson } from './nul-free';
+import { indexedText, nulFreeJson } from './column-values';
 
 /** Inserts the messages (the gateways are interned already); returns how many were new. */
 export async function insertMessages(
@@ -19,13 +19,13 @@ export async function insertMessages(
     u: m.uuid,
     g: gatewayId(m.gateway),
     h: host,
-    sk: m.sessionKey,
+    sk: indexedText(m.sessionKey),
     at: m.atMs,
     sd: m.side,
     dr: m.direction,
     pe: m.peer,
     k: m.messageKind,
-    me: m.method,
+    me: indexedText(m.method),
     j: m.jsonrpcId,
     sz: m.size,
     ex: m.executionUuid,

@@ -1,17 +1,19 @@
-// A NUL character in what a client sends (a tool name, a session id, a method, a word of the arguments)
-// must not keep its call out of a PostgreSQL history: PostgreSQL text cannot hold NUL, and before
-// nul-free.ts such a record was refused by the server and counted as failed (SQLite stores it). Now the
-// columns hold U+FFFD instead, and the record's JSON keeps the original.
+// Values a client or backend sends that PostgreSQL's columns cannot hold must not keep the call out of a
+// PostgreSQL history (before column-values.ts the server refused the record and it was counted as failed;
+// SQLite stores it): a NUL character (tool name, session id, method, a word of the arguments), a tool name
+// too long for a btree index entry, a JSON-RPC error code past a 32-bit integer. The columns hold a
+// storable stand-in; the record's JSON keeps the original.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/store-postgres';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import type { MessageRecord } from '../../src/shared/trace/messages';
 import { makeExecution } from './fixtures';
+import { INDEXED_TEXT_MAX } from '../../src/main/store-postgres/column-values';
 
 const skip = postgresUnavailable();
 
-describe.skipIf(skip)('PostgreSQL history: a NUL character from a client', () => {
+describe.skipIf(skip)('PostgreSQL history: values its columns cannot hold', () => {
   let cluster: PostgresCluster;
   beforeAll(async () => {
     cluster = await startPostgres();
@@ -43,6 +45,31 @@ describe.skipIf(skip)('PostgreSQL history: a NUL character from a client', () =>
       const stored = await store.getMessage(message.id);
       expect(stored?.method).toBe('tools/\uFFFDcall');
       expect((JSON.parse(stored!.body) as { params: { name: string } }).params.name).toBe('hide\u0000me'); // the message as sent
+    } finally {
+      await writer.close();
+      await store.close();
+    }
+  });
+
+  it('keeps an execution with a tool name too long to index and an error code past a 32-bit integer', async () => {
+    const url = await cluster.createDatabase();
+    const writer = await openPgHistoryWriter(url, { batchSize: 10 });
+    const store = await PgHistoryStore.open(url);
+    try {
+      // Random text does not compress: 8,000 characters is past the ~2.7 kB a btree entry may hold.
+      const longName = Array.from({ length: 250 }, () => randomUUID()).join('').slice(0, 8000) + '\u{1F600}';
+      const long = makeExecution({ gateway: 'limits-gw', tool: longName });
+      const code = { ...makeExecution({ gateway: 'limits-gw' }), errorReturned: { code: 2 ** 40, message: 'a backend said so' } };
+      writer.recordExecution(long);
+      writer.recordExecution(code);
+      await writer.flush();
+      expect(writer.stats()).toMatchObject({ written: 2, failed: 0 });
+
+      const items = (await store.listExecutions({ gateway: 'limits-gw' })).items;
+      const stored = items.find((i) => i.id === long.id);
+      expect(stored?.target).toBe(long.target!.slice(0, INDEXED_TEXT_MAX));
+      expect((await store.getExecutionRecord(long.id))?.target).toBe(long.target);
+      expect((await store.getExecutionRecord(code.id))?.errorReturned?.code).toBe(2 ** 40);
     } finally {
       await writer.close();
       await store.close();
