@@ -27,6 +27,21 @@ describe.skipIf(!haveChromium)('Chain screen (web mode, Chromium)', () => {
   const configFile = () => join(web.dataDir, 'gateways', `${ID}.json`);
   const node = (phase: string, id: string) => page.getByTestId(`chain-node-${phase}-${id}`);
   const step = async (id: string) => Number(await node('request', id).getAttribute('data-step'));
+  /**
+   * Clicks a node until its side panel is open, and returns that panel. In a clean-clone CI run a click just
+   * after the canvas changed (a drop, a pan to the selection) once selected nothing: the test then filled the
+   * panel still open for another interceptor, and its retries worked on that wrong state.
+   */
+  async function openPanel(phase: string, id: string) {
+    const panel = page.getByRole('complementary', { name: `Interceptor ${id}`, exact: true });
+    await expect
+      .poll(async () => {
+        if (!(await panel.isVisible())) await node(phase, id).click();
+        return panel.isVisible();
+      }, { timeout: 30_000, interval: 1_500 })
+      .toBe(true);
+    return panel;
+  }
 
   /** What the JSON tab shows, read the way a user would take it: select all, copy. */
   async function jsonTabText(): Promise<string> {
@@ -131,8 +146,7 @@ describe.skipIf(!haveChromium)('Chain screen (web mode, Chromium)', () => {
   }, 60_000);
 
   it('reorders the canvas when a priority changes, and refuses widening hooks with the reason', async () => {
-    await node('request', 'samples/email-redactor').click();
-    const panel = page.getByTestId('chain-panel');
+    const panel = await openPanel('request', 'samples/email-redactor');
     await panel.getByRole('spinbutton', { name: 'Priority' }).fill('-2000000');
     await panel.getByRole('spinbutton', { name: 'Priority' }).press('Enter');
     await expect.poll(() => step('samples/email-redactor'), { timeout: 15_000 }).toBe(1);
@@ -148,8 +162,7 @@ describe.skipIf(!haveChromium)('Chain screen (web mode, Chromium)', () => {
   }, 60_000);
 
   it('switches an interceptor to audit: drawn as a shadow node', async () => {
-    await node('request', 'samples/pii-validator').click();
-    await page.getByTestId('chain-panel').getByLabel('Mode').selectOption('audit');
+    await (await openPanel('request', 'samples/pii-validator')).getByLabel('Mode').selectOption('audit');
     await expect.poll(() => node('request', 'samples/pii-validator').getAttribute('data-mode'), { timeout: 15_000 }).toBe('audit');
     expect(await node('request', 'samples/pii-validator').textContent()).toContain('audit · shadow');
   }, 60_000);
