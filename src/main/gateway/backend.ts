@@ -8,6 +8,7 @@ import type { BackendEntry } from '../../shared/config/schema';
 import type { JsonRpcId, JsonRpcMessage } from './jsonrpc';
 import { LineChannel, type InvalidLine } from './line-channel';
 import { abortModern, postModern, type ModernRelay } from './backend-modern';
+import { backendEnvironment } from './backend-environment';
 
 export type { ModernRelay } from './backend-modern';
 
@@ -183,7 +184,7 @@ export class Backend {
     this.stderrTail = '';
     const child = spawn(entry.command, entry.arguments, {
       cwd: entry.cwd,
-      env: { ...process.env, ...entry.env },
+      env: backendEnvironment(entry.env), // the SDK's minimal default plus the config's `env` (backend-environment.ts)
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own process group: stop() signals the group, so wrappers (npx, sh -c) do not orphan the server.
       detached: process.platform !== 'win32',
