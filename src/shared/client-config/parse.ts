@@ -3,6 +3,14 @@
 // settings.json). VS Code files are JSONC, so comments and trailing commas are accepted.
 import type { ImportedServer, ParsedClientConfig } from '../api/models';
 
+/**
+ * Said when stdio servers are imported: a client starts them with (part of) the user's environment, the
+ * gateway with a minimal one (src/main/gateway/backend-environment.ts), so a variable a server took from
+ * the shell (an API key, a proxy setting) must be named in its `env` or the server starts without it.
+ */
+export const STDIO_ENVIRONMENT_NOTE =
+  'A stdio server behind a gateway starts with a minimal environment (PATH, HOME, USER, LOGNAME, SHELL, TERM) plus the variables its "env" names, not the whole environment of the gateway or of your shell. A variable it relied on from the shell (an API key, a proxy setting) must be named in its "env" (Chain screen → backend, or the gateway\'s config file).';
+
 export class ClientConfigError extends Error {
   override name = 'ClientConfigError';
 }

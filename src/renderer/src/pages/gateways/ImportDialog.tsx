@@ -5,6 +5,7 @@ import type { ParsedClientConfig } from '../../../../shared/api/models';
 import { useApiMutation } from '../../api/context';
 import { Dialog } from '../../components/Dialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { STDIO_ENVIRONMENT_NOTE } from '../../../../shared/client-config/parse';
 
 export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const parse = useApiMutation('gateways.parseClientConfig');
@@ -104,6 +105,11 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
               Skipped {s.name}: {s.reason}
             </div>
           ))}
+          {parsed.servers.some((s) => s.transport === 'stdio') && (
+            <div className="muted" role="note">
+              {STDIO_ENVIRONMENT_NOTE}
+            </div>
+          )}
           <label className="check">
             <input type="checkbox" checked={withSamples} onChange={(e) => setWithSamples(e.target.checked)} />
             Put the sample interceptors in front of each
