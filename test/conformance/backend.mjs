@@ -3,6 +3,9 @@
 // suite's server scenarios call, served in both eras.
 //   node test/conformance/backend.mjs --port P   Streamable HTTP on http://127.0.0.1:P/mcp (P=0: a free port)
 //   node test/conformance/backend.mjs --stdio    stdio
+//   --framing json-lines   (HTTP) 2026-07-28 answers that stream (progress, logs, subscriptions/listen) come as
+//                          newline-delimited JSON in a chunked `application/json` body instead of SSE, as some
+//                          SDKs frame them: a shape the gateway must relay as given.
 // Over HTTP, 2026-07-28 requests go to the SDK's per-request handler (createMcpHandler, with
 // subscriptions/listen), and 2025-era traffic to sessionful Streamable HTTP transports with an event store,
 // so a 2025 client can resume a closed stream (SEP-1699). Prints `listening <url>` once it accepts requests.
@@ -23,7 +26,12 @@ if (args.includes('--stdio')) {
     process.stderr.write('usage: backend.mjs --port P | --stdio\n');
     process.exit(2);
   }
-  serveHttp(port);
+  const framing = args.includes('--framing') ? args[args.indexOf('--framing') + 1] : 'sse';
+  if (framing !== 'sse' && framing !== 'json-lines') {
+    process.stderr.write('--framing takes sse or json-lines\n');
+    process.exit(2);
+  }
+  serveHttp(port, framing);
 }
 
 function eventStore() {
@@ -46,9 +54,9 @@ function eventStore() {
   };
 }
 
-function serveHttp(port) {
+function serveHttp(port, framing) {
   const modern = createMcpHandler(() => createConformanceServer({ notify: modern.notify }), { legacy: 'reject' });
-  const modernNode = toNodeHandler(modern);
+  const modernNode = toNodeHandler(framing === 'json-lines' ? { fetch: async (request, options) => asJsonLines(await modern.fetch(request, options)) } : modern);
   const sessions = new Map();
 
   async function legacy(req, res, body) {
@@ -90,6 +98,35 @@ function serveHttp(port) {
   const stop = () => http.close(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/** An SSE answer re-framed as newline-delimited JSON in a chunked application/json body (same status). */
+function asJsonLines(response) {
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream') || !response.body) return response;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data = [];
+  const lines = new TransformStream({
+    transform(chunk, controller) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let nl;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl).replace(/\r$/, '');
+        buffer = buffer.slice(nl + 1);
+        if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        else if (line === '') {
+          const text = data.join('\n');
+          data = [];
+          // Priming events and keep-alives carry no message: a JSON-lines stream has nothing for them.
+          if (text.trim()) controller.enqueue(encoder.encode(`${text}\n`));
+        }
+      }
+    },
+  });
+  const headers = new Headers(response.headers);
+  headers.set('content-type', 'application/json');
+  return new Response(response.body.pipeThrough(lines), { status: response.status, headers });
 }
 
 const PARSE_ERROR = Symbol('parse error');

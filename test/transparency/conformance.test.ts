@@ -53,3 +53,37 @@ describe.each<Requirements>(['2025-11-25', '2026-07-28'])('conformance suite --r
     expect(differences(verdicts(runs.direct, STDIO_UNAVOIDABLE), verdicts(runs.stdio, STDIO_UNAVOIDABLE))).toEqual([]);
   });
 });
+
+/**
+ * Shapes real servers send that the project's default backend does not: each one served by the backend
+ * (test/conformance/backend.mjs options), the suite run directly and through a gateway HTTP→HTTP.
+ */
+describe.each<{ shape: string; args: string[]; requirements: Requirements }>([
+  // 2026-07-28 answers streamed as newline-delimited JSON in a chunked application/json body, listen streams included.
+  { shape: 'json-lines framing', args: ['--framing', 'json-lines'], requirements: '2026-07-28' },
+])('conformance suite against a backend with $shape: direct vs through a gateway', ({ args, requirements, shape }) => {
+  let backend: Running;
+  let viaHttp: Running;
+  const runs: Record<'direct' | 'http', CheckStatuses> = { direct: new Map(), http: new Map() };
+
+  beforeAll(async () => {
+    backend = await startHttpBackend(args);
+    viaHttp = await startGateway(backend.url);
+    [runs.direct, runs.http] = await Promise.all([runConformance(backend.url, requirements), runConformance(viaHttp.url, requirements)]);
+    console.log(`conformance ${requirements} (${shape}): direct ${JSON.stringify(tally(runs.direct))}, gateway HTTP→HTTP ${JSON.stringify(tally(runs.http))}`);
+  }, 600_000);
+  afterAll(async () => {
+    await viaHttp?.stop();
+    await backend?.stop();
+  });
+
+  it('the backend itself passes most checks', () => {
+    const { passed, failed } = tally(runs.direct);
+    expect(passed).toBeGreaterThan(70);
+    expect(passed).toBeGreaterThan(failed);
+  });
+
+  it('HTTP→HTTP: every check has the status it has directly', () => {
+    expect(differences(verdicts(runs.direct), verdicts(runs.http))).toEqual([]);
+  });
+});

@@ -100,9 +100,9 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** The conformance backend over HTTP on a free loopback port. */
-export async function startHttpBackend(): Promise<Running & { child: ChildProcess }> {
-  const child = spawn(process.execPath, [backendPath, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** The conformance backend over HTTP on a free loopback port; `args` choose its shapes (e.g. `--framing json-lines`). */
+export async function startHttpBackend(args: string[] = []): Promise<Running & { child: ChildProcess }> {
+  const child = spawn(process.execPath, [backendPath, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {

@@ -5,6 +5,7 @@
 // gateway's own negotiated version instead of the client's; in this era there is no session to keep, so a
 // refused request is just an answer, never a reason to drop or re-initialize the backend link.
 import type { BackendEntry } from '../../shared/config/schema';
+import { JsonValueSplitter } from './json-values';
 import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
 
 /** What the HTTP listener tells the backend about the 2026-07-28 requests it relays, and learns back. */
@@ -92,19 +93,44 @@ async function readAnswer(
     }
     return;
   }
-  const text = await response.text();
-  const parsed = parse(text);
-  if (parsed && 'id' in parsed && !('method' in parsed)) {
-    // The backend may answer a request it refused with `id: null` (it could not read one): the client must
-    // see that null too, but the gateway routes by id, so the null is restored at the listener.
-    if (parsed.id === null || parsed.id === undefined) {
-      nullId();
-      return deliver({ ...(parsed as object), id } as JsonRpcMessage);
+  // JSON: one value, or several (newline-delimited JSON-RPC streamed in a chunked body), each relayed as
+  // it completes; an endless body (a subscriptions/listen stream) is read until the client or backend ends it.
+  const splitter = new JsonValueSplitter();
+  let answered = false;
+  let start = ''; // the body's first characters, for the error when it holds no answer
+  const take = (text: string) => {
+    const parsed = parse(text);
+    if (!parsed) return;
+    if ('id' in parsed && !('method' in parsed)) {
+      answered = true;
+      // The backend may answer a request it refused with `id: null` (it could not read one): the client must
+      // see that null too, but the gateway routes by id, so the null is restored at the listener.
+      if (parsed.id === null || parsed.id === undefined) {
+        nullId();
+        return deliver({ ...(parsed as object), id } as JsonRpcMessage);
+      }
     }
-    return deliver(parsed);
+    deliver(parsed);
+  };
+  if (response.body) {
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    try {
+      while (!signal.aborted) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const text = decoder.decode(value, { stream: true });
+        if (start.length < 300) start += text.slice(0, 300 - start.length);
+        for (const value of splitter.push(text)) take(value);
+      }
+      for (const text of splitter.push(decoder.decode())) take(text);
+    } finally {
+      reader.releaseLock();
+    }
   }
-  if (response.status === 202) return;
-  deliver(errorResponse(id, RpcCode.BackendUnavailable, `backend answered HTTP ${response.status} without a JSON-RPC response${text ? `: ${text.slice(0, 300)}` : ''}`));
+  if (answered || signal.aborted || response.status === 202) return;
+  const body = start.trim();
+  deliver(errorResponse(id, RpcCode.BackendUnavailable, `backend answered HTTP ${response.status} without a JSON-RPC response${body ? `: ${body}` : ''}`));
 }
 
 function parse(text: string): JsonRpcMessage | undefined {

@@ -4,8 +4,9 @@
 // once something related to the request (progress, a log, a subscription event) comes before its answer.
 // An HTTP backend gets each request as its own POST with the client's protocol headers, and its HTTP status
 // comes back with its answer (backend-modern.ts), so the gateway adds nothing a direct client would not see.
-// Ids and progress tokens are rewritten on the way in (clients of one principal may reuse them) and back on
-// the way out. The era has no server→client requests: a backend asking one gets an error.
+// Ids are rewritten on the way in (clients of one principal may reuse them), progress tokens only when two
+// in flight collide, and both back on the way out; an answer comes in the framing the backend chose.
+// The era has no server→client requests: a backend asking one gets an error.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
@@ -104,9 +105,15 @@ class ModernHub implements ModernRelay {
     let params = message.params;
     const meta = params?._meta as Record<string, unknown> | undefined;
     if (meta && meta.progressToken !== undefined) {
-      const token = `p${this.seq}`;
-      this.tokens.set(token, { route, token: meta.progressToken });
-      params = { ...params, _meta: { ...meta, progressToken: token } };
+      // The backend sees the client's own token (a tool may echo it) unless another request of this
+      // principal in flight uses the same one: only then is it replaced by one of the gateway's.
+      let key = JSON.stringify(meta.progressToken);
+      if (this.tokens.has(key)) {
+        const token = `ic-progress-${this.seq}`;
+        key = JSON.stringify(token);
+        params = { ...params, _meta: { ...meta, progressToken: token } };
+      }
+      this.tokens.set(key, { route, token: meta.progressToken });
     }
     this.session.handleClientMessage({ ...message, id, ...(params ? { params } : {}) });
   }
@@ -127,7 +134,7 @@ class ModernHub implements ModernRelay {
     }
     if (isNotification(message)) {
       if (message.method === 'notifications/progress') {
-        const t = this.tokens.get(String(message.params?.progressToken));
+        const t = this.tokens.get(JSON.stringify(message.params?.progressToken));
         if (t) write(t.route, { ...message, params: { ...message.params, progressToken: t.token } } as JsonRpcMessage, false);
         return;
       }
@@ -153,21 +160,31 @@ class ModernHub implements ModernRelay {
   }
 }
 
-/** Writes one message on a request's response: JSON when it is the only one, else an SSE stream. */
+/**
+ * Writes one message on a request's response, in the framing the backend used: one JSON body when it is the
+ * only message; when messages come before the answer, an SSE stream, or newline-delimited JSON in a chunked
+ * `application/json` body when that is how the HTTP backend streamed it (each framing is one a direct client
+ * of that backend already reads). Without a backend HTTP answer (stdio), the SSE a v2 HTTP server writes.
+ */
 function write(route: Route, message: JsonRpcMessage, final: boolean): void {
   const res = route.res;
   if (res.writableEnded || res.destroyed) return;
-  if (!route.streaming && final && !route.head?.sse) {
+  const head = route.head;
+  if (!route.streaming && final && !head?.sse) {
     // Without a backend HTTP status (stdio), the status a v2 HTTP server gives the error.
-    res.writeHead(route.head?.status ?? statusForError((message as { error?: { code?: number } }).error?.code), { 'content-type': 'application/json' });
+    res.writeHead(head?.status ?? statusForError((message as { error?: { code?: number } }).error?.code), { 'content-type': 'application/json' });
     res.end(JSON.stringify(message));
     return;
   }
+  const jsonLines = head !== undefined && !head.sse;
   if (!route.streaming) {
     route.streaming = true;
-    res.writeHead(route.head?.sse ? route.head.status : 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    if (jsonLines) res.writeHead(head.status, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+    else res.writeHead(head?.sse ? head.status : 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    // Headers go out now: a listen stream's client waits for them before its first notification.
+    res.flushHeaders();
   }
-  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  res.write(jsonLines ? `${JSON.stringify(message)}\n` : `event: message\ndata: ${JSON.stringify(message)}\n\n`);
   if (final) res.end();
 }
 
