@@ -75,6 +75,9 @@ export function markProgress(pending: ReadonlyMap<JsonRpcId, Exchange>, token: u
   return related;
 }
 
+/** Levels of a too-deep payload kept in its record and captured message (the rest is replaced by a note). */
+export const RECORD_DEPTH = 64;
+
 /** A copy of `value` down to `depth` levels; deeper values become a note (records of absurdly nested payloads). */
 export function depthLimited(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') return value;

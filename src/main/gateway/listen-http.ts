@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { HttpListenConfig } from '../../shared/config/schema';
+import { MAX_PAYLOAD_DEPTH, nestedDeeperThan, tooDeepMessage } from '../../shared/protocol/payload-depth';
 import type { JsonRpcMessage } from './jsonrpc';
 import { GatewaySession, type SessionHost } from './session';
 import { isModernRequest, ModernHttp } from './listen-http-modern';
@@ -163,6 +164,9 @@ export class HttpListener {
     const body = await readBody(req, this.maxMessageBytes);
     if (body.kind === 'too-large') return reply(res, 413, rpcError(-32600, `the request body exceeds the gateway's cap of ${this.maxMessageBytes} bytes (maxMessageBytes)`));
     if (body.kind === 'invalid') return reply(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
+    // Before the SDK transport or the era check walk it (they recurse and would answer 500 with a stack
+    // overflow). +1: the message's own object around its params. No session exists yet: nothing to record.
+    if (nestedDeeperThan(body.value, MAX_PAYLOAD_DEPTH + 1)) return reply(res, 400, rpcError(-32602, tooDeepMessage('The request is'), idOf(body.value)));
     if (await isModernRequest(req, body.value)) return this.modern.handle(req, res, body.value, auth.principal);
     if (this.sessions.size + this.opening >= this.listen.maxSessions) {
       return reply(
@@ -263,8 +267,14 @@ async function readBody(req: IncomingMessage, cap: number): Promise<{ kind: 'ok'
   }
 }
 
-function rpcError(code: number, message: string): Record<string, unknown> {
-  return { jsonrpc: '2.0', id: null, error: { code, message } };
+function rpcError(code: number, message: string, id: string | number | null = null): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** The id of a request body, when it has a usable one (errors answer it; null otherwise). */
+function idOf(body: unknown): string | number | null {
+  const id = body !== null && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function reply(res: ServerResponse, status: number, body: Record<string, unknown>): void {

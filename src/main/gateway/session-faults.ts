@@ -2,15 +2,12 @@
 // backend is gone, or the message cannot even be serialized), the backend dies, or it writes a line that
 // is not JSON-RPC. Each waiting request gets a clear JSON-RPC error and is recorded once (SessionExchanges).
 import type { Backend } from './backend';
-import { depthLimited, type Exchange } from './exchange';
+import { depthLimited, RECORD_DEPTH, type Exchange } from './exchange';
 import { RpcCode } from './jsonrpc';
 import type { InvalidLine } from './line-channel';
 import type { SessionHost } from './session-host';
 import type { BackendLink } from './session-backend';
 import type { SessionExchanges } from './session-exchanges';
-
-/** Levels of a too-deep payload kept in its record (the rest is replaced by a note). */
-const RECORD_DEPTH = 64;
 
 export class BackendFaults {
   constructor(

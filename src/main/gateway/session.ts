@@ -6,10 +6,11 @@
 // lifecycle and its client → backend half; the backend → client half is session-from-backend.ts.
 import { randomUUID } from 'node:crypto';
 import { METHOD_INVOKE, METHOD_LIST } from '../../shared/protocol/constants';
+import { MAX_PAYLOAD_DEPTH, nestedDeeperThan, tooDeepMessage } from '../../shared/protocol/payload-depth';
 import { asEraResult } from './blocked';
 import type { PhaseParts } from './breakpoints/phase-with-breaks';
 import { SessionBreaks } from './breakpoints/session-breaks';
-import { newExchange, type Exchange } from './exchange';
+import { depthLimited, newExchange, RECORD_DEPTH, type Exchange } from './exchange';
 import {
   errorResponse,
   isErrorResponse,
@@ -144,6 +145,8 @@ export class GatewaySession {
   }
 
   handleClientMessage(message: JsonRpcMessage): void {
+    // Checked before anything walks the params (the tap, the chain, the recorder): see payload-depth.ts.
+    if (isRequest(message) && nestedDeeperThan(message.params, MAX_PAYLOAD_DEPTH)) return this.refuseTooDeep(message);
     this.tap?.fromClient(message);
     if (this.closed) {
       // A request to a session that is closing (its gateway stops): answered and recorded, never dropped.
@@ -242,6 +245,24 @@ export class GatewaySession {
     const code = this.draining !== undefined || this.closed ? RpcCode.BackendUnavailable : this.exchanges.fromClient.has(ex.id) ? RpcCode.InvalidRequest : RpcCode.TooManyPending;
     ex.errorReturned = { code, message };
     this.client.send(errorResponse(ex.id, code, message), ex.id);
+    this.exchanges.record(ex);
+  }
+
+  /**
+   * A request whose params nest deeper than MAX_PAYLOAD_DEPTH: -32602 at once, never forwarded, and
+   * recorded (initialize aside, as always) with its params cut at RECORD_DEPTH levels, which the recorder
+   * and the message capture can encode.
+   */
+  private refuseTooDeep(req: JsonRpcRequest): void {
+    const cut: JsonRpcRequest = { ...req, params: depthLimited(req.params, RECORD_DEPTH) as Record<string, unknown> };
+    this.tap?.fromClient(cut);
+    this.lastActivity = performance.now();
+    const ex = newExchange(cut, 'client');
+    this.tap?.adopt(ex);
+    const message = tooDeepMessage(`The ${req.method} request cannot be forwarded: its params are`);
+    const data = { reason: 'params too deep', maxDepth: MAX_PAYLOAD_DEPTH };
+    ex.errorReturned = { code: RpcCode.InvalidParams, message, data };
+    this.client.send(errorResponse(req.id, RpcCode.InvalidParams, message, data), req.id);
     this.exchanges.record(ex);
   }
 

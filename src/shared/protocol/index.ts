@@ -4,3 +4,4 @@ export * from './wire';
 export * from './events';
 export * from './canonical';
 export * from './payload-size';
+export * from './payload-depth';
