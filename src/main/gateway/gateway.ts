@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/schema';
 import { recordingEnabled } from '../../shared/config/parse';
+import { listenExposure } from '../../shared/config/listen-exposure';
 import type { ExecutionOutcome, ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { ExecutionTelemetry } from '../telemetry/otel-telemetry';
@@ -148,6 +149,10 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
         const io = this.options.stdio ?? { input: process.stdin, output: process.stdout };
         this.stdio = await startStdioListener(this, io, listen.principal, this.config.maxMessageBytes, () => this.emit('client-gone'));
       } else {
+        // A non-loopback bind without tokens is refused unless the config opts in (listen-exposure.ts).
+        const exposure = listenExposure(listen);
+        if (exposure.kind === 'refused') throw new Error(exposure.message);
+        if (exposure.kind === 'open') this.log(exposure.warning);
         this.http = new HttpListener(this, listen, this.config.maxMessageBytes);
         const url = await this.http.start();
         this.log(`gateway "${this.gatewayName}" listening on ${url}`);

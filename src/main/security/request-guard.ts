@@ -5,6 +5,10 @@
 //   listener was configured to accept; ANY PORT. The Host check exists for DNS rebinding, where the attacker
 //   controls the name, never the port: a browser always names the port it connected to, so a port other than
 //   ours only ever means a forwarder in between (ssh -L, a container port mapping), which must keep working.
+//   A loopback name says "this machine", so it is believed only from a loopback peer (the socket's remote
+//   address): on a listener bound beyond loopback, a remote client sending `Host: localhost` is not local.
+//   A loopback name listed in the configured host names is accepted from any peer (a container's port
+//   mapping connects from the bridge's address).
 // - Origin: absent (CLI, MCP clients, anything that is not a browser page) or EXACTLY the request's own
 //   origin, `http://<Host>` (port included), or one the listener was configured to accept. Not "any loopback
 //   port": a page served by another program on 127.0.0.1 is another origin (another app, maybe hostile), and
@@ -16,6 +20,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WS_TOKEN_PROTOCOL_PREFIX } from '../../shared/api/web-auth';
+import { isLoopbackAddress } from '../../shared/config/listen-exposure';
 
 export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -38,6 +43,8 @@ export type GuardDecision =
 
 export class RequestGuard {
   private readonly hostnames: Set<string>;
+  /** Names accepted from any peer: the bound address and the configured ones (not the built-in loopback names). */
+  private readonly remoteHostnames: Set<string>;
   private readonly origins: Set<string>;
   private readonly digests: { digest: Buffer; principal: string }[] | null;
 
@@ -45,6 +52,7 @@ export class RequestGuard {
     const names = [...LOOPBACK_HOSTNAMES, ...(options.allowedHostnames ?? [])];
     if (options.boundHost && options.boundHost !== '0.0.0.0' && options.boundHost !== '::') names.push(options.boundHost);
     this.hostnames = new Set(names.map(normalizeHostname));
+    this.remoteHostnames = new Set(names.slice(LOOPBACK_HOSTNAMES.length).map(normalizeHostname));
     this.origins = new Set((options.allowedOrigins ?? []).map((o) => originOf(o) ?? o.toLowerCase()));
     this.digests = options.tokens ? [...options.tokens].map(([token, principal]) => ({ digest: sha256(token), principal })) : null;
   }
@@ -68,6 +76,13 @@ export class RequestGuard {
         ok: false,
         status: 403,
         message: `Refused: Host header ${JSON.stringify(host)} is not an allowed host name (DNS-rebinding protection); add it to the listener's allowed hosts if it really names this listener`,
+      };
+    }
+    if (!this.remoteHostnames.has(hostnameOf(host)) && !isLoopbackAddress(req.socket?.remoteAddress)) {
+      return {
+        ok: false,
+        status: 403,
+        message: `Refused: Host header ${JSON.stringify(host)} names this machine, but the request comes from ${req.socket?.remoteAddress ?? 'an unknown address'}; a remote client must name the listener by its address or a name in its allowed hosts`,
       };
     }
     const origin = req.headers.origin;

@@ -120,7 +120,15 @@ const HttpListenSchema = z.strictObject({
   allowedHosts: z
     .array(z.string(), { error: 'expected an array of host names' })
     .optional()
-    .describe('Extra Host names (any port) to accept besides the bound host and loopback names (DNS-rebinding protection).'),
+    .describe(
+      'Extra Host names (any port) to accept besides the bound host and loopback names (DNS-rebinding protection). Loopback names are accepted from this machine only, unless listed here.',
+    ),
+  allowRemoteWithoutToken: z
+    .boolean({ error: 'expected true or false' })
+    .optional()
+    .describe(
+      'A host other than a loopback address (e.g. 0.0.0.0) without tokens lets anyone who reaches the port use the backend: the gateway refuses to start so unless this is true (and then warns).',
+    ),
   sessionIdleTimeoutMs: z
     .number({ error: 'expected a number of milliseconds' })
     .int()
