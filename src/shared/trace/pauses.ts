@@ -3,20 +3,35 @@
 // of each pause (who decided what, when, and the edit's before/after).
 import { z } from 'zod';
 import type { PausePoint } from '../config/breakpoints';
+import { MAX_PAYLOAD_DEPTH, nestedDeeperThan, tooDeepMessage } from '../protocol/payload-depth';
 import type { ChainTrace } from './types';
 
 export const PAUSE_DECISIONS = ['continue', 'edit', 'block', 'answer', 'step'] as const;
 export type PauseDecisionKind = (typeof PAUSE_DECISIONS)[number];
+
+/**
+ * An edit or a mock becomes what the call carries on with: it gets the limit a client's params get
+ * (payload-depth.ts), or the chain, the backend send and the recorder fail on it after the pause is gone.
+ */
+const notTooDeep = (what: string) => ({ check: (v: unknown) => !nestedDeeperThan(v, MAX_PAYLOAD_DEPTH), error: tooDeepMessage(what) });
+const editDepth = notTooDeep('The edited payload is');
+const answerDepth = notTooDeep('The result is');
 
 export const PauseDecisionSchema = z.discriminatedUnion(
   'kind',
   [
     z.strictObject({ kind: z.literal('continue') }),
     /** The payload at this point replaced (request params, or the result on the response side). */
-    z.strictObject({ kind: z.literal('edit'), payload: z.record(z.string(), z.unknown(), { error: 'expected a JSON object (the edited payload)' }) }),
+    z.strictObject({
+      kind: z.literal('edit'),
+      payload: z.record(z.string(), z.unknown(), { error: 'expected a JSON object (the edited payload)' }).refine(editDepth.check, { error: editDepth.error }),
+    }),
     z.strictObject({ kind: z.literal('block'), message: z.string().trim().min(1, { error: 'say why it is blocked (the client reads it)' }).max(4000) }),
     /** A result of one's own, returned to the client without (or instead of) the backend's. */
-    z.strictObject({ kind: z.literal('answer'), result: z.record(z.string(), z.unknown(), { error: 'expected a JSON object (the result)' }) }),
+    z.strictObject({
+      kind: z.literal('answer'),
+      result: z.record(z.string(), z.unknown(), { error: 'expected a JSON object (the result)' }).refine(answerDepth.check, { error: answerDepth.error }),
+    }),
     z.strictObject({ kind: z.literal('step') }),
   ],
   { error: `expected {kind} with kind one of ${PAUSE_DECISIONS.join(', ')}` },

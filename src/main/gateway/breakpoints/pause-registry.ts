@@ -41,6 +41,8 @@ export class PauseDecisionError extends Error {
 export interface PauseRegistryEvents {
   paused: [PausedCall];
   resolved: [{ id: string; gateway: string; record: PauseRecord }];
+  /** A listener of `paused` or `resolved` threw; the pause went on regardless. */
+  'listener-error': [Error];
 }
 
 export class PauseRegistry extends EventEmitter<PauseRegistryEvents> {
@@ -77,7 +79,9 @@ export class PauseRegistry extends EventEmitter<PauseRegistryEvents> {
         request.signal?.removeEventListener('abort', onAbort);
         const record = pauseRecord(view, outcome, performance.now() - t0);
         request.onResolved?.(record);
-        this.emit('resolved', { id, gateway: view.gateway, record });
+        // Once out of `open` the call must go on whatever a listener does: a listener that threw here
+        // (the control endpoint could not serialize the record) used to lose the call, never answered.
+        this.notify('resolved', { id, gateway: view.gateway, record });
         done({ outcome, record });
       };
       this.open.set(id, { view, check: request.check, resolve: finish });
@@ -92,8 +96,24 @@ export class PauseRegistry extends EventEmitter<PauseRegistryEvents> {
       timer.unref();
       if (request.signal?.aborted) return onAbort();
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      this.emit('paused', view);
+      this.notify('paused', view);
     });
+  }
+
+  /**
+   * Tells the listeners (the console, a control endpoint's event stream, the terminal). A listener that
+   * throws is reported with `listener-error` (or a process warning) and never changes what the pause does.
+   */
+  private notify<K extends 'paused' | 'resolved'>(event: K, ...args: PauseRegistryEvents[K]): void {
+    // rawListeners: a once() listener's wrapper, which removes itself as emit() would.
+    for (const listener of this.rawListeners(event) as ((...a: PauseRegistryEvents[K]) => void)[]) {
+      try {
+        listener(...args);
+      } catch (err) {
+        if (this.listenerCount('listener-error') > 0) this.emit('listener-error', err as Error);
+        else process.emitWarning(`a pause listener failed on "${event}": ${(err as Error).message}`);
+      }
+    }
   }
 
   /** Takes a decision; throws PauseDecisionError (and the pause stays open) when it cannot be taken. */

@@ -4,6 +4,7 @@
 // step gate that pauses before each interceptor, and what each decision becomes for the exchange.
 import { DEFAULT_PAUSE_TIMEOUT_MS, breakpointLabel, type Breakpoint, type PausePoint } from '../../../shared/config/breakpoints';
 import type { Phase } from '../../../shared/protocol/constants';
+import { MAX_PAYLOAD_DEPTH, nestedDeeperThan, tooDeepMessage } from '../../../shared/protocol/payload-depth';
 import { payloadShape } from '../../../shared/templates/payload-shapes';
 import { PAUSE_DECISIONS, type PauseDecision, type PauseDecisionKind, type PauseRecord, type SteppedInterceptor } from '../../../shared/trace/pauses';
 import type { BlockInfo, ChainTrace } from '../../../shared/trace/types';
@@ -196,11 +197,17 @@ export class SessionBreaks {
   }
 }
 
-/** An edit must be valid params (request side) or a valid result (response side); a mock, a valid result. */
+/**
+ * An edit must be valid params (request side) or a valid result (response side); a mock, a valid result.
+ * Neither may nest deeper than a client's params may (also checked by PauseDecisionSchema; here for
+ * callers that build a decision without it, such as the terminal's $EDITOR).
+ */
 export function checkDecision(method: string, phase: Phase, decision: PauseDecision): string[] {
+  const replacement = decision.kind === 'edit' ? decision.payload : decision.kind === 'answer' ? decision.result : undefined;
+  if (replacement === undefined) return [];
+  if (nestedDeeperThan(replacement, MAX_PAYLOAD_DEPTH)) return [tooDeepMessage(decision.kind === 'edit' ? 'the edited payload is' : 'the result is')];
   if (decision.kind === 'edit') return payloadShape(method, phase)?.check(decision.payload) ?? [];
-  if (decision.kind === 'answer') return payloadShape(method, 'response')?.check(decision.result) ?? [];
-  return [];
+  return payloadShape(method, 'response')?.check(replacement) ?? [];
 }
 
 /** A block by a breakpoint, as the client reads it: `Blocked by breakpoint/<label> (<phase>): <message>`. */
