@@ -39,6 +39,13 @@ export interface WebServer {
 }
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** What is still read (and thrown away) after the limit, so the client gets to read the 413 instead of a reset. */
+const DISCARD_AFTER_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** A body over MAX_BODY_BYTES: answered 413 with a JSON error, never a dropped connection. */
+class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+}
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -76,6 +83,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         const body = await readBody(req);
         input = body.length ? JSON.parse(body) : undefined;
       } catch (err) {
+        if (err instanceof BodyTooLarge) {
+          // The rest of the body is not wanted: the connection closes once the answer is out.
+          res.setHeader('Connection', 'close');
+          const message = `Request body is larger than the web API's limit of ${MAX_BODY_BYTES / 1048576} MB; send less at once (for a large history import, use \`interceptor-console import\`).`;
+          return sendJson(res, 413, { ok: false, error: { code: 'invalid_input', message } });
+        }
         return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: `Request body is not valid JSON: ${(err as Error).message}` } });
       }
       return sendJson(res, 200, await core.dispatcher.dispatch(match[1], input));
@@ -160,20 +173,45 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 }
 
+/**
+ * The body as text, up to MAX_BODY_BYTES. A larger one (declared, or found while reading) rejects with
+ * BodyTooLarge once the rest has been read and dropped (up to a bound): a client still uploading when the
+ * 413 came would get a reset instead of the answer (destroying the socket mid-upload did just that).
+ */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
     const chunks: Buffer[] = [];
     let size = 0;
+    let refused = false;
+    const refuse = () => reject(new BodyTooLarge(`body larger than ${MAX_BODY_BYTES} bytes`));
+    const tooLarge = () => {
+      refused = true;
+      chunks.length = 0;
+      req.removeAllListeners('data');
+      let discarded = 0;
+      req.on('data', (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded <= DISCARD_AFTER_LIMIT_BYTES) return;
+        req.removeAllListeners('data');
+        req.pause();
+        refuse(); // past the bound: answered now, and the connection closes (the client may see a reset)
+      });
+      req.resume();
+    };
+    req.on('end', () => (refused ? refuse() : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      if (declared > MAX_BODY_BYTES + DISCARD_AFTER_LIMIT_BYTES) {
+        refused = true;
+        return refuse();
+      }
+      return tooLarge();
+    }
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error(`body larger than ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
-        return;
-      }
+      if (size > MAX_BODY_BYTES) return tooLarge();
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
   });
 }
