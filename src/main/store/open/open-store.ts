@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, LATEST_VERSION, runMigrations } from '../migrations/index';
 import { inspectFile } from './file-check';
+import { checkIntegrity } from './integrity-check';
 import { StoreOpenError } from './store-open-error';
 
 export interface OpenStoreOptions {
@@ -24,6 +25,11 @@ export interface OpenStoreOptions {
   migrateTo?: number;
   /** Page size of a new file (ignored for existing ones). */
   pageSize?: number;
+  /**
+   * Read every page once to refuse a damaged file (integrity-check.ts). Default true; only a second
+   * connection to a file this process has just checked (the writer thread's) passes false.
+   */
+  checkIntegrity?: boolean;
 }
 
 /** Page size of new files. */
@@ -63,6 +69,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? 5000))}`);
     verifyIdentity(db, file);
+    if (options.checkIntegrity !== false && state === 'sqlite') checkIntegrity(db, file);
     if (!readonly) {
       const fresh = (db.pragma('user_version', { simple: true }) as number) === 0;
       // auto_vacuum can only be chosen before the first table exists; INCREMENTAL lets retention

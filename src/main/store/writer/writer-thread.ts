@@ -15,7 +15,8 @@ function serve(data: WriterThreadData): void {
   const port = parentPort!;
   let store: Store;
   try {
-    store = openStore(data.path, { busyTimeoutMs: data.busyTimeoutMs, create: false });
+    // The main thread opened (and checked) the file just before starting this thread.
+    store = openStore(data.path, { busyTimeoutMs: data.busyTimeoutMs, create: false, checkIntegrity: false });
   } catch (err) {
     port.postMessage({ type: 'failed', error: describeError(err) } satisfies WriterResponse);
     return;
