@@ -6,6 +6,8 @@
 //   --framing json-lines   (HTTP) 2026-07-28 answers that stream (progress, logs, subscriptions/listen) come as
 //                          newline-delimited JSON in a chunked `application/json` body instead of SSE, as some
 //                          SDKs frame them: a shape the gateway must relay as given.
+//   --sse-retry MS         (HTTP, 2025 era) the `retry` its SSE streams announce (default 200): a server that
+//                          wants clients to poll slowly; a proxy must not add that wait to a client's resume.
 // Over HTTP, 2026-07-28 requests go to the SDK's per-request handler (createMcpHandler, with
 // subscriptions/listen), and 2025-era traffic to sessionful Streamable HTTP transports with an event store,
 // so a 2025 client can resume a closed stream (SEP-1699). Prints `listening <url>` once it accepts requests.
@@ -31,7 +33,12 @@ if (args.includes('--stdio')) {
     process.stderr.write('--framing takes sse or json-lines\n');
     process.exit(2);
   }
-  serveHttp(port, framing);
+  const retryMs = args.includes('--sse-retry') ? Number(args[args.indexOf('--sse-retry') + 1]) : 200;
+  if (!Number.isInteger(retryMs) || retryMs < 0) {
+    process.stderr.write('--sse-retry takes a whole number of milliseconds\n');
+    process.exit(2);
+  }
+  serveHttp(port, framing, retryMs);
 }
 
 function eventStore() {
@@ -54,7 +61,7 @@ function eventStore() {
   };
 }
 
-function serveHttp(port, framing) {
+function serveHttp(port, framing, retryMs) {
   const modern = createMcpHandler(() => createConformanceServer({ notify: modern.notify }), { legacy: 'reject' });
   const modernNode = toNodeHandler(framing === 'json-lines' ? { fetch: async (request, options) => asJsonLines(await modern.fetch(request, options)) } : modern);
   const sessions = new Map();
@@ -68,7 +75,7 @@ function serveHttp(port, framing) {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: eventStore(),
-      retryInterval: 200,
+      retryInterval: retryMs,
       onsessioninitialized: (sid) => sessions.set(sid, transport),
     });
     transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);

@@ -61,6 +61,8 @@ describe.each<Requirements>(['2025-11-25', '2026-07-28'])('conformance suite --r
 describe.each<{ shape: string; args: string[]; requirements: Requirements }>([
   // 2026-07-28 answers streamed as newline-delimited JSON in a chunked application/json body, listen streams included.
   { shape: 'json-lines framing', args: ['--framing', 'json-lines'], requirements: '2026-07-28' },
+  // 2025 SSE streams announcing `retry: 5000`: a client resuming a dropped stream sooner must get its answer.
+  { shape: 'a 5 s SSE retry', args: ['--sse-retry', '5000'], requirements: '2025-11-25' },
 ])('conformance suite against a backend with $shape: direct vs through a gateway', ({ args, requirements, shape }) => {
   let backend: Running;
   let viaHttp: Running;

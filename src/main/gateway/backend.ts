@@ -55,6 +55,8 @@ export class Backend {
   /** Held while `initialized` waits for the backend's GET stream: later sends queue behind it. */
   private gate?: Promise<void>;
   private readonly standalone = new StreamOpening();
+  /** Streams the backend dropped that wait for their resumption (Streamable HTTP, SEP-1699). */
+  private readonly droppedStreams = new Set<() => void>();
   private exitPromise?: Promise<void>;
   private stopping = false;
   private lastExit?: string;
@@ -153,6 +155,11 @@ export class Backend {
     else await this.http!.send(wire);
   }
 
+  /** Resumes every dropped stream now rather than after the backend's `retry`. */
+  resumeDroppedStreams(): void {
+    for (const resume of [...this.droppedStreams]) resume();
+  }
+
   /** HTTP transports need the negotiated version for the MCP-Protocol-Version header. */
   setProtocolVersion(version: string): void {
     if (this.http && 'setProtocolVersion' in this.http) this.http.setProtocolVersion(version);
@@ -249,10 +256,21 @@ export class Backend {
             },
             // Called when a stream ended without its answer and will be resumed after the backend's `retry`
             // (attempt 0), and again for each failed resumption (not a new drop: nothing to mirror).
+            // The backend's `retry` is the fallback: a client that resumes its own stream sooner resumes this
+            // one with it (resumeDroppedStreams), so the gateway adds no wait a direct client would not have.
             reconnectionScheduler: (reconnect, delay, attempt) => {
               if (attempt === 0) this.onstreamdrop?.();
-              const timer = setTimeout(reconnect, delay);
-              return () => clearTimeout(timer);
+              const resume = () => {
+                clearTimeout(timer);
+                this.droppedStreams.delete(resume);
+                reconnect();
+              };
+              const timer = setTimeout(resume, delay);
+              this.droppedStreams.add(resume);
+              return () => {
+                clearTimeout(timer);
+                this.droppedStreams.delete(resume);
+              };
             },
           });
     transport.onmessage = (m: unknown) => this.onmessage?.(m as JsonRpcMessage);

@@ -156,6 +156,7 @@ export class HttpListener {
       if (existing.principal !== auth.principal) return reply(res, 403, { error: 'forbidden', message: 'this session belongs to another principal' });
       // A GET with Last-Event-ID resumes a stream (the transport replays what was missed); without, it opens the standalone one.
       if (req.method === 'GET' && req.headers['last-event-id'] === undefined) return this.openStandaloneStream(existing, req, res);
+      if (req.method === 'GET') existing.session.clientResumed();
       return existing.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; start a session with an initialize POST'));

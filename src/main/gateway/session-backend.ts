@@ -74,6 +74,11 @@ export class BackendLink {
     this.backend?.setProtocolVersion(version);
   }
 
+  /** The client resumed a dropped stream: the backend's dropped streams are resumed now too. */
+  resumeDroppedStreams(): void {
+    this.backend?.resumeDroppedStreams();
+  }
+
   /**
    * The connected backend: connects, or reconnects after a crash. `replay` is the client's initialize of a
    * session that was already initialized: the new backend gets it (with our own id) and `initialized`.

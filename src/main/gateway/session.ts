@@ -144,6 +144,14 @@ export class GatewaySession {
     return this.link.pid;
   }
 
+  /**
+   * The client reconnected with Last-Event-ID (SEP-1699): streams the backend dropped are resumed at once,
+   * as a direct client's would be now, instead of after the `retry` the backend announced.
+   */
+  clientResumed(): void {
+    this.link.resumeDroppedStreams();
+  }
+
   handleClientMessage(message: JsonRpcMessage): void {
     // Checked before anything walks the params (the tap, the chain, the recorder): see payload-depth.ts.
     if (isRequest(message) && nestedDeeperThan(message.params, MAX_PAYLOAD_DEPTH)) return this.refuseTooDeep(message);
@@ -273,7 +281,8 @@ export class GatewaySession {
       if (ex) {
         this.exchanges.fromClient.delete(ex.id);
         ex.abort?.abort(new Error('cancelled by the client'));
-        ex.errorReturned = { code: RpcCode.InternalError, message: 'Request cancelled by the client' };
+        // A pause this cancel ended has its record by now (the registry resolves it on the abort).
+        ex.errorReturned = { code: RpcCode.InternalError, message: cancelledMessage(ex) };
         this.exchanges.record(ex);
         if (!ex.forwarded) return;
       }
@@ -328,4 +337,15 @@ export class GatewaySession {
     this.client.send(response, req.id);
     this.exchanges.record(ex);
   }
+}
+
+/**
+ * What a client that cancelled saw: no answer. When it cancelled while paused at a breakpoint (an SDK
+ * client does so when its own request timeout passes), the record says so, so that a pause that "ended"
+ * with a client error reads as what it was.
+ */
+function cancelledMessage(ex: Exchange): string {
+  const pause = ex.breaks?.pauses.at(-1);
+  if (pause?.decision !== 'cancelled' || pause.by !== 'client') return 'Request cancelled by the client';
+  return `Request cancelled by the client while paused at breakpoint "${pause.breakpoint}" for ${pause.waitedMs} ms with no decision (a client cancels when its own request timeout passes): it got no answer${ex.forwarded ? '' : ', and the backend was not called'}`;
 }
