@@ -9,8 +9,8 @@ import type { ChainTrace } from '../../src/shared/trace/types';
 const bp = (input: Record<string, unknown>) => BreakpointSchema.parse(input);
 
 describe('breakpoint model', () => {
-  it('defaults: enabled, before the request chain, 60 s then continue; `when` moves it after the chains', () => {
-    expect(bp({ method: 'tools/call' })).toMatchObject({ enabled: true, at: ['request-before-chain'], timeoutMs: 60_000, onTimeout: 'continue', step: false });
+  it('defaults: enabled, before the request chain, 30 s then continue; `when` moves it after the chains', () => {
+    expect(bp({ method: 'tools/call' })).toMatchObject({ enabled: true, at: ['request-before-chain'], timeoutMs: 30_000, onTimeout: 'continue', step: false });
     expect(bp({ when: { blockedBy: 'pii-validator' } }).at).toEqual(['request-after-chain', 'response-after-chain']);
     expect(bp({ at: 'response-before-chain' }).at).toEqual(['response-before-chain']);
   });

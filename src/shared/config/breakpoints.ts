@@ -13,7 +13,18 @@ export type BreakPoint = z.infer<typeof BreakPointSchema>;
 /** Where a pause happened: one of the four points, or before one interceptor while stepping. */
 export type PausePoint = BreakPoint | 'before-interceptor';
 
-export const DEFAULT_PAUSE_TIMEOUT_MS = 60_000;
+/**
+ * How long an undecided pause waits by default: 30 s, half of the 60 s request timeout MCP SDK clients
+ * use by default. With 60 s the client always gave up first (and cancelled) just as the pause ended.
+ */
+export const DEFAULT_PAUSE_TIMEOUT_MS = 30_000;
+
+/**
+ * The longest a pause may wait: a day. Node's timers hold at most 2^31-1 ms (~24.8 days) and fire at
+ * once beyond that (a 3,000,000,000 ms timeout used to end the pause immediately), and no client keeps a
+ * call open for a day anyway.
+ */
+export const MAX_PAUSE_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 export const BreakpointWhenSchema = z
   .strictObject({
@@ -43,6 +54,7 @@ export const BreakpointSchema = z
       .number({ error: 'expected a number of milliseconds' })
       .int()
       .positive()
+      .max(MAX_PAUSE_TIMEOUT_MS, { error: `at most ${MAX_PAUSE_TIMEOUT_MS} (24 h): a pause holds a live call, and Node's timers cannot wait longer than ~24.8 days` })
       .default(DEFAULT_PAUSE_TIMEOUT_MS)
       .describe('How long a pause waits for a decision; then onTimeout applies and the trace says so.'),
     onTimeout: z.enum(['continue', 'block'], { error: 'expected "continue" or "block"' }).default('continue'),

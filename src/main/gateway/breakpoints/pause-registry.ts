@@ -4,6 +4,7 @@
 // session closed). A decision is checked before it is taken: a refused one leaves the pause open.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { MAX_PAUSE_TIMEOUT_MS } from '../../../shared/config/breakpoints';
 import type { PauseDecision, PauseDecisionKind, PausedCall, PauseRecord } from '../../../shared/trace/pauses';
 
 export type PauseOutcome = { decision: PauseDecision; by: string; timedOut: boolean } | { decision: { kind: 'cancelled' }; by: string; timedOut: false };
@@ -65,11 +66,14 @@ export class PauseRegistry extends EventEmitter<PauseRegistryEvents> {
     const id = randomUUID();
     const t0 = performance.now();
     const pausedAt = new Date();
+    // BreakpointSchema bounds timeoutMs; clamped here too, since a timer past 2^31-1 ms fires at once.
+    const timeoutMs = Math.min(request.view.timeoutMs, MAX_PAUSE_TIMEOUT_MS);
     const view: PausedCall = {
       ...request.view,
+      timeoutMs,
       id,
       pausedAt: pausedAt.toISOString(),
-      deadline: new Date(pausedAt.getTime() + request.view.timeoutMs).toISOString(),
+      deadline: new Date(pausedAt.getTime() + timeoutMs).toISOString(),
     };
     return new Promise((done) => {
       const onAbort = () => finish({ decision: { kind: 'cancelled' }, by: 'client', timedOut: false });

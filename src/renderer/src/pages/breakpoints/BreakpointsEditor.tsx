@@ -2,7 +2,7 @@
 // screen's JSON tab, and they hot-reload) and the live ones this console sets, added with the same
 // `method[:target]` form as the CLI's --break (tools/call:echo, tools/*, resources/read:test://*).
 import { useState } from 'react';
-import { BREAK_POINTS, type BreakpointInput } from '../../../../shared/config/breakpoints';
+import { BREAK_POINTS, DEFAULT_PAUSE_TIMEOUT_MS, MAX_PAUSE_TIMEOUT_MS, type BreakpointInput } from '../../../../shared/config/breakpoints';
 import { useApiMutation, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { POINT_LABEL } from './labels';
@@ -17,7 +17,7 @@ function describe(b: Row): string {
     b.principal ? `principal ${b.principal}` : '',
     b.when?.blockedBy ? `when ${b.when.blockedBy} blocks` : b.when?.outcome ? `when ${b.when.outcome}` : '',
     b.step ? 'step' : '',
-    `${(b.timeoutMs ?? 60_000) / 1000} s then ${b.onTimeout ?? 'continue'}`,
+    `${(b.timeoutMs ?? DEFAULT_PAUSE_TIMEOUT_MS) / 1000} s then ${b.onTimeout ?? 'continue'}`,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -33,7 +33,7 @@ export function BreakpointsEditor() {
   const [spec, setSpec] = useState('tools/call');
   const [at, setAt] = useState<string>('request-before-chain');
   const [onTimeout, setOnTimeout] = useState<'continue' | 'block'>('continue');
-  const [seconds, setSeconds] = useState(60);
+  const [seconds, setSeconds] = useState(DEFAULT_PAUSE_TIMEOUT_MS / 1000);
   const [step, setStep] = useState(false);
   const [blockedBy, setBlockedBy] = useState('');
 
@@ -48,7 +48,7 @@ export function BreakpointsEditor() {
       ...(target ? { target } : {}),
       at: [at as (typeof BREAK_POINTS)[number]],
       onTimeout,
-      timeoutMs: Math.max(1, seconds) * 1000,
+      timeoutMs: Math.min(Math.max(1, seconds), MAX_PAUSE_TIMEOUT_MS / 1000) * 1000,
       step,
       ...(blockedBy.trim() ? { when: { blockedBy: blockedBy.trim() } } : {}),
     };
@@ -138,7 +138,7 @@ export function BreakpointsEditor() {
           </label>
           <label>
             Timeout (s)
-            <input type="number" aria-label="Timeout seconds" min={1} value={seconds} onChange={(e) => setSeconds(Number(e.target.value))} />
+            <input type="number" aria-label="Timeout seconds" min={1} max={MAX_PAUSE_TIMEOUT_MS / 1000} value={seconds} onChange={(e) => setSeconds(Number(e.target.value))} />
           </label>
           <label>
             Then
