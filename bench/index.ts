@@ -5,6 +5,7 @@ import { runEngineBench } from './engine';
 import { run as runGatewayBench } from './gateway';
 import { run as runMessagesBench } from './messages';
 import { run as runOtelBench } from './otel';
+import { run as runPathBench } from './path';
 import { run as runPostgresBench } from './postgres';
 import { run as runPostgresMessagesBench } from './postgres-messages';
 import { run as runRegexBench } from './regex';
@@ -14,6 +15,8 @@ import { run as runTrafficUiBench } from './traffic-ui';
 const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'engine', run: runEngineBench },
   { name: 'gateway', run: runGatewayBench },
+  // The path's cost against a bare relay (A/A row included): [path-speed]'s table.
+  { name: 'path', run: runPathBench },
   { name: 'otel', run: runOtelBench },
   { name: 'store', run: runStoreBench },
   // Starts a throwaway PostgreSQL (or uses BENCH_PG_URL); loads 1M executions into it once (minutes).

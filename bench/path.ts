@@ -1,0 +1,146 @@
+// The path's cost ([path-speed]): sequential `tools/call echo` over stdio, server-everything over stdio
+// behind each variant, every ratio against a bare JSON-line relay in the same position (the floor for any
+// proxy), measured side by side in one run with rounds interleaved. A second relay (A/A) shows the noise:
+// a row that differs from the relay by less than the A/A row does not differ at all. CPU per call is the
+// whole process tree's (gateway, its writer thread and its interceptor servers; not the backend's, which
+// every variant has).
+// Run on a quiet machine (load average < 1): `npm run bench -- path`; BENCH_PATH_CALLS, BENCH_PATH_ROUNDS.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LineClient } from './gateway';
+import { fmtMs, percentile, printTable } from './stats';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'out/cli/index.js');
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const relay = join(root, 'bench/relay.mjs');
+
+const CALLS = Number(process.env.BENCH_PATH_CALLS ?? 1000);
+const ROUNDS = Number(process.env.BENCH_PATH_ROUNDS ?? 4);
+const WARMUP = 300;
+
+interface Variant {
+  name: string;
+  args: string[];
+  samples: number[];
+  totalMs: number;
+  calls: number;
+  cpuMs: number;
+  /** The targets of [path-speed]: p50 at most, calls/s at least, as ratios to the relay. */
+  target?: { p50: number; tput: number };
+}
+
+function config(options: { samples: boolean; capture: boolean }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ic-bench-path-'));
+  const file = join(dir, 'gateway.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      backend: { transport: 'stdio', name: 'everything', command: process.execPath, arguments: [everything, 'stdio'] },
+      staticInterceptors: options.samples ? [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cli, 'serve-samples'] }] : [],
+      // Every bundled sample runs; the allowlist lets every tool through (as in the README's HTTP example).
+      overrides: options.samples ? { 'samples/tool-allowlist': { config: { allow: ['*'] } } } : {},
+      captureMessages: options.capture,
+    }),
+  );
+  return file;
+}
+
+function gatewayArgs(file: string, record: boolean): string[] {
+  const db = join(mkdtempSync(join(tmpdir(), 'ic-bench-path-db-')), 'history.db');
+  return [cli, 'gateway', '--config', file, '--quiet', '--no-watch', ...(record ? ['--db', db] : ['--no-record'])];
+}
+
+/** CPU (user + system) of a process and its descendants, ms, leaving out `except` and its descendants. */
+function treeCpuMs(pid: number, except: (cmdline: string) => boolean): number {
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(fields[1]);
+      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  const walk = (p: number) => {
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+    } catch {
+      return;
+    }
+    if (p !== pid && except(cmdline)) return;
+    total += cpu.get(p) ?? 0;
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return total;
+}
+
+const isBackend = (cmdline: string) => cmdline.includes('server-everything');
+
+async function measure(variant: Variant): Promise<void> {
+  const child = spawn(process.execPath, variant.args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
+  const client = new LineClient(child);
+  await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  client.notify('notifications/initialized');
+  const params = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
+  for (let i = 0; i < WARMUP; i++) await client.call('tools/call', params);
+  const cpu0 = treeCpuMs(child.pid!, isBackend);
+  const start = performance.now();
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    await client.call('tools/call', params);
+    variant.samples.push(performance.now() - t0);
+  }
+  variant.totalMs += performance.now() - start;
+  variant.calls += CALLS;
+  variant.cpuMs += treeCpuMs(child.pid!, isBackend) - cpu0;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+export async function run(): Promise<void> {
+  const load = loadavg()[0]!;
+  const variant = (name: string, args: string[], target?: Variant['target']): Variant => ({ name, args, samples: [], totalMs: 0, calls: 0, cpuMs: 0, target });
+  const direct = [everything, 'stdio'];
+  const variants: Variant[] = [
+    variant('relay', [relay, process.execPath, ...direct]),
+    variant('relay again (A/A)', [relay, process.execPath, ...direct]),
+    variant('gateway, no recording', gatewayArgs(config({ samples: false, capture: true }), false), { p50: 1.1, tput: 0.9 }),
+    variant('gateway, recording, capture off', gatewayArgs(config({ samples: false, capture: false }), true), { p50: 1.1, tput: 0.9 }),
+    variant('gateway, default (recording + capture)', gatewayArgs(config({ samples: false, capture: true }), true), { p50: 1.1, tput: 0.9 }),
+    variant('gateway + bundled samples (default)', gatewayArgs(config({ samples: true, capture: true }), true), { p50: 3, tput: 0 }),
+  ];
+  console.log(`sequential tools/call (echo) over stdio behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved (load average at start ${load.toFixed(2)})`);
+  if (load >= 1) console.log('the load average is 1 or more: these figures are not figures (see README "Path cost")');
+  for (let round = 0; round < ROUNDS; round++) for (const v of round % 2 ? [...variants].reverse() : variants) await measure(v);
+  const base = variants[0]!;
+  const baseP50 = percentile(base.samples, 50);
+  const baseTput = (base.calls / base.totalMs) * 1000;
+  printTable(
+    'Path cost vs a bare JSON-line relay',
+    ['variant', 'p50', 'p99', 'calls/s', 'CPU/call', 'p50 vs relay', 'calls/s vs relay', 'target'],
+    variants.map((v) => {
+      const p50 = percentile(v.samples, 50);
+      const tput = (v.calls / v.totalMs) * 1000;
+      const p50Ratio = p50 / baseP50;
+      const tputRatio = tput / baseTput;
+      const verdict = v.target ? (p50Ratio <= v.target.p50 && tputRatio >= v.target.tput ? 'met' : 'NOT met') : '';
+      const target = v.target ? `≤ ${v.target.p50}× p50${v.target.tput ? `, ≥ ${v.target.tput}× calls/s` : ''}: ${verdict}` : '';
+      return [v.name, fmtMs(p50), fmtMs(percentile(v.samples, 99)), tput.toFixed(0), fmtMs(v.cpuMs / v.calls), `${p50Ratio.toFixed(2)}×`, `${tputRatio.toFixed(2)}×`, target];
+    }),
+  );
+  const aa = variants[1]!;
+  const aaP50 = percentile(aa.samples, 50) / baseP50;
+  console.log(`A/A (relay vs relay): p50 ${aaP50.toFixed(2)}× ${Math.abs(aaP50 - 1) <= 0.05 ? '(within 5 %: the run is usable)' : '(more than 5 % apart: too noisy, run again on a quieter machine)'}`);
+}
