@@ -118,7 +118,7 @@ describe('GatewayManager (real gateway)', () => {
     const snippets = await call<{ stdio: { claudeDesktop: string; command: string }; http: unknown }>(core, 'gateways.snippets', { id: 'cli-launched' });
     const entry = JSON.parse(snippets.stdio.claudeDesktop).mcpServers['cli-launched'];
     expect(entry.command).toBe(process.execPath);
-    expect(entry.args).toEqual([expect.stringMatching(/out\/cli\/index\.js$/), 'gateway', '--config', expect.stringMatching(/cli-launched\.json$/), '--listen', 'stdio', '--gateway-id', 'cli-launched', '--db', expect.any(String)]);
+    expect(entry.args).toEqual([expect.stringMatching(/out\/cli\/index\.js$/), 'gateway', '--config', expect.stringMatching(/cli-launched\.json$/), '--listen', 'stdio', '--gateway-id', 'cli-launched', '--db', expect.any(String), '--data-dir', expect.any(String)]);
     expect(snippets.http).toBeNull();
 
     expect(await core.dispatcher.dispatch('gateways.stop', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });

@@ -8,40 +8,59 @@
 // of its own, so it can be restarted or scaled out (the insert is idempotent by execution id). The journal
 // is a local file in the data folder (named after the server and database, never the password): a killed
 // gateway's unwritten records are written by the next one started on the same data folder.
+// Both: the redaction at rest saved in the data folder's settings (the console's Settings → History) is
+// applied to every execution and captured message before it is written, as the console does for its own.
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Recorder } from '../../shared/trace/execution';
 import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath } from '../store';
 import { isPostgresUrl, openPgHistoryWriter, redactUrl } from '../store-postgres';
+import { savedRedactor } from '../services/saved-redaction';
 
 /** Names this process's rows in a shared database (a container's hostname is rarely telling). */
 export const HOST_ENV_VAR = 'INTERCEPTOR_CONSOLE_HOST';
 
-/** Opens the history this headless gateway records into (SQLite or PostgreSQL) and returns its writer. */
-export async function openGatewayHistory(dbPath: string | undefined, log: (line: string) => void, options: { journal?: boolean } = {}): Promise<Recorder> {
+export interface GatewayHistoryOptions {
+  journal?: boolean;
+  /** The data folder whose settings (redaction) and journals apply; default $INTERCEPTOR_CONSOLE_DATA or the app's. */
+  dataDir?: string;
+}
+
+/**
+ * Opens the history this headless gateway records into (SQLite or PostgreSQL) and returns its writer.
+ * Throws RedactionSettingsError when the saved redaction cannot be applied: recording without it would
+ * store what the user asked never to store.
+ */
+export async function openGatewayHistory(dbPath: string | undefined, log: (line: string) => void, options: GatewayHistoryOptions = {}): Promise<Recorder> {
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const redactor = savedRedactor(dataDir);
   const target = dbPath ?? process.env[DB_ENV_VAR];
   if (isPostgresUrl(target)) {
     const host = process.env[HOST_ENV_VAR]?.trim();
     const recorder = await openPgHistoryWriter(target.trim(), {
       onError: (message) => log(`recording: ${message}`),
       ...(host ? { host } : {}),
-      ...(options.journal !== false ? { journal: { path: pgJournalPath(target) } } : {}),
+      ...(redactor ? { redactor } : {}),
+      ...(options.journal !== false ? { journal: { path: pgJournalPath(target, dataDir) } } : {}),
     });
-    log(`recording to PostgreSQL at ${redactUrl(target)}`);
+    log(`recording to PostgreSQL at ${redactUrl(target)}${redactor ? ' (redacting as set in the data folder)' : ''}`);
     return recorder;
   }
-  const path = resolveDbPath({ ...(dbPath ? { flag: dbPath } : {}), dataDir: defaultDataDir() });
-  const recorder = SqliteHistoryWriter.open(path, { journal: options.journal !== false, onError: (message) => log(`recording: ${message}`) });
-  log(`recording to ${path}`);
+  const path = resolveDbPath({ ...(dbPath ? { flag: dbPath } : {}), dataDir });
+  const recorder = SqliteHistoryWriter.open(path, {
+    journal: options.journal !== false,
+    onError: (message) => log(`recording: ${message}`),
+    ...(redactor ? { redactor } : {}),
+  });
+  log(`recording to ${path}${redactor ? ' (redacting as set in the data folder)' : ''}`);
   return recorder;
 }
 
 /** `<data folder>/postgres-<hash of host, port and database>`: one journal family per shared database. */
-function pgJournalPath(url: string): string {
+function pgJournalPath(url: string, dir: string): string {
   const u = new URL(url.trim());
   const id = createHash('sha256').update(`${u.hostname}:${u.port}${u.pathname}`).digest('hex').slice(0, 12);
-  const dir = defaultDataDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 }); // an existing folder is left as it is (the user may have named it)
   return join(dir, `postgres-${id}`);
 }

@@ -10,6 +10,7 @@ import { attachBreakPrompt } from '../break-prompt';
 import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
 import { openGatewayHistory } from '../../gateway/open-history';
+import { RedactionSettingsError } from '../../services/saved-redaction';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { dbOption, withDbPassword } from './history-db';
@@ -18,7 +19,7 @@ import { findPackageRoot } from '../../services/environment';
 import { resolveTelemetryOptions } from '../../telemetry/options';
 import type { OtelTelemetry } from '../../telemetry/otel-telemetry';
 
-const usage = `Usage: interceptor-console gateway --config FILE [--listen stdio] [--gateway-id ID] [--db FILE|URL] [--db-password-file FILE] [--no-record] [--no-journal]
+const usage = `Usage: interceptor-console gateway --config FILE [--listen stdio] [--gateway-id ID] [--db FILE|URL] [--db-password-file FILE] [--data-dir D] [--no-record] [--no-journal]
                                   [--no-watch] [--quiet] [--otlp-endpoint URL] [--break METHOD[:TARGET]]...
 
 Runs one gateway from a config file (see resources/gateway-config.schema.json and
@@ -42,6 +43,11 @@ Options:
                   the PostgreSQL password, read from this file's first line (keep it
                   0600), so that the URL on the command line needs none; without it a
                   URL without password uses $PGPASSWORD
+  --data-dir D    the console's data folder: its settings' redaction at rest
+                  (Settings > History: redacted paths) applies to what this
+                  gateway records, and its crash journals live there (default:
+                  $INTERCEPTOR_CONSOLE_DATA, else the app's data folder); the
+                  "Connect a client" snippets pass the console's
   --no-record     record nothing (same as "recording": false in the config)
   --no-journal    record without the crash journal (records not yet written to the
                   database are lost if the process is killed; for measurements)
@@ -67,6 +73,7 @@ export const gatewayCommand: CliCommand = {
       listen: { type: 'string' },
       'gateway-id': { type: 'string' },
       ...dbOption,
+      'data-dir': { type: 'string' },
       'no-record': { type: 'boolean' },
       'no-journal': { type: 'boolean' },
       'no-watch': { type: 'boolean' },
@@ -109,9 +116,13 @@ export const gatewayCommand: CliCommand = {
     let recorder: Recorder | null = null;
     if (recordingEnabled(config) && !values['no-record']) {
       try {
-        recorder = await openGatewayHistory(withDbPassword(values.db, values['db-password-file']), log, { journal: !values['no-journal'] });
+        recorder = await openGatewayHistory(withDbPassword(values.db, values['db-password-file']), log, {
+          journal: !values['no-journal'],
+          ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
+        });
       } catch (err) {
         if (err instanceof UsageError) throw err;
+        if (err instanceof RedactionSettingsError) throw new CliFailure(`${err.message}, or run with --no-record; nothing was recorded`);
         throw new CliFailure(`cannot open the history database: ${(err as Error).message} (use --db FILE or --db postgres://…, or --no-record)`);
       }
     }

@@ -2,9 +2,9 @@
 // the same rules as recording: the redaction at rest configured in the data folder's settings is
 // applied, and gateway configs lose their credentials.
 import { existsSync, readFileSync } from 'node:fs';
-import { createRedactor, DEFAULT_MAX_LINE_BYTES, importFromFile, ImportError, type ImportResult } from '../../store';
+import { DEFAULT_MAX_LINE_BYTES, importFromFile, ImportError, type ImportResult } from '../../store';
 import { defaultDataDir } from '../../services/environment';
-import { readSavedSettings, settingsPath } from '../../services/settings';
+import { RedactionSettingsError, savedRedactor } from '../../services/saved-redaction';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlagsAndPositionals } from '../flags';
 import { dbOption, dbUsage, openHistory, positiveNumber, postgresTarget, withHistory, withPostgres } from './history-db';
@@ -40,11 +40,10 @@ export const importCommand: CliCommand = {
     const dataDir = defaultDataDir();
     let redactor;
     try {
-      redactor = createRedactor({ paths: readSavedSettings(dataDir).redactPaths });
+      redactor = savedRedactor(dataDir);
     } catch (err) {
-      throw new CliFailure(
-        `cannot apply the configured redaction, so nothing was imported: ${(err as Error).message}. Fix ${settingsPath(dataDir)} (or set its redactPaths in the console's Settings).`,
-      );
+      if (!(err instanceof RedactionSettingsError)) throw err;
+      throw new CliFailure(`${err.message}; nothing was imported.`);
     }
     const options = {
       ...(redactor ? { redactor } : {}),

@@ -17,7 +17,11 @@ export interface RedactionOptions {
 
 export interface Redactor {
   execution(record: ExecutionRecord): ExecutionRecord;
-  /** A captured message: the paths apply to its payload (a request's params, a result, an error's data), as for executions. */
+  /**
+   * A captured message: the paths apply to its payload as for executions: a request's params, a result, an
+   * error's data; on an interceptor server's side, the payload an `interceptor/invoke` carries (params.payload)
+   * and the one a mutation returns (result.payload), which are the same client payloads one level down.
+   */
   message?(record: MessageRecord): MessageRecord;
 }
 
@@ -71,6 +75,12 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
         const copy: Record<string, unknown> = { ...m };
         if (m.params !== undefined) copy.params = payload(m.params);
         if (m.result !== undefined) copy.result = payload(m.result);
+        if (record.side === 'interceptor') {
+          copy.params = nestedPayload(copy.params, payload);
+          copy.result = nestedPayload(copy.result, payload);
+          if (copy.params === undefined) delete copy.params;
+          if (copy.result === undefined) delete copy.result;
+        }
         const error = m.error as Record<string, unknown> | undefined;
         if (error && typeof error === 'object' && error.data !== undefined) copy.error = { ...error, data: payload(error.data) };
         out = { ...record, message: copy };
@@ -79,4 +89,11 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
       return out;
     },
   };
+}
+
+/** `{..., payload}` with its payload redacted (interceptor/invoke params, a mutation result); anything else as it is. */
+function nestedPayload(value: unknown, payload: (v: unknown) => unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !('payload' in value)) return value;
+  const v = value as Record<string, unknown>;
+  return v.payload === undefined ? value : { ...v, payload: payload(v.payload) };
 }
