@@ -8,33 +8,32 @@
 // of its own, so it can be restarted or scaled out (the insert is idempotent by execution id). The journal
 // is a local file in the data folder (named after the server and database, never the password): a killed
 // gateway's unwritten records are written by the next one started on the same data folder.
-// Both: the redaction at rest saved in the data folder's settings (the console's Settings → History) is
-// applied to every execution and captured message before it is written, as the console does for its own.
+// Both: the redaction at rest the caller passes (the CLI reads the one saved in the data folder's settings,
+// the console's Settings → History) is applied to every execution and captured message before it is
+// written, as the console does for its own. Read by the caller: the gateway does not depend on the app's
+// services (test/gateway/layering.test.ts).
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Recorder } from '../../shared/trace/execution';
-import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath } from '../store';
+import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath, type Redactor } from '../store';
 import { isPostgresUrl, openPgHistoryWriter, redactUrl } from '../store-postgres';
-import { savedRedactor } from '../services/saved-redaction';
 
 /** Names this process's rows in a shared database (a container's hostname is rarely telling). */
 export const HOST_ENV_VAR = 'INTERCEPTOR_CONSOLE_HOST';
 
 export interface GatewayHistoryOptions {
   journal?: boolean;
-  /** The data folder whose settings (redaction) and journals apply; default $INTERCEPTOR_CONSOLE_DATA or the app's. */
+  /** The data folder whose journals apply (and history.db, without a --db); default $INTERCEPTOR_CONSOLE_DATA or the app's. */
   dataDir?: string;
+  /** The redaction at rest to apply to every record (the data folder's saved setting; see savedRedactor). */
+  redactor?: Redactor;
 }
 
-/**
- * Opens the history this headless gateway records into (SQLite or PostgreSQL) and returns its writer.
- * Throws RedactionSettingsError when the saved redaction cannot be applied: recording without it would
- * store what the user asked never to store.
- */
+/** Opens the history this headless gateway records into (SQLite or PostgreSQL) and returns its writer. */
 export async function openGatewayHistory(dbPath: string | undefined, log: (line: string) => void, options: GatewayHistoryOptions = {}): Promise<Recorder> {
   const dataDir = options.dataDir ?? defaultDataDir();
-  const redactor = savedRedactor(dataDir);
+  const redactor = options.redactor;
   const target = dbPath ?? process.env[DB_ENV_VAR];
   if (isPostgresUrl(target)) {
     const host = process.env[HOST_ENV_VAR]?.trim();

@@ -10,7 +10,8 @@ import { attachBreakPrompt } from '../break-prompt';
 import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
 import { openGatewayHistory } from '../../gateway/open-history';
-import { RedactionSettingsError } from '../../services/saved-redaction';
+import { RedactionSettingsError, savedRedactor } from '../../services/saved-redaction';
+import { defaultDataDir } from '../../store';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { dbOption, withDbPassword } from './history-db';
@@ -116,9 +117,14 @@ export const gatewayCommand: CliCommand = {
     let recorder: Recorder | null = null;
     if (recordingEnabled(config) && !values['no-record']) {
       try {
+        const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
+        // Throws RedactionSettingsError when the saved redaction cannot be applied: recording without it
+        // would store what the user asked never to store.
+        const redactor = savedRedactor(dataDir);
         recorder = await openGatewayHistory(withDbPassword(values.db, values['db-password-file']), log, {
           journal: !values['no-journal'],
-          ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
+          dataDir,
+          ...(redactor ? { redactor } : {}),
         });
       } catch (err) {
         if (err instanceof UsageError) throw err;
