@@ -156,6 +156,16 @@ describe('CLI against serve-samples over stdio', () => {
 });
 
 describe('CLI against serve-samples --http', () => {
+  it('refuses to serve beyond loopback without --token unless told so explicitly', async () => {
+    const refused = await run(['serve-samples', '--http', '0', '--host', '0.0.0.0']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('refusing to serve on 0.0.0.0 without --token');
+    const withToken = await serveHttp(['--host', '0.0.0.0', '--token', 'T0k3n']);
+    expect(withToken.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
+    const optedIn = await serveHttp(['--host', '0.0.0.0', '--allow-remote-without-token']);
+    expect(optedIn.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
+  });
+
   it('list and invoke over Streamable HTTP with a bearer token; refuses without it', async () => {
     const { child, url } = await serveHttp(['--token', 'T0k3n']);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);

@@ -1,4 +1,5 @@
 // `interceptor-console serve-samples`: the sample interceptor server over stdio (default) or HTTP.
+import { isLoopbackAddress } from '../../../shared/config/listen-exposure';
 import { serveHostOverHttp } from '../../interceptors/host/serve-http';
 import { serveHostOverStdio } from '../../interceptors/host/serve-stdio';
 import { createSampleHost } from '../../interceptors/samples/index';
@@ -6,7 +7,7 @@ import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 
 const usage = `Usage: interceptor-console serve-samples [--http <port>] [--host <addr>] [--token <token>] [--allowed-host <name>…]
-                                           [--allowed-origin <url>…]
+                                           [--allowed-origin <url>…] [--allow-remote-without-token]
 
 Serves the sample interceptors (pii-validator, email-redactor, request-logger, secretless-redactor,
 cross-boundary-guard, tool-allowlist, prompt-injection-heuristic).
@@ -16,7 +17,8 @@ With --http it serves Streamable HTTP at http://<host>:<port>/mcp and prints the
 
 Options:
   --http <port>            serve over HTTP on this port (0 picks a free one)
-  --host <addr>            interface to bind (default 127.0.0.1; others expose the server)
+  --host <addr>            interface to bind (default 127.0.0.1; others expose the server and need
+                           --token, or --allow-remote-without-token)
   --token <token>          require "Authorization: Bearer <token>" on every HTTP request
   --allowed-host <name>    extra host name accepted in the Host header (repeatable)
   --allowed-origin <url>   extra browser origin allowed to call, e.g. http://localhost:6274
@@ -33,6 +35,7 @@ export const serveSamplesCommand: CliCommand = {
       host: { type: 'string' },
       token: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
+      'allow-remote-without-token': { type: 'boolean' },
       'allowed-origin': { type: 'string', multiple: true },
       'page-size': { type: 'string' },
     });
@@ -46,8 +49,8 @@ export const serveSamplesCommand: CliCommand = {
     const host = createSampleHost({ pageSize, workers: true });
 
     if (values.http === undefined) {
-      if (values.host !== undefined || values.token !== undefined || values['allowed-host'] || values['allowed-origin']) {
-        throw new UsageError('--host, --token, --allowed-host and --allowed-origin need --http <port>');
+      if (values.host !== undefined || values.token !== undefined || values['allowed-host'] || values['allowed-origin'] || values['allow-remote-without-token']) {
+        throw new UsageError('--host, --token, --allowed-host, --allowed-origin and --allow-remote-without-token need --http <port>');
       }
       const serving = await serveHostOverStdio(host);
       const stop = (): void => void serving.close();
@@ -64,6 +67,13 @@ export const serveSamplesCommand: CliCommand = {
     const port = Number(values.http);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http must be a port number 0-65535, got "${values.http}"`);
     const bind = values.host ?? '127.0.0.1';
+    // As for a gateway's listener (listen-exposure.ts): beyond loopback, every machine that reaches the port
+    // could invoke the interceptors (and read what they are sent), so that needs a token or an explicit opt-in.
+    if (!isLoopbackAddress(bind) && values.token === undefined && values['allow-remote-without-token'] !== true) {
+      throw new UsageError(
+        `refusing to serve on ${bind} without --token: other machines can reach it. Pass --token <token>, bind 127.0.0.1, or, if every machine that reaches it may use it, --allow-remote-without-token`,
+      );
+    }
     let serving;
     try {
       serving = await serveHostOverHttp(host, {
@@ -76,7 +86,7 @@ export const serveSamplesCommand: CliCommand = {
     } catch (err) {
       throw new CliFailure(`cannot listen on ${bind}:${port}: ${(err as Error).message}\n  → pick another --http port (0 picks a free one)`);
     }
-    if (!['127.0.0.1', 'localhost', '::1'].includes(bind)) {
+    if (!isLoopbackAddress(bind)) {
       console.error(`warning: bound to ${bind}, reachable from other machines${values.token ? '' : ' and without --token'}`);
     }
     console.error(`serve-samples: listening on ${serving.url}${values.token ? ' (bearer token required)' : ''}`);
