@@ -5,7 +5,7 @@
 // gateway's own negotiated version instead of the client's; in this era there is no session to keep, so a
 // refused request is just an answer, never a reason to drop or re-initialize the backend link.
 import type { BackendEntry } from '../../shared/config/schema';
-import { JsonValueSplitter } from './json-values';
+import { JsonValueSplitter, MessageTooLargeError } from './json-values';
 import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
 
 /** What the HTTP listener tells the backend about the 2026-07-28 requests it relays, and learns back. */
@@ -40,6 +40,7 @@ export async function postModern(
   message: JsonRpcMessage,
   headers: Record<string, string>,
   onStreamEnd?: () => void,
+  maxMessageBytes = Infinity,
 ): Promise<void> {
   const id = isRequest(message) ? message.id : undefined;
   const controller = new AbortController();
@@ -66,8 +67,14 @@ export async function postModern(
   const head = (nullId: boolean) => id !== undefined && relay?.onHead(id, { status: response.status, sse: isSse(response), nullId });
   head(false);
   // The rest arrives in the background: send() resolves once the backend took the request.
-  void readAnswer(response, id, deliver, controller.signal, () => head(true))
-    .catch(() => undefined)
+  void readAnswer(response, id, deliver, controller.signal, () => head(true), maxMessageBytes)
+    .catch((err: unknown) => {
+      // One message past the cap: the stream is dropped (the backend is told by the closed connection) and
+      // the request gets the error, as a stdio backend's oversized line does.
+      if (!(err instanceof MessageTooLargeError)) return;
+      controller.abort();
+      if (id !== undefined) deliver(errorResponse(id, RpcCode.InternalError, `backend "${entry.name}": ${err.message}`));
+    })
     .finally(() => {
       if (id !== undefined) flights.delete(id);
       onStreamEnd?.();
@@ -84,10 +91,11 @@ async function readAnswer(
   deliver: (m: JsonRpcMessage) => void,
   signal: AbortSignal,
   nullId: () => void,
+  maxChars: number,
 ): Promise<void> {
   if (id === undefined) return void (await response.body?.cancel());
   if (isSse(response) && response.body) {
-    for await (const data of sseData(response.body, signal)) {
+    for await (const data of sseData(response.body, signal, maxChars)) {
       const parsed = parse(data);
       if (parsed) deliver(parsed);
     }
@@ -95,7 +103,7 @@ async function readAnswer(
   }
   // JSON: one value, or several (newline-delimited JSON-RPC streamed in a chunked body), each relayed as
   // it completes; an endless body (a subscriptions/listen stream) is read until the client or backend ends it.
-  const splitter = new JsonValueSplitter();
+  const splitter = new JsonValueSplitter(maxChars);
   let answered = false;
   let start = ''; // the body's first characters, for the error when it holds no answer
   const take = (text: string) => {
@@ -143,10 +151,11 @@ function parse(text: string): JsonRpcMessage | undefined {
 }
 
 /** The `data` of each SSE event (multi-line data joined), as the stream delivers them. */
-async function* sseData(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<string> {
+async function* sseData(body: ReadableStream<Uint8Array>, signal: AbortSignal, maxChars: number): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
+  let dataChars = 0; // of the event being read: an event past the cap is not read further
   const reader = body.getReader();
   try {
     while (!signal.aborted) {
@@ -160,8 +169,13 @@ async function* sseData(body: ReadableStream<Uint8Array>, signal: AbortSignal): 
         if (line === '') {
           if (data.length > 0) yield data.join('\n');
           data = [];
-        } else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+          dataChars = 0;
+        } else if (line.startsWith('data:')) {
+          data.push(line.slice(5).replace(/^ /, ''));
+          dataChars += line.length;
+        }
       }
+      if (dataChars + buffer.length > maxChars) throw new MessageTooLargeError(maxChars);
     }
   } finally {
     reader.releaseLock();

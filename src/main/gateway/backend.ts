@@ -123,7 +123,7 @@ export class Backend {
     }
     if (this.modern && this.entry.transport === 'http') {
       const headers = this.modern.headersFor(message);
-      if (headers) return postModern(this, this.entry, message, headers, onStreamEnd);
+      if (headers) return postModern(this, this.entry, message, headers, onStreamEnd, this.options.maxMessageBytes);
       if (abortModern(this, message)) return;
     }
     if (this.gate) await this.gate;

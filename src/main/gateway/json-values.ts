@@ -5,7 +5,18 @@
 // by newlines, or several back to back, so the gateway relays each message when it arrives instead of
 // waiting for a body that, for a subscriptions/listen stream, never ends.
 
+/** A value (or an SSE event) longer than the cap: the stream is not read further. */
+export class MessageTooLargeError extends Error {
+  override name = 'MessageTooLargeError';
+  constructor(readonly limit: number) {
+    super(`a message of the backend's answer exceeds the gateway's cap of ${limit} characters (maxMessageBytes)`);
+  }
+}
+
 export class JsonValueSplitter {
+  /** `maxChars`: the longest value kept while it is read (a backend streaming one without end is cut off). */
+  constructor(private readonly maxChars = Infinity) {}
+
   private buffer = '';
   /** Where the value being read starts in `buffer` (-1: between values). */
   private start = -1;
@@ -49,6 +60,7 @@ export class JsonValueSplitter {
       this.buffer = '';
       this.scanned = 0;
     } else {
+      if (b.length - this.start > this.maxChars) throw new MessageTooLargeError(this.maxChars);
       this.buffer = b.slice(this.start);
       this.scanned = this.buffer.length;
       this.start = 0;
