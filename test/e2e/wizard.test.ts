@@ -1,8 +1,9 @@
 // The new-gateway wizard's backend step in a real Chromium against web mode (issue #19 item 7): a failed
 // Test connection shows the exact command it ran and the whole stderr tail (not its last three lines,
 // which for a Node crash are "}" and "Node.js v20…"), and Next stays disabled; a command line pasted into
-// the Command or Arguments field is split into words (shell-words), and a space-separated line typed into
-// the one-per-line field is flagged with a way to split it.
+// the Command or Arguments field is split into words (shell-words), a command line typed into Command runs as
+// the program and its arguments (issue [desktop-client] item 5.1), and a space-separated line typed into the
+// one-per-line field is flagged with a way to split it.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -87,5 +88,16 @@ describe.skipIf(!haveChromium)('new-gateway wizard, backend step (web mode, Chro
     await note.getByRole('button', { name: 'Split into words' }).click();
     expect(await args.inputValue()).toBe(`${everythingBin}\nstdio`);
     await note.waitFor({ state: 'detached' });
+  });
+
+  it('a command line typed into Command runs as the program and its arguments (it was spawned as one word: ENOENT)', async () => {
+    const args = wizard.getByLabel('Backend arguments');
+    await args.fill('');
+    await wizard.getByLabel('Backend command').fill(`${process.execPath} ${everythingBin} stdio`);
+    await wizard.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => wizard.getByTestId('backend-test').textContent(), { timeout: 45_000 }).toMatch(/Connected to .*\d+ tools/);
+    expect(await wizard.getByRole('button', { name: 'Next' }).isEnabled()).toBe(true);
+    // The field says how it is split, so a path with spaces is seen to need quotes.
+    expect(await wizard.getByLabel('Run as (Backend)').textContent()).toContain(`${everythingBin} stdio`);
   });
 });

@@ -1,8 +1,11 @@
 // The fields of one endpoint (a backend or an interceptor server): a command to launch, or a URL. A command
 // line pasted into the Command or Arguments field is split into words (the CLI's shell-words parser), since
 // a line such as `-y @scope/server --port 3` passed as one argument fails in ways that are hard to read.
+// A command line typed into Command is split the same way when it is spawned (entries.ts commandWords),
+// and the field says how.
 import type { ClipboardEvent } from 'react';
-import { argumentLines, commandLineWords, type EndpointDraft } from './entries';
+import { quoteCommandLine } from '../../../../../shared/shell/shell-words';
+import { argumentLines, commandLineWords, commandWords, type EndpointDraft } from './entries';
 
 interface Props {
   value: EndpointDraft;
@@ -34,6 +37,7 @@ export function EndpointFields({ value: d, onChange, allowSse, idPrefix }: Props
     const glue = (s: string, atStart: boolean) => (s === '' || (atStart ? s.endsWith('\n') : s.startsWith('\n')) ? '' : '\n');
     set({ args: `${before}${glue(before, true)}${words.join('\n')}${glue(after, false)}${after}` });
   };
+  const typedCommand = commandWords(d.command);
   const spaced = d.kind === 'command' ? argumentLines(d.args).filter((l) => /\s/.test(l) && (commandLineWords(l)?.length ?? 0) > 1) : [];
   return (
     <div className="endpoint-fields">
@@ -64,6 +68,11 @@ export function EndpointFields({ value: d, onChange, allowSse, idPrefix }: Props
               onPaste={pasteCommand}
               onChange={(e) => set({ command: e.target.value })}
             />
+            {typedCommand.leadingArgs.length > 0 && (
+              <span className="hint" aria-label={`Run as (${idPrefix})`}>
+                runs <code>{typedCommand.program}</code> with <code>{quoteCommandLine(typedCommand.leadingArgs)}</code> before the arguments below
+              </span>
+            )}
           </label>
           <label className="field">
             Arguments <span className="hint">one per line; a pasted command line is split into words</span>

@@ -1,6 +1,6 @@
 // The wizard's working state and how it becomes config entries (the gateway config schema's shapes).
 import type { ImportedServer } from '../../../../../shared/api/models';
-import { splitCommandLine } from '../../../../../shared/shell/shell-words';
+import { quoteCommandLine, splitCommandLine } from '../../../../../shared/shell/shell-words';
 import type { TestBackendResult, TestServerResult } from '../../../../../shared/api/models-chain';
 
 export type EntryKind = 'command' | 'url';
@@ -56,6 +56,20 @@ export function commandLineWords(text: string): string[] | undefined {
   }
 }
 
+/**
+ * The Command field as it is spawned: a command typed with its arguments (`node /path/index.js --flag`) is split
+ * into the program and the arguments that come before the one-per-line ones, quotes honoured like a shell
+ * (a path with spaces is quoted, as in a terminal). Spawning the whole line as one program name fails with
+ * ENOENT, which is never what a user typing it meant. A line that does not split (an unterminated quote) is
+ * kept as typed, so the error names what was typed.
+ */
+export function commandWords(command: string): { program: string; leadingArgs: string[] } {
+  const typed = command.trim();
+  const words = /\s/.test(typed) ? commandLineWords(typed) : undefined;
+  if (!words || words.length === 0) return { program: typed, leadingArgs: [] };
+  return { program: words[0]!, leadingArgs: words.slice(1) };
+}
+
 function lines(text: string): string[] {
   return text
     .split('\n')
@@ -76,11 +90,12 @@ function pairs(text: string, sep: string): Record<string, string> | undefined {
 export function backendEntry(d: EndpointDraft): Record<string, unknown> {
   if (d.kind === 'command') {
     const env = pairs(d.env, '=');
+    const { program, leadingArgs } = commandWords(d.command);
     return {
       transport: 'stdio',
       name: d.name.trim(),
-      command: d.command.trim(),
-      arguments: lines(d.args),
+      command: program,
+      arguments: [...leadingArgs, ...lines(d.args)],
       ...(env ? { env } : {}),
       ...(d.cwd.trim() ? { cwd: d.cwd.trim() } : {}),
     };
@@ -102,7 +117,8 @@ export function fromImported(s: ImportedServer): EndpointDraft {
     return {
       ...d,
       kind: 'command',
-      command: s.command ?? '',
+      // Quoted when it holds a space (`/Applications/My App/server`): the Command field splits at spaces.
+      command: s.command && /\s/.test(s.command) ? quoteCommandLine([s.command]) : (s.command ?? ''),
       args: (s.args ?? []).join('\n'),
       cwd: s.cwd ?? '',
       env: Object.entries(s.env ?? {})
