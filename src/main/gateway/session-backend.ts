@@ -1,14 +1,19 @@
 // A session's link to its backend: connecting on demand, reconnecting after a crash (replaying the client's
 // initialize so the new backend knows the same client), and the few requests the gateway itself sends.
+import { messageNestedDeeperThan } from '../../shared/protocol/payload-depth';
 import type { Backend } from './backend';
+import { cutMessage } from './deep-messages';
 import type { InvalidLine } from './line-channel';
 import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
 import type { SessionHost } from './session-host';
 import type { SessionTap } from './message-capture';
 
 export interface BackendLinkEvents {
-  /** `related`: the client request whose response stream carried the message, when the backend knows it. */
-  onmessage(message: JsonRpcMessage, related?: JsonRpcId): void;
+  /**
+   * `related`: the client request whose response stream carried the message, when the backend knows it.
+   * `tooDeep`: its payload nests deeper than MAX_PAYLOAD_DEPTH (deep-messages.ts): nothing may walk it.
+   */
+  onmessage(message: JsonRpcMessage, related: JsonRpcId | undefined, tooDeep: boolean): void;
   /** The backend died on its own; `reason` names the command/endpoint and the stderr tail. */
   onclose(reason: string): void;
   oninvalid(problem: InvalidLine): void;
@@ -51,8 +56,10 @@ export class BackendLink {
     const tap = this.tap;
     if (tap) backend.onsend = (m) => tap.toBackend(m);
     backend.onmessage = (m, related) => {
-      tap?.fromBackend(m);
-      if (!this.takeInternal(m)) this.events.onmessage(m, related);
+      // Checked once, here, before anything walks the message (the capture first): see deep-messages.ts.
+      const tooDeep = messageNestedDeeperThan(m);
+      tap?.fromBackend(tooDeep ? cutMessage(m) : m);
+      if (!this.takeInternal(m)) this.events.onmessage(m, related, tooDeep);
     };
     backend.onclose = (reason) => {
       if (backend !== this.backend) return;

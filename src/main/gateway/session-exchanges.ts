@@ -14,7 +14,7 @@ export class SessionExchanges {
 
   constructor(
     private readonly host: SessionHost,
-    private readonly sessionId: string,
+    readonly sessionId: string,
     private readonly client: ClientSink,
     /** Sends to the backend when it is connected; dropped otherwise (nobody is left to answer). */
     private readonly toBackend: (message: JsonRpcMessage) => void,

@@ -6,10 +6,11 @@
 // lifecycle and its client → backend half; the backend → client half is session-from-backend.ts.
 import { randomUUID } from 'node:crypto';
 import { METHOD_INVOKE, METHOD_LIST } from '../../shared/protocol/constants';
-import { MAX_PAYLOAD_DEPTH, nestedDeeperThan, tooDeepMessage } from '../../shared/protocol/payload-depth';
+import { MAX_PAYLOAD_DEPTH, messageNestedDeeperThan, tooDeepMessage } from '../../shared/protocol/payload-depth';
 import { asEraResult } from './blocked';
 import type { PhaseParts } from './breakpoints/phase-with-breaks';
 import { SessionBreaks } from './breakpoints/session-breaks';
+import { cutMessage, droppedNotificationLine, refuseDeepClientAnswer } from './deep-messages';
 import { depthLimited, newExchange, RECORD_DEPTH, type Exchange } from './exchange';
 import {
   errorResponse,
@@ -81,8 +82,8 @@ export class GatewaySession {
       protocolVersion: () => this.handshake.protocolVersion,
     });
     this.link = new BackendLink(host, this.id, {
-      onmessage: (m, related) => {
-        if (!this.closed) this.backendToClient.handle(m, related);
+      onmessage: (m, related, tooDeep) => {
+        if (!this.closed) this.backendToClient.handle(m, related, tooDeep);
       },
       onclose: (reason) => {
         if (this.closed) return;
@@ -119,6 +120,7 @@ export class GatewaySession {
       exchanges: this.exchanges,
       link: this.link,
       client: this.client,
+      relay: this.untappedClient,
       tap: this.tap,
       phaseParts: this.phaseParts,
     });
@@ -153,8 +155,8 @@ export class GatewaySession {
   }
 
   handleClientMessage(message: JsonRpcMessage): void {
-    // Checked before anything walks the params (the tap, the chain, the recorder): see payload-depth.ts.
-    if (isRequest(message) && nestedDeeperThan(message.params, MAX_PAYLOAD_DEPTH)) return this.refuseTooDeep(message);
+    // Checked before anything walks the payload (the tap, the chain, the recorder): see payload-depth.ts.
+    if (messageNestedDeeperThan(message)) return isRequest(message) ? this.refuseTooDeep(message) : this.dropTooDeep(message);
     this.tap?.fromClient(message);
     if (this.closed) {
       // A request to a session that is closing (its gateway stops): answered and recorded, never dropped.
@@ -272,6 +274,18 @@ export class GatewaySession {
     ex.errorReturned = { code: RpcCode.InvalidParams, message, data };
     this.client.send(errorResponse(req.id, RpcCode.InvalidParams, message, data), req.id);
     this.exchanges.record(ex);
+  }
+
+  /**
+   * A notification or an answer (to a backend request) from the client, nested too deeply: never
+   * forwarded, captured cut. A notification has nobody to answer: dropped with a log line. An answer is
+   * replaced by an error to the backend that asked, and recorded (deep-messages.ts).
+   */
+  private dropTooDeep(message: JsonRpcNotification | JsonRpcResponse): void {
+    this.tap?.fromClient(cutMessage(message));
+    this.lastActivity = performance.now();
+    if (isNotification(message)) this.host.log(droppedNotificationLine('client', this.id, message, MAX_PAYLOAD_DEPTH));
+    else refuseDeepClientAnswer(this.exchanges, message as JsonRpcResponse);
   }
 
   private onClientNotification(note: JsonRpcNotification): void {

@@ -1,5 +1,6 @@
 // The nesting limit for payloads the gateway takes in (issue path-fidelity, item 4): a client's params, a
-// breakpoint's edit or mock. Everything that walks a payload afterwards (the chain's clone and comparison,
+// breakpoint's edit or mock, a backend's answer, request or notification and a client's answer to one
+// (src/main/gateway/deep-messages.ts). Everything that walks a payload afterwards (the chain's clone and comparison,
 // JSON.stringify towards an interceptor server, the backend or the recorder) recurses once per level, and
 // runs out of stack somewhere between ~2,500 and ~4,500 levels depending on where it is called from. A
 // payload deeper than that used to fail half-way (-32603, a record the recorder could not encode); one
@@ -43,6 +44,25 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Levels a backend's result or notification may nest and still be relayed unchanged when nothing on the
+ * gateway inspects it (no interceptor, no breakpoint on its method): sending it means one JSON.stringify,
+ * which runs out of stack at about 4,100 levels; 3,000 leaves room for the stack in use when it is sent.
+ */
+export const MAX_RELAY_DEPTH = 3_000;
+
+/** The part of a JSON-RPC message the limits apply to: a request's or notification's params, a response's result or error. */
+export function payloadOf(message: object): unknown {
+  const m = message as { params?: unknown; result?: unknown; error?: unknown };
+  if ('method' in m) return m.params;
+  return 'result' in m ? m.result : m.error;
+}
+
+/** Whether a JSON-RPC message's payload nests deeper than `limit` levels (MAX_PAYLOAD_DEPTH by default). */
+export function messageNestedDeeperThan(message: object, limit = MAX_PAYLOAD_DEPTH): boolean {
+  return nestedDeeperThan(payloadOf(message), limit);
 }
 
 /** The error a refused payload gets: what was too deep, the limit, and what to do instead. */
