@@ -3,6 +3,7 @@
 // `--break`. A breakpoint names one or more points of the path, a method glob, optionally a target glob
 // (tool name, resource uri, prompt name), a principal, and for the after-chain points the chain's outcome.
 import { z } from 'zod';
+import { MAX_DURATION_MS } from './durations';
 
 /** The four points of a call's path where it can pause (a step also pauses before each interceptor). */
 export const BREAK_POINTS = ['request-before-chain', 'request-after-chain', 'response-before-chain', 'response-after-chain'] as const;
@@ -24,7 +25,7 @@ export const DEFAULT_PAUSE_TIMEOUT_MS = 30_000;
  * once beyond that (a 3,000,000,000 ms timeout used to end the pause immediately), and no client keeps a
  * call open for a day anyway.
  */
-export const MAX_PAUSE_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+export const MAX_PAUSE_TIMEOUT_MS = MAX_DURATION_MS;
 
 export const BreakpointWhenSchema = z
   .strictObject({
@@ -54,7 +55,7 @@ export const BreakpointSchema = z
       .number({ error: 'expected a number of milliseconds' })
       .int()
       .positive()
-      .max(MAX_PAUSE_TIMEOUT_MS, { error: `at most ${MAX_PAUSE_TIMEOUT_MS} (24 h): a pause holds a live call, and Node's timers cannot wait longer than ~24.8 days` })
+      .max(MAX_PAUSE_TIMEOUT_MS, { error: `at most ${MAX_PAUSE_TIMEOUT_MS} ms (24 h): a pause holds a live call, and Node's timers cannot wait longer than ~24.8 days` })
       .default(DEFAULT_PAUSE_TIMEOUT_MS)
       .describe('How long a pause waits for a decision; then onTimeout applies and the trace says so.'),
     onTimeout: z.enum(['continue', 'block'], { error: 'expected "continue" or "block"' }).default('continue'),

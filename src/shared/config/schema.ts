@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../protocol/payload-size';
 import { BreakpointSchema } from './breakpoints';
+import { durationMs } from './durations';
 
 const ModeSchema = z.preprocess(
   (v) => (v === 'enforce' ? 'active' : v),
@@ -93,7 +94,7 @@ export const OverrideSchema = z
         error: 'expected an integer or {request?, response?} integers',
       })
       .optional(),
-    timeoutMs: z.number({ error: 'expected a number of milliseconds' }).int().positive().optional(),
+    timeoutMs: durationMs().positive().optional(),
     config: z.record(z.string(), z.unknown(), { error: 'expected an object (the interceptor config)' }).optional(),
     hooks: z.array(HookSchema, { error: 'expected an array of {events, phase}' }).optional(),
   })
@@ -129,9 +130,7 @@ const HttpListenSchema = z.strictObject({
     .describe(
       'A host other than a loopback address (e.g. 0.0.0.0) without tokens lets anyone who reaches the port use the backend: the gateway refuses to start so unless this is true (and then warns).',
     ),
-  sessionIdleTimeoutMs: z
-    .number({ error: 'expected a number of milliseconds' })
-    .int()
+  sessionIdleTimeoutMs: durationMs()
     .positive()
     .default(10 * 60 * 1000)
     .describe('A client session with no request for this long is closed, and its backend process stopped.'),
@@ -197,7 +196,7 @@ export const GatewayConfigSchema = z
       .default(null)
       .describe('Events that run through the chain; null means all.'),
     listen: ListenSchema.default({ transport: 'stdio' }),
-    timeoutMs: z.number({ error: 'expected a number of milliseconds' }).int().positive().optional().describe('Deadline of a whole chain run.'),
+    timeoutMs: durationMs().positive().optional().describe('Deadline of a whole chain run.'),
     overrides: z
       .record(
         z.string().regex(/^[^/]+\/.+$/, { error: 'expected a key of the form "<server>/<interceptor>"' }),
@@ -231,21 +230,17 @@ export const GatewayConfigSchema = z
       .describe(
         'Largest payload sent to one interceptor, in bytes of JSON; a larger one is refused without sending it, routed by failOpen (fail-closed blocks).',
       ),
-    backendTimeoutMs: z
-      .number({ error: 'expected a number of milliseconds' })
-      .int()
+    backendTimeoutMs: durationMs()
       .positive()
       .default(120_000)
       .describe(
         "How long a request waits for the backend (reset by each progress notification, and while the backend waits for the client's answer to its sampling or elicitation request); then the client gets an error and the backend notifications/cancelled.",
       ),
     backendMethodTimeoutsMs: z
-      .record(z.string(), z.number({ error: 'expected a number of milliseconds' }).int().positive(), { error: 'expected an object: method → milliseconds' })
+      .record(z.string(), durationMs().positive(), { error: 'expected an object: method → milliseconds' })
       .default({})
       .describe('Per-method overrides of backendTimeoutMs, e.g. {"tools/call": 300000}.'),
-    drainTimeoutMs: z
-      .number({ error: 'expected a number of milliseconds' })
-      .int()
+    drainTimeoutMs: durationMs()
       .nonnegative()
       .default(10_000)
       .describe('On stop, how long requests in flight may finish before they are answered with an error.'),
