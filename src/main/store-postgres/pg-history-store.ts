@@ -15,6 +15,7 @@ import { runPgMigrations } from './migrations';
 import { DEFAULT_MAX_IN_FLIGHT, PgHistoryWriter, type PgHistoryWriterOptions } from './pg-history-writer';
 import { pgCountByOutcome, pgCountExecutions, pgGetExecution, pgGetExecutionRecord, pgGetSession, pgListExecutions, pgListSinkEvents } from './pg-queries';
 import { pgFacets, pgGatewayCounters, pgListGateways, pgShadowIds, pgTimeBuckets } from './pg-aggregates';
+import { pgToolErrorIds } from './pg-tool-errors';
 import { pgCountPrunable, pgPrune } from './pg-retention';
 import { pgGetMessage, pgListMessages, pgListMessageSessions, pgMessageMethods } from './pg-messages';
 import { pgExportLines, pgImportFromString } from './pg-portability';
@@ -87,6 +88,9 @@ export class PgHistoryStore implements HistoryStore {
   }
   shadowIds(ids: string[]) {
     return pgShadowIds(this.pool, ids);
+  }
+  toolErrorIds(ids: string[]) {
+    return pgToolErrorIds(this.pool, ids);
   }
   listMessageSessions(gateway: string) {
     return pgListMessageSessions(this.pool, gateway);

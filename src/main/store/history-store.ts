@@ -49,6 +49,8 @@ export interface HistoryStore {
   facets(): Promise<Facets>;
   /** Which of these executions ran an audit-mode (shadow) interceptor. */
   shadowIds(ids: string[]): Promise<string[]>;
+  /** Which of these executions' tools/call results say `isError: true` (shared/trace/tool-error.ts). */
+  toolErrorIds(ids: string[]): Promise<string[]>;
   /** The Messages view: a gateway's sessions that have messages, most recently active first. */
   listMessageSessions(gateway: string): Promise<MessageSessionSummary[]>;
   /**

@@ -13,6 +13,7 @@ import { listGateways } from './queries/gateways';
 import { listSinkEvents } from './queries/sink-events';
 import { gatewayCounters, timeBuckets } from './queries/aggregates';
 import { facets, shadowIds } from './queries/facets';
+import { toolErrorIds } from './queries/tool-errors';
 import { countPrunable, pruneHistory } from './retention/prune';
 import { exportLines } from './portability/export-jsonl';
 import { importFromString } from './portability/import-jsonl';
@@ -72,6 +73,9 @@ export class SqliteHistoryStore implements HistoryStore {
   }
   async shadowIds(ids: string[]) {
     return shadowIds(this.db, ids);
+  }
+  async toolErrorIds(ids: string[]) {
+    return toolErrorIds(this.db, ids);
   }
   async listMessageSessions(gateway: string) {
     return listMessageSessions(this.db, gateway);

@@ -20,6 +20,8 @@ export type TrafficRow = {
   simulated?: boolean;
   /** Some audit-mode (shadow) interceptor ran in it. */
   shadow?: boolean;
+  /** A tools/call whose result says `isError: true`: shown beside the outcome, which it does not change. */
+  toolError?: boolean;
   replayOf?: string;
 };
 

@@ -9,6 +9,7 @@ import { cachedStatement } from '../../store/queries/statement-cache';
 import { SESSION_SELECT, sessionFromRow } from '../../store/sql/reader';
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../store/portability/line-schema';
 import { facets, shadowIds } from '../../store/queries/facets';
+import { toolErrorIds } from '../../store/queries/tool-errors';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ExecutionDetailView, SinkQuery, TrafficPort } from './traffic-port';
 
@@ -22,6 +23,8 @@ export class SqliteTraffic implements TrafficPort {
       const row = items.find((i) => i.id === id);
       if (row) row.shadow = true;
     }
+    const toolErrors = new Set(toolErrorIds(this.db, items.map((i) => i.id)));
+    for (const row of items) if (toolErrors.has(row.id)) row.toolError = true;
     return { items, nextCursor: page.nextCursor };
   }
 

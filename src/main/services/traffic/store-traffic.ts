@@ -18,6 +18,8 @@ export class StoreTraffic implements TrafficPort {
     const items = page.items as TrafficRow[];
     const shadow = new Set(await this.store.shadowIds(items.map((i) => i.id)));
     for (const row of items) if (shadow.has(row.id)) row.shadow = true;
+    const toolErrors = new Set(await this.store.toolErrorIds(items.map((i) => i.id)));
+    for (const row of items) if (toolErrors.has(row.id)) row.toolError = true;
     return { items, nextCursor: page.nextCursor };
   }
 

@@ -34,6 +34,9 @@ export function duration(ms: number | undefined): string {
 
 export const OUTCOME_LABEL: Record<TrafficRow['outcome'], string> = { allow: 'allowed', blocked: 'blocked', mutated: 'mutated', error: 'error' };
 
+/** The "tool error" badge's explanation: it sits beside the outcome and is not one. */
+export const TOOL_ERROR_TITLE = 'The tool ran and answered with isError: true. The chain let it through: the outcome is what the chain decided.';
+
 export function blocker(b: TrafficRow['blockedBy']): string {
   return b ? `${b.server}/${b.interceptor}` : '';
 }

@@ -6,7 +6,7 @@ import { forwardRef, memo, useCallback, useRef, type ChangeEvent, type MouseEven
 import type { TrafficRow } from '../../../../../shared/api/models-traffic';
 import type { VirtualListHandle } from '../../../components/VirtualList';
 import { WindowedTable, type TableColumn } from '../../../components/WindowedTable';
-import { blocker, clockTime, duration, OUTCOME_LABEL } from '../format';
+import { blocker, clockTime, duration, OUTCOME_LABEL, TOOL_ERROR_TITLE } from '../format';
 
 export const ROW_HEIGHT = 30;
 
@@ -154,6 +154,11 @@ const RowView = memo(function RowView({ row: r, index, isCursor, isOpen, isCheck
         {t.duration}
       </span>
       <span role="cell" className="c-badges">
+        {r.toolError && (
+          <span className="mini tool-error" title={TOOL_ERROR_TITLE}>
+            tool error
+          </span>
+        )}
         {r.outcome === 'mutated' && <span className="mini mutated">mutated</span>}
         {r.shadow && <span className="mini shadow">shadow</span>}
         {r.simulated && <span className="mini simulated">simulated</span>}
