@@ -47,7 +47,8 @@ describe.skipIf(!haveChromium)('Settings saves confirm what they saved (web mode
   it('confirms a theme change in the Appearance section', async () => {
     await page.getByRole('radiogroup', { name: 'Theme' }).getByLabel('Dark').check();
     const saved = page.getByRole('status', { name: 'Theme saved' });
-    await expect.poll(() => saved.textContent(), { timeout: 15_000 }).toMatch(/^✓ Saved .*: theme Dark\.$/);
+    // 24-hour, like every time in the console (time-format.ts); it said "2:03:04 PM" while Traffic said "14:03:04.120".
+    await expect.poll(() => saved.textContent(), { timeout: 15_000 }).toMatch(/^✓ Saved \d{2}:\d{2}:\d{2}: theme Dark\.$/);
     expect((await api<Settings>('settings.get')).theme).toBe('dark');
     // Inside its own section, next to the control.
     expect(await page.getByRole('region', { name: 'Appearance' }).getByRole('status', { name: 'Theme saved' }).count()).toBe(1);

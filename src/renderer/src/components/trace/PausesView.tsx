@@ -3,6 +3,7 @@
 import type { PauseRecord } from '../../../../shared/trace/pauses';
 import { CodeBlock } from '../CodeBlock';
 import { JsonDiff } from '../diff/JsonDiff';
+import { timeOfDay } from '../../time-format';
 
 const AT: Record<string, string> = {
   'request-before-chain': 'request, before the chain',
@@ -30,7 +31,7 @@ export function PausesView({ pauses }: { pauses: PauseRecord[] }) {
           <div>
             Paused at <b>{AT[p.at] ?? p.at}</b>
             {p.interceptor ? <span className="mono"> {p.interceptor}</span> : null} (breakpoint <span className="mono">{p.breakpoint}</span>) for{' '}
-            {(p.waitedMs / 1000).toFixed(1)} s: <b>{DECISION[p.decision] ?? p.decision}</b> by <b>{p.by}</b> at {new Date(p.resolvedAt).toLocaleTimeString()}
+            {(p.waitedMs / 1000).toFixed(1)} s: <b>{DECISION[p.decision] ?? p.decision}</b> by <b>{p.by}</b> at {timeOfDay(p.resolvedAt)}
             {p.timedOut && <span className="mini simulated">timed out</span>}
           </div>
           {p.message && <div>Message: “{p.message}”</div>}

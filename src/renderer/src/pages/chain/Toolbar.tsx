@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { ChainSaveResult } from '../../../../shared/api/models-chain';
 import type { Phase } from './useChainData';
+import { timeOfDay } from '../../time-format';
 
 export const EVENTS = [
   'tools/call',
@@ -123,7 +124,7 @@ export function Toolbar(p: Props) {
 }
 
 function savedText(s: ChainSaveResult, savedAt: number | undefined): string {
-  const at = new Date(savedAt ?? Date.now()).toLocaleTimeString();
+  const at = timeOfDay(savedAt ?? Date.now());
   if (!s.reload) return `Saved ${at}`;
   return s.reload.restarted ? `Saved ${at} · gateway restarted (backend or listener changed)` : `Saved ${at} · hot-reloaded, sessions kept`;
 }

@@ -1,9 +1,10 @@
 // A running gateway's backend as the gateway last reached it: connected, failing (with the error and
 // since when), or not connected yet. Without it a gateway whose backend is down looks healthy ("Running").
 import type { BackendHealth } from '../../../../shared/api/models';
+import { timeOfDay } from '../../time-format';
 
 function clock(iso: string | undefined): string {
-  return iso ? new Date(iso).toLocaleTimeString() : '';
+  return iso ? timeOfDay(iso) : '';
 }
 
 export function BackendHealthLine({ health }: { health: BackendHealth | undefined }) {

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { Settings } from '../../../../shared/api/models';
 import { useApiMutation } from '../../api/context';
+import { timeOfDay } from '../../time-format';
 
 export interface SectionSave {
   save(patch: Partial<Settings>): void;
@@ -30,7 +31,7 @@ export function useSettingsSave(describe: (saved: Settings) => string): SectionS
       setNote(undefined);
       setError(undefined);
       update.mutate(patch, {
-        onSuccess: (saved) => setNote(`Saved ${new Date().toLocaleTimeString()}: ${describe(saved)}`),
+        onSuccess: (saved) => setNote(`Saved ${timeOfDay(Date.now())}: ${describe(saved)}`),
         onError: (err) => setError(err instanceof Error ? err.message : String(err)),
       });
     },

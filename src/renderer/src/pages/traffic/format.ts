@@ -1,28 +1,8 @@
 // How the Traffic and Sinks screens write times, durations and outcomes.
 import type { TrafficRow } from '../../../../shared/api/models-traffic';
 
-// Today's local bounds, recomputed only when the day has changed: formatting a row is a comparison,
-// not a `new Date()` and two date strings (it runs for every row scrolled into view).
-const today = { start: 0, end: 0 };
-function refreshToday(now: number): void {
-  const d = new Date(now);
-  today.start = new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-  today.end = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime();
-}
-
-export function clockTime(iso: string): string {
-  const d = new Date(iso);
-  const ms = d.getTime();
-  if (Number.isNaN(ms)) return iso;
-  const now = Date.now();
-  if (now >= today.end || now < today.start) refreshToday(now);
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
-  return ms >= today.start && ms < today.end ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
+// Times are written by the renderer's one time formatter (time-format.ts); re-exported for these screens.
+export { clockTime } from '../../time-format';
 
 export function duration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '—';

@@ -3,6 +3,7 @@
 // so the server asks for them again (the time it last did is shown).
 import { useEffect, useState } from 'react';
 import type { ClientRoot } from '../../../../../shared/api/models-client-requests';
+import { timeOfDay } from '../../../time-format';
 
 export function RootsEditor({
   roots,
@@ -61,7 +62,7 @@ export function RootsEditor({
           {!connected
             ? 'Sent when connecting.'
             : listed?.at
-              ? `The server has read the roots ${listed.count} ${listed.count === 1 ? 'time' : 'times'}, last at ${new Date(listed.at).toLocaleTimeString()}.`
+              ? `The server has read the roots ${listed.count} ${listed.count === 1 ? 'time' : 'times'}, last at ${timeOfDay(listed.at)}.`
               : 'The server has not asked for the roots yet.'}
         </span>
       </div>

@@ -7,6 +7,7 @@ import { useApi } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { ElicitationReply } from './ElicitationReply';
 import { SamplingReply } from './SamplingReply';
+import { timeOfDay } from '../../../time-format';
 
 export function ServerRequests({
   sessionId,
@@ -76,7 +77,7 @@ export function ServerRequests({
             <span className="badge">{r.method === 'sampling/createMessage' ? 'sampling' : 'elicitation'}</span>
             <b className="mono">{r.method}</b>
             <span className="muted">
-              received {new Date(r.receivedAt).toLocaleTimeString()} · answer within {remaining(r.expiresAt, now)}
+              received {timeOfDay(r.receivedAt)} · answer within {remaining(r.expiresAt, now)}
             </span>
           </header>
           {r.method === 'sampling/createMessage' ? (

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useApi, useApiQuery } from '../../../api/context';
 import { Dialog } from '../../../components/Dialog';
 import { ErrorBanner } from '../../../components/ErrorBanner';
+import { timeOfDay } from '../../../time-format';
 
 export function HistoryPicker(props: {
   open: boolean;
@@ -36,7 +37,7 @@ export function HistoryPicker(props: {
         {items.map((e) => (
           <li key={e.id}>
             <button type="button" className="ghost" onClick={() => void pick(e.id)}>
-              <span className="mono">{new Date(e.startedAt).toLocaleTimeString()}</span>
+              <span className="mono">{timeOfDay(e.startedAt)}</span>
               <span>{e.event}</span>
               <b>{e.target ?? ''}</b>
               <span className={`badge outcome ${e.outcome === 'blocked' ? 'blocked' : e.outcome === 'error' ? 'blocked' : 'allowed'}`}>{e.outcome}</span>

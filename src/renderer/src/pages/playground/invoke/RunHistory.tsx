@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { ProcedureInput, ProcedureOutput } from '../../../../../shared/api/procedures';
 import { JsonDiff } from '../../../components/diff/JsonDiff';
+import { timeOfDay } from '../../../time-format';
 
 export interface InvokeRun {
   n: number;
@@ -55,7 +56,7 @@ export function RunHistory({ runs, shown, onShow, onRerun }: { runs: InvokeRun[]
                   <input type="checkbox" aria-label={`Compare run ${r.n}`} checked={picked.includes(r.n)} onChange={() => toggle(r.n)} />
                 </td>
                 <td>{r.n}</td>
-                <td>{new Date(r.at).toLocaleTimeString()}</td>
+                <td>{timeOfDay(r.at)}</td>
                 <td>
                   {r.input.server}/{r.input.name}
                 </td>

@@ -8,6 +8,7 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { useInterceptorChoice } from '../invoke/useInterceptors';
 import { InterceptorPicker } from '../TargetPickers';
 import { effectiveSettings, labelled, type DeclaredSettings, type OverrideSettings } from '../../../../../shared/config/effective-settings';
+import { timeOfDay } from '../../../time-format';
 
 function overridesIn(config: Record<string, unknown> | undefined): Record<string, OverrideSettings> {
   const o = config?.overrides;
@@ -103,7 +104,7 @@ export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
                   <td>
                     {s.remaining} of {s.count}
                   </td>
-                  <td>{new Date(s.armedAt).toLocaleTimeString()}</td>
+                  <td>{timeOfDay(s.armedAt)}</td>
                   <td>
                     <button type="button" className="small" onClick={() => disarm.mutate({ id: gateway.id, simulationId: s.id })}>
                       Disarm
