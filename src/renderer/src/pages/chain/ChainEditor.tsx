@@ -174,7 +174,7 @@ export function ChainEditor({ id }: { id: string }) {
       {failedClosed.length > 0 && (
         <div className="banner error">
           {failedClosed.map((s) => s.name).join(', ')} failed discovery and {failedClosed.length > 1 ? 'are' : 'is'} fail-closed: the gateway blocks intercepted requests
-          until {failedClosed.length > 1 ? 'they answer' : 'it answers'} (A8).
+          until {failedClosed.length > 1 ? 'they answer' : 'it answers'}.
         </div>
       )}
       {notice && (

@@ -57,7 +57,7 @@ export function Palette(props: Props) {
             <span className={`dot ${server.ok ? 'ok' : 'err'}`} aria-hidden />
             <strong>{server.name}</strong>
             <span className="tag">{server.transport}</span>
-            {server.failOpen && <span className="tag" title="A8: if discovery fails, requests continue without this server">fail-open</span>}
+            {server.failOpen && <span className="tag" title="Fail-open: if this server cannot be reached, requests go on without its interceptors">fail-open</span>}
             {server.principals && <span className="tag" title="Dynamic: used only for these principals">for {server.principals.join(', ')}</span>}
           </div>
           <div className="palette-target mono" title={server.target}>
@@ -66,7 +66,7 @@ export function Palette(props: Props) {
           {!server.ok && (
             <div className="palette-error" role="alert" data-testid={`palette-error-${server.name}`}>
               {server.error}
-              {!server.failOpen && <div className="muted">Fail-closed: while it is unreachable every intercepted request is blocked (A8).</div>}
+              {!server.failOpen && <div className="muted">Fail-closed: while it is unreachable every intercepted request is blocked.</div>}
             </div>
           )}
           {server.skipped.map((s, i) => (

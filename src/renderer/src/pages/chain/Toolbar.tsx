@@ -83,7 +83,7 @@ export function Toolbar(p: Props) {
           </button>
         ))}
       </div>
-      <label className="inline" title="Interceptors whose compat range excludes this version are skipped (A17)">
+      <label className="inline" title="Interceptors that declare they do not support the chosen protocol version are skipped">
         Protocol
         <select aria-label="Protocol version" value={p.protocolVersion} onChange={(e) => p.onProtocolVersion(e.target.value)}>
           <option value="">any</option>

@@ -53,7 +53,7 @@ export function ServersStep({ servers, onChange, startDisabled, onStartDisabled 
 
   return (
     <div className="wizard-step" data-testid="wizard-servers">
-      <p className="muted">Interceptor servers offer the validators, mutators and sinks of the chain. Their interceptors are merged into one chain (A7).</p>
+      <p className="muted">Interceptor servers offer the validators, mutators and sinks of the chain. The interceptors of every server are merged into one chain.</p>
       {servers.length === 0 && <div className="empty small">No interceptor servers yet: the gateway would relay traffic unchanged.</div>}
       <ul className="wizard-servers">
         {servers.map((s) => (
@@ -66,7 +66,7 @@ export function ServersStep({ servers, onChange, startDisabled, onStartDisabled 
                 </div>
               </div>
               <div className="row">
-                <label className="check small" title="A8: if discovery fails, requests continue without this server">
+                <label className="check small" title="Fail-open: if this server cannot be reached, requests go on without its interceptors">
                   <input type="checkbox" checked={s.failOpen} onChange={(e) => update(s.key, { failOpen: e.target.checked, test: s.test })} />
                   fail-open
                 </label>
