@@ -5,6 +5,7 @@
 // whole process tree's (gateway, its writer thread and its interceptor servers; not the backend's, which
 // every variant has).
 // Run on a quiet machine (load average < 1): `npm run bench -- path`; BENCH_PATH_CALLS, BENCH_PATH_ROUNDS.
+// BENCH_PATH_BASELINE=<another checkout, built> adds that checkout's gateway rows to the same run (before/after).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -33,14 +34,14 @@ interface Variant {
   target?: { p50: number; tput: number };
 }
 
-function config(options: { samples: boolean; capture: boolean }): string {
+function config(options: { samples: boolean; capture: boolean }, cliPath = cli): string {
   const dir = mkdtempSync(join(tmpdir(), 'ic-bench-path-'));
   const file = join(dir, 'gateway.json');
   writeFileSync(
     file,
     JSON.stringify({
       backend: { transport: 'stdio', name: 'everything', command: process.execPath, arguments: [everything, 'stdio'] },
-      staticInterceptors: options.samples ? [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cli, 'serve-samples'] }] : [],
+      staticInterceptors: options.samples ? [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] }] : [],
       // Every bundled sample runs; the allowlist lets every tool through (as in the README's HTTP example).
       overrides: options.samples ? { 'samples/tool-allowlist': { config: { allow: ['*'] } } } : {},
       captureMessages: options.capture,
@@ -49,9 +50,9 @@ function config(options: { samples: boolean; capture: boolean }): string {
   return file;
 }
 
-function gatewayArgs(file: string, record: boolean): string[] {
+function gatewayArgs(file: string, record: boolean, cliPath = cli): string[] {
   const db = join(mkdtempSync(join(tmpdir(), 'ic-bench-path-db-')), 'history.db');
-  return [cli, 'gateway', '--config', file, '--quiet', '--no-watch', ...(record ? ['--db', db] : ['--no-record'])];
+  return [cliPath, 'gateway', '--config', file, '--quiet', '--no-watch', ...(record ? ['--db', db] : ['--no-record'])];
 }
 
 /** CPU (user + system) of a process and its descendants, ms, leaving out `except` and its descendants. */
@@ -121,6 +122,15 @@ export async function run(): Promise<void> {
     variant('gateway, default (recording + capture)', gatewayArgs(config({ samples: false, capture: true }), true), { p50: 1.1, tput: 0.9 }),
     variant('gateway + bundled samples (default)', gatewayArgs(config({ samples: true, capture: true }), true), { p50: 3, tput: 0 }),
   ];
+  const baseline = process.env.BENCH_PATH_BASELINE;
+  if (baseline) {
+    const baseCli = join(baseline, 'out/cli/index.js');
+    variants.push(
+      variant('baseline: gateway, no recording', gatewayArgs(config({ samples: false, capture: true }, baseCli), false, baseCli)),
+      variant('baseline: gateway, default', gatewayArgs(config({ samples: false, capture: true }, baseCli), true, baseCli)),
+      variant('baseline: gateway + bundled samples', gatewayArgs(config({ samples: true, capture: true }, baseCli), true, baseCli)),
+    );
+  }
   console.log(`sequential tools/call (echo) over stdio behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved (load average at start ${load.toFixed(2)})`);
   if (load >= 1) console.log('the load average is 1 or more: these figures are not figures (see README "Path cost")');
   for (let round = 0; round < ROUNDS; round++) for (const v of round % 2 ? [...variants].reverse() : variants) await measure(v);
