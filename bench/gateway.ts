@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { fmtMs, percentile, printTable } from './stats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'out/cli/index.js');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const relay = join(root, 'bench/relay.mjs');
+export const cli = join(root, 'out/cli/index.js');
+export const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const relay = join(root, 'bench/relay.mjs');
 
 const CALLS = Number(process.env.BENCH_GATEWAY_CALLS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
@@ -100,27 +100,40 @@ function statCpuMs(file: string): number {
   }
 }
 
-export async function measure(variant: Variant): Promise<void> {
-  const child = spawn(process.execPath, variant.args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
+/**
+ * Starts `args` (an MCP server over stdio, or a proxy in front of one), initializes, makes `warmup` calls,
+ * then times `calls` sequential `tools/call echo`; `cpu(pid)` (one or more CPU counters, ms) is read before
+ * and after the timed calls.
+ */
+export async function timeCalls(args: string[], calls: number, warmup: number, cpu: (pid: number) => number[]): Promise<{ samples: number[]; totalMs: number; cpuMs: number[] }> {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
   const client = new LineClient(child);
   await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
   client.notify('notifications/initialized');
   const params = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
-  for (let i = 0; i < WARMUP; i++) await client.call('tools/call', params);
-  const cpu0 = processCpuMs(child.pid);
-  const main0 = mainThreadCpuMs(child.pid);
+  for (let i = 0; i < warmup; i++) await client.call('tools/call', params);
+  const cpu0 = cpu(child.pid!);
+  const samples: number[] = [];
   const start = performance.now();
-  for (let i = 0; i < CALLS; i++) {
+  for (let i = 0; i < calls; i++) {
     const t0 = performance.now();
     await client.call('tools/call', params);
-    variant.samples.push(performance.now() - t0);
+    samples.push(performance.now() - t0);
   }
-  variant.totalMs += performance.now() - start;
-  variant.calls += CALLS;
-  variant.cpuMs = (variant.cpuMs ?? 0) + processCpuMs(child.pid) - cpu0;
-  variant.mainCpuMs = (variant.mainCpuMs ?? 0) + mainThreadCpuMs(child.pid) - main0;
+  const totalMs = performance.now() - start;
+  const cpuMs = cpu(child.pid!).map((v, i) => v - cpu0[i]!);
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
+  return { samples, totalMs, cpuMs };
+}
+
+export async function measure(variant: Variant): Promise<void> {
+  const timed = await timeCalls(variant.args, CALLS, WARMUP, (pid) => [processCpuMs(pid), mainThreadCpuMs(pid)]);
+  variant.samples.push(...timed.samples);
+  variant.totalMs += timed.totalMs;
+  variant.calls += CALLS;
+  variant.cpuMs = (variant.cpuMs ?? 0) + timed.cpuMs[0]!;
+  variant.mainCpuMs = (variant.mainCpuMs ?? 0) + timed.cpuMs[1]!;
 }
 
 export async function run(): Promise<void> {

@@ -6,18 +6,11 @@
 // every variant has).
 // Run on a quiet machine (load average < 1): `npm run bench -- path`; BENCH_PATH_CALLS, BENCH_PATH_ROUNDS.
 // BENCH_PATH_BASELINE=<another checkout, built> adds that checkout's gateway rows to the same run (before/after).
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { LineClient } from './gateway';
+import { cli, everything, relay, timeCalls } from './gateway';
 import { fmtMs, percentile, printTable } from './stats';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'out/cli/index.js');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const relay = join(root, 'bench/relay.mjs');
 
 const CALLS = Number(process.env.BENCH_PATH_CALLS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_PATH_ROUNDS ?? 4);
@@ -90,24 +83,11 @@ function treeCpuMs(pid: number, except: (cmdline: string) => boolean): number {
 const isBackend = (cmdline: string) => cmdline.includes('server-everything');
 
 async function measure(variant: Variant): Promise<void> {
-  const child = spawn(process.execPath, variant.args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
-  const client = new LineClient(child);
-  await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  client.notify('notifications/initialized');
-  const params = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
-  for (let i = 0; i < WARMUP; i++) await client.call('tools/call', params);
-  const cpu0 = treeCpuMs(child.pid!, isBackend);
-  const start = performance.now();
-  for (let i = 0; i < CALLS; i++) {
-    const t0 = performance.now();
-    await client.call('tools/call', params);
-    variant.samples.push(performance.now() - t0);
-  }
-  variant.totalMs += performance.now() - start;
+  const timed = await timeCalls(variant.args, CALLS, WARMUP, (pid) => [treeCpuMs(pid, isBackend)]);
+  variant.samples.push(...timed.samples);
+  variant.totalMs += timed.totalMs;
   variant.calls += CALLS;
-  variant.cpuMs += treeCpuMs(child.pid!, isBackend) - cpu0;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  variant.cpuMs += timed.cpuMs[0]!;
 }
 
 export async function run(): Promise<void> {
