@@ -203,6 +203,14 @@ describe('InterceptorHost invoke', () => {
     expect(viaDefault.data).toEqual({ interceptor: 'slow', timeoutMs: 150, phase: 'request' });
   });
 
+  it('a timeoutMs past what a Node timer holds is held to a day, not fired at once', async () => {
+    const host = new InterceptorHost();
+    host.registerValidator({ name: 'takes-50ms', phase: 'request', handler: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 50)) });
+    const client = await connect(host);
+    const result = await call(client, 'interceptor/invoke', { name: 'takes-50ms', event: 'e/x', phase: 'request', payload: {}, timeoutMs: 3_000_000_000 });
+    expect(result).toMatchObject({ valid: true });
+  });
+
   it('a throwing handler → -32603 with {interceptor, reason}, never a validation result', async () => {
     const host = new InterceptorHost();
     host.registerValidator({ name: 'boom', phase: 'request', handler: () => { throw new Error('kaput'); } });

@@ -14,6 +14,7 @@ import { resultToWire } from '../../../shared/protocol/wire';
 import type { RegisteredInterceptor } from './registration';
 import type { HandlerContext } from './types';
 import type { HandlerOffload } from './worker-pool';
+import { MAX_DURATION_MS } from '../../../shared/config/durations';
 
 export interface ExecuteOptions {
   /** Used when the invoke carries no (or a zero) `timeoutMs`. */
@@ -45,7 +46,10 @@ export async function executeInvoke(
     }
   }
 
-  const timeoutMs = params.timeoutMs && params.timeoutMs > 0 ? params.timeoutMs : options.defaultTimeoutMs;
+  // An invoker may ask for any deadline; a Node timer past ~24.8 days fires at once, so a longer one is
+  // held to a day (the bound the gateway's own config takes) rather than failing every call at once.
+  const requested = params.timeoutMs && params.timeoutMs > 0 ? params.timeoutMs : options.defaultTimeoutMs;
+  const timeoutMs = Math.min(requested, MAX_DURATION_MS);
   const controller = new AbortController();
   const onCancel = (): void => controller.abort(options.requestSignal?.reason);
   options.requestSignal?.addEventListener('abort', onCancel, { once: true });
