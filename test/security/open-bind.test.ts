@@ -29,9 +29,9 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
 });
 
-function startGateway(listen: Record<string, unknown>): Started {
+function startGateway(listen: Record<string, unknown>, extraArgs: string[] = []): Started {
   const config = writeConfig({ backend: rawBackend(), listen: { transport: 'http', port: 0, ...listen } });
-  const child = spawn(process.execPath, [cliPath, 'gateway', '--config', config, '--no-record', '--no-watch'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, 'gateway', '--config', config, '--no-record', '--no-watch', ...extraArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let stderr = '';
   let code: number | null | undefined;
@@ -63,6 +63,12 @@ function post(to: string, from: string, port: number, host: string, token?: stri
 }
 
 describe('a non-loopback bind without a token', () => {
+  it('opted in with --quiet: the warning is still printed (--quiet keeps security warnings)', async () => {
+    const g = startGateway({ host: '0.0.0.0', allowRemoteWithoutToken: true }, ['--quiet']);
+    await waitFor(() => /warning: listen\.host "0\.0\.0\.0" without listen\.tokens/.test(g.stderr()) || g.exit() !== undefined, 20_000, 'the warning or an exit');
+    expect(g.stderr()).toMatch(/warning: listen\.host "0\.0\.0\.0" without listen\.tokens/);
+  }, 30_000);
+
   it('is refused at start, saying how to opt in', async () => {
     const g = startGateway({ host: '0.0.0.0' });
     const port = await listeningPort(g);

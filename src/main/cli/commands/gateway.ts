@@ -53,7 +53,7 @@ Options:
   --no-journal    record without the crash journal (records not yet written to the
                   database are lost if the process is killed; for measurements)
   --no-watch      do not hot-reload the config file when it changes
-  --quiet         log only errors
+  --quiet         log only errors and security warnings
   --otlp-endpoint URL
                   export OpenTelemetry traces and metrics over OTLP/HTTP to this
                   collector base URL (e.g. http://127.0.0.1:4318); default:
@@ -111,7 +111,8 @@ export const gatewayCommand: CliCommand = {
     }
     const quiet = values.quiet === true;
     const log = (line: string) => {
-      if (!quiet) process.stderr.write(`[gateway] ${line}\n`);
+      // --quiet keeps security warnings (an open bind without a token): they are what must not go unseen.
+      if (!quiet || line.startsWith('warning:')) process.stderr.write(`[gateway] ${line}\n`);
     };
 
     let recorder: Recorder | null = null;
