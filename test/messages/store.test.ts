@@ -118,6 +118,59 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
     expect((await store.listMessages({ gateway: 'demo', method: 'tools/call' }, { limit: 50, scanLimit: 1000 })).items.map((m) => m.id)).toEqual([rare.id]);
   });
 
+  it("leaves out the gateway's health pings when asked (not a client's ping), and the methods a filter excludes, page by page", async () => {
+    const history = await engine.create();
+    const recorder = await history.recorder({ batchSize: 5 });
+    const exec = randomUUID();
+    const records: { r: MessageRecord; health: boolean }[] = [];
+    const add = (health: boolean, extra: Partial<MessageRecord>) => {
+      const i = records.length;
+      records.push({ health, r: message(NOW + i, { jsonrpc: '2.0', method: extra.method, params: { i } }, { sessionId: undefined, jsonrpcId: i, method: undefined, ...extra }) });
+    };
+    for (let round = 0; round < 3; round++) {
+      // The gateway pings an interceptor server (interceptors/client/health.ts) and gets its answer, or an error.
+      add(true, { side: 'interceptor', peer: 'samples', direction: 'out', kind: 'request', method: 'ping' });
+      add(true, { side: 'interceptor', peer: 'samples', direction: 'in', kind: round === 2 ? 'error' : 'response', method: 'ping' });
+      add(false, { sessionId: 's1', side: 'client', direction: 'in', kind: 'notification', method: 'notifications/progress' });
+    }
+    // A ping of the gateway's own to a backend (no session, no execution) is one too.
+    add(true, { side: 'backend', peer: 'everything', direction: 'out', kind: 'request', method: 'ping' });
+    // A client's ping on every hop carries the execution its request opened: never a health ping.
+    add(false, { sessionId: 's1', side: 'client', direction: 'in', kind: 'request', method: 'ping', executionId: exec });
+    add(false, { sessionId: 's1', side: 'backend', direction: 'out', kind: 'request', method: 'ping', executionId: exec });
+    add(false, { sessionId: 's1', side: 'backend', direction: 'in', kind: 'response', method: 'ping', executionId: exec });
+    add(false, { sessionId: 's1', side: 'client', direction: 'out', kind: 'response', method: 'ping', executionId: exec });
+    // An interceptor server pinging the gateway, and the gateway's answer: the server's, kept.
+    add(false, { side: 'interceptor', peer: 'samples', direction: 'in', kind: 'request', method: 'ping' });
+    add(false, { side: 'interceptor', peer: 'samples', direction: 'out', kind: 'response', method: 'ping' });
+    add(false, { sessionId: 's1', side: 'client', direction: 'in', kind: 'request', method: 'tools/call', executionId: randomUUID() });
+    // No method at all: kept by an exclusion and by the health ping rule.
+    add(false, { side: 'interceptor', peer: 'down', direction: 'out', kind: 'connect-error', jsonrpcId: undefined });
+    for (const { r } of records) recorder.recordMessage!(r);
+    await recorder.close();
+    const store = await history.open();
+    const want = (pred: (r: MessageRecord, health: boolean) => boolean) => records.filter((x) => pred(x.r, x.health)).reverse().map((x) => x.r.id);
+    const check = async (filter: Omit<MessageFilter, 'gateway'>, pred: (r: MessageRecord, health: boolean) => boolean) => {
+      const expected = want(pred);
+      expect(ids((await store.listMessages({ gateway: 'demo', ...filter }, { limit: 1000 })).items), JSON.stringify(filter)).toEqual(expected);
+      // Page by page (pages of 2), and in bounded steps of 3 rows: the same rows in order, each once.
+      expect((await allPages(store, { gateway: 'demo', ...filter }, 2)).ids, JSON.stringify(filter)).toEqual(expected);
+      expect((await allPages(store, { gateway: 'demo', ...filter }, 2, 3)).ids, JSON.stringify(filter)).toEqual(expected);
+    };
+    const ids = (items: MessageSummary[]) => items.map((m) => m.id);
+    expect(records.filter((x) => x.health)).toHaveLength(7);
+    await check({}, () => true);
+    await check({ hideHealthPings: true }, (_r, health) => !health);
+    await check({ hideHealthPings: true, session: null }, (r, health) => !health && r.sessionId === undefined);
+    await check({ hideHealthPings: true, method: 'ping' }, (r, health) => !health && r.method === 'ping');
+    await check({ hideHealthPings: true, side: 'interceptor' }, (r, health) => !health && r.side === 'interceptor');
+    await check({ method: 'ping' }, (r) => r.method === 'ping');
+    await check({ excludeMethods: ['ping'] }, (r) => r.method !== 'ping');
+    await check({ excludeMethods: ['ping', 'notifications/progress'], session: 's1' }, (r) => r.sessionId === 's1' && r.method === 'tools/call');
+    await check({ excludeMethods: ['notifications/progress'], hideHealthPings: true }, (r, health) => !health && r.method !== 'notifications/progress');
+    await check({ excludeMethods: ['tools/call'], side: 'client', kind: 'request' }, (r) => r.side === 'client' && r.kind === 'request' && r.method !== 'tools/call');
+  });
+
   describe('the Messages view reads', () => {
     let store: HistoryStore;
     const T0 = Date.UTC(2025, 5, 1, 12, 0, 0);

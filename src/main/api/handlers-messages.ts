@@ -18,8 +18,12 @@ export function buildMessagesHandlers(d: HandlerDeps): Handlers {
     'messages.sessions': ({ gateway }) => store().listMessageSessions(gateway),
     'messages.query': async ({ filter, cursor, limit }) => {
       try {
-        const { session, ...rest } = filter;
-        return await store().listMessages({ ...rest, ...(session !== undefined ? { session } : {}) }, { cursor: cursor ?? null, limit });
+        const { session, healthPings, ...rest } = filter;
+        // Health pings are hidden unless asked for: every interceptor server is pinged every 15 s.
+        return await store().listMessages(
+          { ...rest, ...(session !== undefined ? { session } : {}), hideHealthPings: healthPings !== true },
+          { cursor: cursor ?? null, limit },
+        );
       } catch (err) {
         if (err instanceof QueryError) throw new ApiError('invalid_input', err.message);
         throw err;

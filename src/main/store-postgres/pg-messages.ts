@@ -12,6 +12,9 @@ import {
   MAX_SESSIONS,
   PREVIEW_CHARS,
   SCAN_LIMIT,
+  HEALTH_PING,
+  excludedMethods,
+  healthPingsPossible,
   type MessageDetail,
   type MessageFilter,
   type MessageSessionSummary,
@@ -77,6 +80,10 @@ export async function pgListMessages(
   if (filter.side) residual.push(`m.side = ${p.add(filter.side)}`);
   if (filter.direction) residual.push(`m.direction = ${p.add(filter.direction)}`);
   if (filter.kind) residual.push(`m.kind = ${p.add(filter.kind)}`);
+  const excluded = excludedMethods(filter);
+  if (excluded.length > 0) residual.push(`(m.method IS NULL OR m.method <> ALL(${p.add(excluded)}::text[]))`);
+  // The same rule as SQLite's (HEALTH_PING in store/queries/messages.ts); COALESCE: a NULL method is not a ping.
+  if (filter.hideHealthPings && healthPingsPossible(filter)) residual.push(`NOT COALESCE(${HEALTH_PING}, FALSE)`);
   const search = filter.search?.trim();
   // LIKE's own escape character is the backslash; ILIKE: case-insensitive like SQLite's LIKE (for ASCII).
   if (search) residual.push(`m.body ILIKE ${p.add(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);

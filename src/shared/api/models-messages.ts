@@ -14,6 +14,10 @@ export const MessageFilterSchema = z.object({
   direction: MessageDirectionSchema.optional(),
   kind: MessageKindSchema.optional(),
   method: z.string().min(1).max(200).optional(),
+  /** Methods left out (the method filter's `-ping`). */
+  excludeMethods: z.array(z.string().min(1).max(200)).max(50).optional(),
+  /** Show the gateway's own health pings to its servers; absent or false: they are left out (in the store query). */
+  healthPings: z.boolean().optional(),
   search: z.string().max(500).optional(),
   executionId: z.string().min(1).max(100).optional(),
 });

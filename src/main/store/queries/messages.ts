@@ -16,6 +16,10 @@ export interface MessageFilter {
   direction?: MessageDirection;
   kind?: MessageKind;
   method?: string;
+  /** Methods left out (the method filter's `-ping`); messages without a method stay. */
+  excludeMethods?: string[];
+  /** Leave out the gateway's own health pings (HEALTH_PING below); the API asks for this unless told to show them. */
+  hideHealthPings?: boolean;
   /** Text the message contains (case-insensitive for ASCII), e.g. a tool name or an argument value. */
   search?: string;
   executionId?: string;
@@ -65,6 +69,28 @@ export const MAX_SESSIONS = 500;
 export const MAX_METHODS = 500;
 /** Rows one call reads at most to check what no index answers (side, direction, kind, text…). */
 export const SCAN_LIMIT = 50_000;
+
+/**
+ * A health ping is the gateway's own `ping` to a server it connects to (interceptors/client/health.ts pings
+ * each interceptor server every 15 s), and the server's answer. The rule, in SQL both engines run on the
+ * row `m`: method `ping`, not on the client side, outbound as a request or inbound as its answer (the
+ * gateway asked), and linked to no execution. A client's own `ping` is never one: on the client side it
+ * is excluded by side, and forwarded to the backend it carries the execution the client's request opened
+ * (message-capture.ts links every hop of a client's request), as does a backend's ping to the client. A
+ * server's ping to the gateway (inbound request, outbound answer) is the server's, not the gateway's.
+ */
+export const HEALTH_PING = `(m.method = 'ping' AND m.side <> 'client' AND m.execution_uuid IS NULL
+  AND ((m.kind = 'request' AND m.direction = 'out') OR (m.kind IN ('response', 'error') AND m.direction = 'in')))`;
+
+/** Whether a filter could match a health ping at all (a session's, an execution's or another method's messages cannot). */
+export function healthPingsPossible(filter: MessageFilter): boolean {
+  return filter.session == null && filter.executionId === undefined && (filter.method === undefined || filter.method === 'ping') && filter.side !== 'client';
+}
+
+/** The methods a filter leaves out, without blanks or repeats. */
+export function excludedMethods(filter: MessageFilter): string[] {
+  return [...new Set((filter.excludeMethods ?? []).filter((m) => m !== ''))];
+}
 
 interface Row {
   key: number;
@@ -139,6 +165,13 @@ export function listMessages(
   if (filter.side) check('m.side = ?', filter.side);
   if (filter.direction) check('m.direction = ?', filter.direction);
   if (filter.kind) check('m.kind = ?', filter.kind);
+  const excluded = excludedMethods(filter);
+  if (excluded.length > 0) {
+    residual.push(`(m.method IS NULL OR m.method NOT IN (${excluded.map(() => '?').join(', ')}))`);
+    residualParams.push(...excluded);
+  }
+  // A row with a NULL method is not a ping: COALESCE keeps NOT from turning its NULL into "leave out".
+  if (filter.hideHealthPings && healthPingsPossible(filter)) residual.push(`NOT COALESCE(${HEALTH_PING}, FALSE)`);
   const search = filter.search?.trim();
   if (search) check(`m.body LIKE ? ESCAPE '\\'`, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const cursor = parseCursor(page.cursor);

@@ -5,7 +5,19 @@ import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 
 const MAX_SHOWN = 12;
 
-export function SuggestInput({ label, value, list, onCommit }: { label: string; value: string | undefined; list?: string[]; onCommit(v: string): void }) {
+export function SuggestInput({
+  label,
+  value,
+  list,
+  placeholder = 'any',
+  onCommit,
+}: {
+  label: string;
+  value: string | undefined;
+  list?: string[];
+  placeholder?: string;
+  onCommit(v: string): void;
+}) {
   const [text, setText] = useState(value ?? '');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -42,9 +54,9 @@ export function SuggestInput({ label, value, list, onCommit }: { label: string; 
         aria-controls={listId}
         aria-autocomplete="list"
         aria-activedescendant={open && active >= 0 ? `${listId}-${active}` : undefined}
-        placeholder="any"
+        placeholder={placeholder}
         value={text}
-        size={Math.max(4, Math.min(28, text.length + 1))}
+        size={Math.max(4, Math.min(28, (text || placeholder).length + 1))}
         onFocus={() => setOpen(true)}
         onChange={(e) => {
           setText(e.target.value);

@@ -1,12 +1,14 @@
 // The Messages filter bar: side, direction, kind, method (with the methods recorded for this gateway as
-// suggestions) and a text search in the message. It only edits the filter; the store runs it.
+// suggestions; `-ping` leaves a method out, see method-filter.ts), a text search in the message, and
+// "Show health pings" (the gateway's own pings to its servers, hidden by default). It only edits the
+// filter; the store runs it.
 import { memo } from 'react';
 import type { MessageFilter } from '../../../../shared/api/models-messages';
 import { FilterChip } from '../../components/filter-bar/FilterChip';
 import { SuggestInput } from '../../components/filter-bar/SuggestInput';
 import { useFilterEditor } from '../../components/filter-bar/use-filter-editor';
 
-type Editable = Pick<MessageFilter, 'side' | 'direction' | 'kind' | 'method' | 'search'>;
+type Editable = Pick<MessageFilter, 'side' | 'direction' | 'kind' | 'method' | 'search' | 'healthPings'>;
 
 export const MessageFilterBar = memo(function MessageFilterBar({
   filter,
@@ -56,8 +58,11 @@ export const MessageFilterBar = memo(function MessageFilterBar({
         </select>
       </FilterChip>
       <FilterChip label="Method" value={filter.method} onClear={() => set('method', '')}>
-        <SuggestInput label="Method" value={filter.method} list={methods} onCommit={(v) => set('method', v)} />
+        <SuggestInput label="Method" value={filter.method} list={methods} placeholder="any, or -ping" onCommit={(v) => set('method', v)} />
       </FilterChip>
+      <label className="inline health-pings" title="The gateway's own ping to its interceptor servers every 15 s, and their answers">
+        <input type="checkbox" checked={filter.healthPings === true} onChange={(e) => set('healthPings', e.target.checked || '')} /> Show health pings
+      </label>
       {active > 0 && (
         <button type="button" className="ghost small" onClick={() => onChange({})}>
           Clear all

@@ -11,12 +11,13 @@ import { clockTime } from '../traffic/format';
 import { MessageDetail } from './MessageDetail';
 import { MessageFilterBar } from './MessageFilterBar';
 import { MessageTable } from './MessageTable';
+import { parseMethodFilter } from './method-filter';
 import { navigateMessages, useMessagesRoute } from './route';
 import { useMessageList } from './use-message-list';
 import '../traffic/traffic.css';
 import './messages.css';
 
-type Editable = Pick<MessageFilter, 'side' | 'direction' | 'kind' | 'method' | 'search'>;
+type Editable = Pick<MessageFilter, 'side' | 'direction' | 'kind' | 'method' | 'search' | 'healthPings'>;
 
 export function MessagesPage() {
   const route = useMessagesRoute();
@@ -30,13 +31,18 @@ export function MessagesPage() {
 
   const sessions = useApiQuery('messages.sessions', { gateway: gateway ?? '' }, ['messages', 'sessions'], { enabled: Boolean(gateway) });
   const methods = useApiQuery('messages.methods', { gateway: gateway ?? '' }, ['messages'], { enabled: Boolean(gateway) });
-  const filter = useMemo<MessageFilter | undefined>(
-    () =>
-      gateway
-        ? { gateway, ...(route.session !== undefined ? { session: route.session } : {}), ...(route.execution ? { executionId: route.execution } : {}), ...edit }
-        : undefined,
-    [gateway, route.session, route.execution, edit],
-  );
+  // The Method field's text may name methods to leave out (`-ping`): the store gets method and excludeMethods.
+  const filter = useMemo<MessageFilter | undefined>(() => {
+    if (!gateway) return undefined;
+    const { method, ...rest } = edit;
+    return {
+      gateway,
+      ...(route.session !== undefined ? { session: route.session } : {}),
+      ...(route.execution ? { executionId: route.execution } : {}),
+      ...rest,
+      ...parseMethodFilter(method),
+    };
+  }, [gateway, route.session, route.execution, edit]);
   const onPrepend = useCallback((rows: number) => {
     table.current?.shiftBy(rows);
     setCursor((c) => c + rows);
