@@ -118,6 +118,11 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
     await received.waitFor();
     expect(await received.locator('del').allTextContents()).toEqual(['my ssn is 078-05-1120']);
     expect(await received.locator('ins').allTextContents()).toEqual(['just a normal day']);
+    // Blocked at the request vs allowed: pii-validator (blocked → allowed) and request-logger (skipped →
+    // recorded) differ; the response phase the blocked call never ran is not counted step by step.
+    const verdict = page.getByRole('status', { name: 'Difference' });
+    expect(await verdict.textContent()).toContain('2 step(s) differ');
+    expect(await page.getByRole('region', { name: 'Steps that differ' }).locator('tbody tr').count()).toBe(2);
     await page.getByRole('button', { name: '← Back to traffic' }).click();
   });
 

@@ -63,10 +63,19 @@ function same(x: unknown, y: unknown): boolean {
   return canonicalJson(x) === canonicalJson(y);
 }
 
+/**
+ * The steps of one phase, paired by interceptor id. A step counts as changed when its content differs
+ * (outcome, skip reason, verdict messages / error, the payload a mutation produced) or when the
+ * interceptor ran in one chain and is not in the other's. A phase that did not run on one side (the
+ * request was blocked, so there was no response phase) is not a step difference: the outcome change
+ * already says so, and counting each of that phase's steps turned "2 steps differ" into 9. Its steps
+ * are still listed (for "show all"), unchanged.
+ */
 function compareTraces(phase: 'request' | 'response', a: ChainTrace | undefined, b: ChainTrace | undefined): StepComparison[] {
   const left = new Map((a?.steps ?? []).map((s) => [s.id, summarize(s)]));
   const right = new Map((b?.steps ?? []).map((s) => [s.id, summarize(s)]));
   const ids = [...new Set([...left.keys(), ...right.keys()])];
+  const bothRan = a !== undefined && b !== undefined;
   return ids.map((id) => {
     const x = left.get(id);
     const y = right.get(id);
@@ -75,11 +84,21 @@ function compareTraces(phase: 'request' | 'response', a: ChainTrace | undefined,
       id,
       ...(x ? { a: x } : {}),
       ...(y ? { b: y } : {}),
-      changed: !x || !y || x.outcome !== y.outcome || x.skipped !== y.skipped || x.detail !== y.detail || x.payload !== y.payload,
+      changed: bothRan && (!x || !y || !sameSummary(x, y)),
     };
   });
 }
 
+function sameSummary(x: StepSummary, y: StepSummary): boolean {
+  return x.outcome === y.outcome && x.skipped === y.skipped && x.detail === y.detail && x.payload === y.payload;
+}
+
+/**
+ * What of a step is compared. Volatile, never compared: startMs and durationMs (timing differs on every
+ * run), and the trace's startedAt/durationMs. Not compared either: input (the payload the step saw: its
+ * differences are the request/response diffs), a sink's result metrics, and the step's configuration
+ * (priority, timeoutMs, failOpen, mode: a mode change shows as another outcome, e.g. shadow).
+ */
 function summarize(s: TraceStep): StepSummary {
   const out: StepSummary = { outcome: s.outcome, shadow: s.shadow };
   if (s.skipped) out.skipped = s.skipped;
