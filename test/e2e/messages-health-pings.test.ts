@@ -40,7 +40,7 @@ describe.skipIf(!haveChromium)('Messages: health pings and method exclusions in 
     // The gateway pings the samples server 15 s after connecting, then every 15 s: wait for one recorded.
     const pings = { gateway: 'demo', method: 'ping', side: 'interceptor', healthPings: true };
     await expect
-      .poll(async () => (await api<Page_>('messages.query', { filter: pings, limit: 10 })).items.length, { timeout: 60_000, intervals: [1000] })
+      .poll(async () => (await api<Page_>('messages.query', { filter: pings, limit: 10 })).items.length, { timeout: 60_000, interval: 1000 })
       .toBeGreaterThanOrEqual(2);
     // By default the store leaves them out.
     expect((await api<Page_>('messages.query', { filter: { gateway: 'demo', method: 'ping', side: 'interceptor' }, limit: 10 })).items).toEqual([]);
