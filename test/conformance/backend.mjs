@@ -6,6 +6,8 @@
 //   --framing json-lines   (HTTP) 2026-07-28 answers that stream (progress, logs, subscriptions/listen) come as
 //                          newline-delimited JSON in a chunked `application/json` body instead of SSE, as some
 //                          SDKs frame them: a shape the gateway must relay as given.
+//   --stateless            (HTTP, 2025 era) no sessions: every POST is served on its own (no Mcp-Session-Id),
+//                          GET and DELETE get 405, as a stateless Streamable HTTP server answers
 //   --sse-retry MS         (HTTP, 2025 era) the `retry` its SSE streams announce (default 200): a server that
 //                          wants clients to poll slowly; a proxy must not add that wait to a client's resume.
 // Over HTTP, 2026-07-28 requests go to the SDK's per-request handler (createMcpHandler, with
@@ -38,7 +40,7 @@ if (args.includes('--stdio')) {
     process.stderr.write('--sse-retry takes a whole number of milliseconds\n');
     process.exit(2);
   }
-  serveHttp(port, framing, retryMs);
+  serveHttp(port, framing, retryMs, args.includes('--stateless'));
 }
 
 function eventStore() {
@@ -61,12 +63,22 @@ function eventStore() {
   };
 }
 
-function serveHttp(port, framing, retryMs) {
+function serveHttp(port, framing, retryMs, stateless) {
   const modern = createMcpHandler(() => createConformanceServer({ notify: modern.notify }), { legacy: 'reject' });
   const modernNode = toNodeHandler(framing === 'json-lines' ? { fetch: async (request, options) => asJsonLines(await modern.fetch(request, options)) } : modern);
   const sessions = new Map();
 
+  async function legacyStateless(req, res, body) {
+    if (req.method !== 'POST') return json(res, 405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this server keeps no sessions' } });
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = createConformanceServer();
+    res.on('close', () => void transport.close());
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
   async function legacy(req, res, body) {
+    if (stateless) return legacyStateless(req, res, body);
     const id = req.headers['mcp-session-id'];
     const existing = typeof id === 'string' ? sessions.get(id) : undefined;
     if (existing) return existing.handleRequest(req, res, body);
