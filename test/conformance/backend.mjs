@@ -8,6 +8,7 @@
 //                          SDKs frame them: a shape the gateway must relay as given.
 //   --stateless            (HTTP, 2025 era) no sessions: every POST is served on its own (no Mcp-Session-Id),
 //                          GET and DELETE get 405, as a stateless Streamable HTTP server answers
+//   --json-response        (HTTP, 2025 era) answers POSTs with one JSON body, never SSE (enableJsonResponse)
 //   --sse-retry MS         (HTTP, 2025 era) the `retry` its SSE streams announce (default 200): a server that
 //                          wants clients to poll slowly; a proxy must not add that wait to a client's resume.
 // Over HTTP, 2026-07-28 requests go to the SDK's per-request handler (createMcpHandler, with
@@ -40,7 +41,7 @@ if (args.includes('--stdio')) {
     process.stderr.write('--sse-retry takes a whole number of milliseconds\n');
     process.exit(2);
   }
-  serveHttp(port, framing, retryMs, args.includes('--stateless'));
+  serveHttp(port, framing, retryMs, args.includes('--stateless'), args.includes('--json-response'));
 }
 
 function eventStore() {
@@ -63,7 +64,7 @@ function eventStore() {
   };
 }
 
-function serveHttp(port, framing, retryMs, stateless) {
+function serveHttp(port, framing, retryMs, stateless, jsonResponse) {
   const modern = createMcpHandler(() => createConformanceServer({ notify: modern.notify }), { legacy: 'reject' });
   const modernNode = toNodeHandler(framing === 'json-lines' ? { fetch: async (request, options) => asJsonLines(await modern.fetch(request, options)) } : modern);
   const sessions = new Map();
@@ -86,7 +87,7 @@ function serveHttp(port, framing, retryMs, stateless) {
     if (req.method !== 'POST') return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: no session' } });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      eventStore: eventStore(),
+      ...(jsonResponse ? { enableJsonResponse: true } : { eventStore: eventStore() }),
       retryInterval: retryMs,
       onsessioninitialized: (sid) => sessions.set(sid, transport),
     });
