@@ -48,7 +48,28 @@ function appender(host: InterceptorHost, name: string, suffix: string, priorityH
 
 const call = (note: string) => ({ name: 'echo', arguments: { note } });
 
+/** `{a: {a: … {a: 'bottom'}}}`, `levels` objects deep, built without recursion. */
+function nested(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { a: 'bottom' };
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+}
+
 describe('chain engine over real hosts and clients (in-memory MCP transport)', () => {
+  it('a mutator returning a payload nested 5,000 levels deep: a malformed result, fail-closed, recorded cut short', async () => {
+    const host = new InterceptorHost();
+    host.registerMutator({ name: 'deepener', events: ['tools/call'], phase: 'request', handler: () => ({ modified: true, payload: { name: 'echo', arguments: nested(5000) } }) });
+    const rt = new ChainRuntime([connect('s', host)]);
+    const r = await rt.run('tools/call', 'request', call('x'));
+    expect(r.decision).toBe('block');
+    expect(r.finalPayload).toEqual(call('x'));
+    const step = stepOf(r.trace, 's/deepener');
+    expect(step.error).toMatchObject({ kind: 'malformed', message: expect.stringMatching(/nests deeper than 1000 levels/) });
+    // The trace is what the recorder stores: it serializes, with the payload cut.
+    expect(JSON.stringify(r.trace)).toContain('nested deeper than this: not recorded');
+  });
+
+
   it('merges two hosts, equal names stay two interceptors, config is forwarded and checked by the host', async () => {
     const a = new InterceptorHost();
     const b = new InterceptorHost();

@@ -75,18 +75,9 @@ export function markProgress(pending: ReadonlyMap<JsonRpcId, Exchange>, token: u
   return related;
 }
 
-/** Levels of a too-deep payload kept in its record and captured message (the rest is replaced by a note). */
-export const RECORD_DEPTH = 64;
-
-/** A copy of `value` down to `depth` levels; deeper values become a note (records of absurdly nested payloads). */
-export function depthLimited(value: unknown, depth: number): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (depth <= 0) return `[nested deeper than this: not recorded]`;
-  if (Array.isArray(value)) return value.map((v) => depthLimited(v, depth - 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = depthLimited(v, depth - 1);
-  return out;
-}
+// Levels of a too-deep payload kept in its record and captured message, and the cut copy: shared with the
+// interceptor chain, which cuts a too-deep mutation result the same way.
+export { depthLimited, RECORD_DEPTH } from '../../shared/protocol/payload-depth';
 
 /** Tool name, resource uri or prompt name, when the method has one. */
 export function targetOf(method: string, params: unknown): string | undefined {

@@ -69,3 +69,16 @@ export function messageNestedDeeperThan(message: object, limit = MAX_PAYLOAD_DEP
 export function tooDeepMessage(what: string, limit = MAX_PAYLOAD_DEPTH): string {
   return `${what} nested too deeply: more than ${limit} levels of objects and arrays, which the gateway does not take (its interceptor chain and recorder could not handle it); send a flatter structure`;
 }
+
+/** Levels of a too-deep payload kept where it is recorded (the rest is replaced by a note). */
+export const RECORD_DEPTH = 64;
+
+/** A copy of `value` cut at `depth` levels, for the record of a payload the gateway refused as too deep. */
+export function depthLimited(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth <= 0) return `[nested deeper than this: not recorded]`;
+  if (Array.isArray(value)) return value.map((v) => depthLimited(v, depth - 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = depthLimited(v, depth - 1);
+  return out;
+}

@@ -3,6 +3,7 @@
 // (echo, shape, modified:false keeping the payload) so a malformed answer is routed as a failure.
 import { ErrorCode, type Phase } from '../../../shared/protocol/constants';
 import { jsonByteLength, payloadTooLarge } from '../../../shared/protocol/payload-size';
+import { depthLimited, MAX_PAYLOAD_DEPTH, nestedDeeperThan, RECORD_DEPTH } from '../../../shared/protocol/payload-depth';
 import type { InterceptorResult, InvocationContext, InvokeParams } from '../../../shared/protocol/schemas';
 import type { StepError } from '../../../shared/trace/types';
 import { InvokeError } from '../server-handle';
@@ -112,6 +113,11 @@ async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope
     // The race guarantees the engine never waits on a handle that ignores its signal.
     const result = await Promise.race([handle.invoke(params, invokeOptions), ...races]);
     const problem = checkResult(entry, scope.phase, payload, result);
+    if (problem === TOO_DEEP) {
+      // Kept for the record cut short: the trace, its record and the payload forwarded are walked recursively.
+      const cut = { ...result, payload: depthLimited((result as { payload?: unknown }).payload, RECORD_DEPTH) } as InterceptorResult;
+      return finish({ result: cut, error: { kind: 'malformed', message: problem } });
+    }
     return problem ? finish({ result, error: { kind: 'malformed', message: problem } }) : finish({ result });
   } catch (err) {
     return finish({ error: toStepError(err, entry, scope, timedOut) });
@@ -156,6 +162,8 @@ function toStepError(err: unknown, entry: PlannedEntry, scope: RunScope, timedOu
   return { kind: 'transport', message: err instanceof Error ? err.message : String(err) };
 }
 
+const TOO_DEEP = `mutation result payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels of objects and arrays, which the gateway does not take; return a flatter payload`;
+
 /** S4 malformed results: they are invocation failures, routed by mode/failOpen. */
 export function checkResult(entry: PlannedEntry, phase: Phase, input: unknown, result: unknown): string | undefined {
   if (!result || typeof result !== 'object') return 'result is not an object';
@@ -167,6 +175,8 @@ export function checkResult(entry: PlannedEntry, phase: Phase, input: unknown, r
   if (entry.type === 'sink' && typeof r.recorded !== 'boolean') return 'sink result has no boolean "recorded"';
   if (entry.type === 'mutation') {
     if (typeof r.modified !== 'boolean') return 'mutation result has no boolean "modified"';
+    // Checked before anything walks it (the comparison below, the chain, the record, the forwarded request).
+    if (nestedDeeperThan(r.payload, MAX_PAYLOAD_DEPTH)) return TOO_DEEP;
     if (r.modified && r.payload === undefined) return 'mutation result says modified:true but carries no payload';
     if (!r.modified && r.payload !== undefined && !deepEqual(r.payload, input)) {
       return 'mutation result says modified:false but its payload differs from the input';
