@@ -11,7 +11,7 @@ import { asEraResult } from './blocked';
 import type { PhaseParts } from './breakpoints/phase-with-breaks';
 import { SessionBreaks } from './breakpoints/session-breaks';
 import { cutMessage, droppedNotificationLine, refuseDeepClientAnswer } from './deep-messages';
-import { depthLimited, newExchange, RECORD_DEPTH, type Exchange } from './exchange';
+import { newExchange, type Exchange } from './exchange';
 import {
   errorResponse,
   isErrorResponse,
@@ -264,7 +264,7 @@ export class GatewaySession {
    * and the message capture can encode.
    */
   private refuseTooDeep(req: JsonRpcRequest): void {
-    const cut: JsonRpcRequest = { ...req, params: depthLimited(req.params, RECORD_DEPTH) as Record<string, unknown> };
+    const cut = cutMessage(req);
     this.tap?.fromClient(cut);
     this.lastActivity = performance.now();
     const ex = newExchange(cut, 'client');

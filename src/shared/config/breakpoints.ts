@@ -3,7 +3,7 @@
 // `--break`. A breakpoint names one or more points of the path, a method glob, optionally a target glob
 // (tool name, resource uri, prompt name), a principal, and for the after-chain points the chain's outcome.
 import { z } from 'zod';
-import { MAX_DURATION_MS } from './durations';
+import { durationMs, MAX_DURATION_MS } from './durations';
 
 /** The four points of a call's path where it can pause (a step also pauses before each interceptor). */
 export const BREAK_POINTS = ['request-before-chain', 'request-after-chain', 'response-before-chain', 'response-after-chain'] as const;
@@ -51,11 +51,8 @@ export const BreakpointSchema = z
     principal: z.string({ error: 'expected a principal (case-insensitive; "anonymous" for none)' }).min(1).optional(),
     when: BreakpointWhenSchema.optional(),
     step: z.boolean({ error: 'expected true or false' }).default(false).describe('Also pause before each interceptor of the matching calls.'),
-    timeoutMs: z
-      .number({ error: 'expected a number of milliseconds' })
-      .int()
+    timeoutMs: durationMs()
       .positive()
-      .max(MAX_PAUSE_TIMEOUT_MS, { error: `at most ${MAX_PAUSE_TIMEOUT_MS} ms (24 h): a pause holds a live call, and Node's timers cannot wait longer than ~24.8 days` })
       .default(DEFAULT_PAUSE_TIMEOUT_MS)
       .describe('How long a pause waits for a decision; then onTimeout applies and the trace says so.'),
     onTimeout: z.enum(['continue', 'block'], { error: 'expected "continue" or "block"' }).default('continue'),
