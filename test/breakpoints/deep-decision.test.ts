@@ -4,51 +4,22 @@
 // must be answered and recorded exactly once. Real parts: the built CLI gateway with its HTTP listener and
 // control endpoint, server-everything, an SDK client, the SQLite history file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { getExecutionRecord, openStore } from '../../src/main/store';
-import type { ExecutionRecord } from '../../src/shared/trace/execution';
-import { chaosDir, GatewayProcess, waitFor, type ChaosDir } from '../chaos/harness';
-import { everythingBackend } from '../gateway/helpers';
+import { startControlledGateway, toolCallRecords, type ControlledGateway } from './headless-helpers';
 import { text } from './helpers';
 
-const CONTROL_TOKEN = 'control-token-0123456789abcdef';
 const DEPTH = 5_000;
 
-/** The tools/call records in the history file (read once the gateway stopped). */
-function toolCalls(db: string): ExecutionRecord[] {
-  const store = openStore(db, { create: false });
-  try {
-    const uuids = store.db.prepare(`SELECT uuid FROM executions WHERE event = 'tools/call'`).pluck().all() as string[];
-    return uuids.map((uuid) => getExecutionRecord(store.db, uuid)!);
-  } finally {
-    store.close();
-  }
-}
-
 describe('a decision nested too deeply, through the control endpoint', { timeout: 120_000 }, () => {
-  let d: ChaosDir;
-  let gateway: GatewayProcess;
-  let control: string;
-  let client: Client;
-  const auth = { authorization: `Bearer ${CONTROL_TOKEN}`, 'content-type': 'application/json' };
-
-  const paused = async (): Promise<{ id: string; executionId: string }[]> => (await (await fetch(`${control}/paused`, { headers: auth })).json()) as { id: string; executionId: string }[];
+  let g: ControlledGateway;
+  const paused = async (): Promise<{ id: string; executionId: string }[]> => (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as { id: string; executionId: string }[];
 
   beforeAll(async () => {
-    d = chaosDir();
-    gateway = new GatewayProcess(d, { backend: everythingBackend, control: { port: 0, token: CONTROL_TOKEN } });
-    const url = await gateway.ready();
-    await waitFor(() => /control endpoint on (http:\S+)/.test(gateway.stderr), 20_000, 'the control URL');
-    control = /control endpoint on (http:\S+)/.exec(gateway.stderr)![1]!;
-    const put = await fetch(`${control}/breakpoints`, { method: 'PUT', headers: auth, body: JSON.stringify({ live: [{ id: 'deep', method: 'tools/call', target: 'echo', timeoutMs: 60_000 }] }) });
+    g = await startControlledGateway('deep-decision');
+    const put = await fetch(`${g.control}/breakpoints`, { method: 'PUT', headers: g.auth, body: JSON.stringify({ live: [{ id: 'deep', method: 'tools/call', target: 'echo', timeoutMs: 60_000 }] }) });
     expect(put.status).toBe(200);
-    client = new Client({ name: 'deep-decision', version: '1.0.0' }, { capabilities: {} });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   }, 60_000);
   afterAll(async () => {
-    await client?.close().catch(() => undefined);
-    await gateway?.stop();
-    d?.cleanup();
+    await g?.close();
   });
 
   const deep = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
@@ -60,31 +31,31 @@ describe('a decision nested too deeply, through the control endpoint', { timeout
   for (const { kind, body } of cases) {
     it(`a ${DEPTH}-level ${kind} is refused with 400, the pause stays, and a later continue answers the client`, async () => {
       // Settled either way, so that a gateway that never answers fails this test, not a later one.
-      const call = client.callTool({ name: 'echo', arguments: { message: `deep-${kind}` } }, { timeout: 60_000 }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
+      const call = g.client.callTool({ name: 'echo', arguments: { message: `deep-${kind}` } }, { timeout: 60_000 }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
       let open: { id: string; executionId: string }[] = [];
       // Polled, as a controller without the event stream does.
       for (const end = Date.now() + 20_000; open.length === 0 && Date.now() < end; await new Promise((r) => setTimeout(r, 50))) open = await paused();
       expect(open).toHaveLength(1);
-      const res = await fetch(`${control}/paused/${open[0]!.id}`, { method: 'POST', headers: auth, body });
+      const res = await fetch(`${g.control}/paused/${open[0]!.id}`, { method: 'POST', headers: g.auth, body });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toMatch(/nested too deeply/);
       // Refused: the very same pause is still open and takes a decision.
       expect((await paused()).map((p) => p.id)).toEqual([open[0]!.id]);
-      const decided = await fetch(`${control}/paused/${open[0]!.id}`, { method: 'POST', headers: auth, body: JSON.stringify({ decision: { kind: 'continue' }, by: 'ops' }) });
+      const decided = await fetch(`${g.control}/paused/${open[0]!.id}`, { method: 'POST', headers: g.auth, body: JSON.stringify({ decision: { kind: 'continue' }, by: 'ops' }) });
       expect(decided.status).toBe(200);
       expect(text(await call)).toBe(`Echo: deep-${kind}`);
     });
   }
 
   it('each call is recorded exactly once, with the pause and who decided it', async () => {
-    await gateway.stop();
-    const records = toolCalls(d.db);
+    await g.gateway.stop();
+    const records = toolCallRecords(g.d.db);
     for (const { kind } of cases) {
       const mine = records.filter((r) => (r.requestReceived as { arguments?: { message?: string } }).arguments?.message === `deep-${kind}`);
       expect(mine, `records of the ${kind} call`).toHaveLength(1);
       expect(mine[0]!.outcome).toBe('allow');
       expect(mine[0]!.pauses).toMatchObject([{ breakpoint: 'deep', decision: 'continue', by: 'ops' }]);
     }
-    expect(gateway.stderr).not.toContain('record rejected');
+    expect(g.gateway.stderr).not.toContain('record rejected');
   });
 });

@@ -5,34 +5,22 @@
 // client that does give up while paused is recorded as such. Real parts: the built CLI gateway (HTTP
 // listener, control endpoint), server-everything, SDK clients, the SQLite history file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, DEFAULT_REQUEST_TIMEOUT_MSEC, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { getExecutionRecord, openStore } from '../../src/main/store';
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/client';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
-import { chaosDir, GatewayProcess, waitFor, type ChaosDir } from '../chaos/harness';
+import { chaosDir, GatewayProcess } from '../chaos/harness';
 import { everythingBackend } from '../gateway/helpers';
+import { startControlledGateway, toolCallRecords, type ControlledGateway } from './headless-helpers';
 import { text } from './helpers';
-
-const CONTROL_TOKEN = 'control-token-0123456789abcdef';
 
 /** The tools/call records of the history file whose echo message is `message` (read once the gateway stopped). */
 function recordsOf(db: string, message: string): ExecutionRecord[] {
-  const store = openStore(db, { create: false });
-  try {
-    const uuids = store.db.prepare(`SELECT uuid FROM executions WHERE event = 'tools/call'`).pluck().all() as string[];
-    return uuids.map((uuid) => getExecutionRecord(store.db, uuid)!).filter((r) => (r.requestReceived as { arguments?: { message?: string } }).arguments?.message === message);
-  } finally {
-    store.close();
-  }
+  return toolCallRecords(db).filter((r) => (r.requestReceived as { arguments?: { message?: string } }).arguments?.message === message);
 }
 
 describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
-  let d: ChaosDir;
-  let gateway: GatewayProcess;
-  let control: string;
-  let client: Client;
-  const auth = { authorization: `Bearer ${CONTROL_TOKEN}`, 'content-type': 'application/json' };
-  const setLive = (live: unknown[]) => fetch(`${control}/breakpoints`, { method: 'PUT', headers: auth, body: JSON.stringify({ live }) });
-  const paused = async () => (await (await fetch(`${control}/paused`, { headers: auth })).json()) as { id: string; timeoutMs: number; pausedAt: string; deadline: string }[];
+  let g: ControlledGateway;
+  const setLive = (live: unknown[]) => fetch(`${g.control}/breakpoints`, { method: 'PUT', headers: g.auth, body: JSON.stringify({ live }) });
+  const paused = async () => (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as { id: string; timeoutMs: number; pausedAt: string; deadline: string }[];
   const nextPause = async () => {
     let open: Awaited<ReturnType<typeof paused>> = [];
     for (const end = Date.now() + 20_000; open.length === 0 && Date.now() < end; await new Promise((r) => setTimeout(r, 50))) open = await paused();
@@ -41,18 +29,10 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
   };
 
   beforeAll(async () => {
-    d = chaosDir();
-    gateway = new GatewayProcess(d, { backend: everythingBackend, control: { port: 0, token: CONTROL_TOKEN } });
-    const url = await gateway.ready();
-    await waitFor(() => /control endpoint on (http:\S+)/.test(gateway.stderr), 20_000, 'the control URL');
-    control = /control endpoint on (http:\S+)/.exec(gateway.stderr)![1]!;
-    client = new Client({ name: 'pause-timeouts', version: '1.0.0' }, { capabilities: {} });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    g = await startControlledGateway('pause-timeouts');
   }, 60_000);
   afterAll(async () => {
-    await client?.close().catch(() => undefined);
-    await gateway?.stop();
-    d?.cleanup();
+    await g?.close();
   });
 
   describe('item 6: timeoutMs past what a timer holds', () => {
@@ -60,7 +40,7 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
       const res = await setLive([{ id: 'huge', method: 'tools/call', target: 'echo', timeoutMs: 3_000_000_000 }]);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toMatch(/live\.0\.timeoutMs: at most 86400000/);
-      const view = (await (await fetch(`${control}/breakpoints`, { headers: auth })).json()) as { live: unknown[] };
+      const view = (await (await fetch(`${g.control}/breakpoints`, { headers: g.auth })).json()) as { live: unknown[] };
       expect(view.live).toEqual([]);
     });
 
@@ -77,12 +57,12 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
 
     it('the longest allowed timeout (24 h) holds: the pause waits for a decision', async () => {
       expect((await setLive([{ id: 'day', method: 'tools/call', target: 'echo', timeoutMs: 86_400_000 }])).status).toBe(200);
-      const call = client.callTool({ name: 'echo', arguments: { message: 'a day' } }, { timeout: 60_000 }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
+      const call = g.client.callTool({ name: 'echo', arguments: { message: 'a day' } }, { timeout: 60_000 }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
       const pause = await nextPause();
       expect(Date.parse(pause.deadline) - Date.parse(pause.pausedAt)).toBe(86_400_000);
       await new Promise((r) => setTimeout(r, 1_000));
       expect((await paused()).map((p) => p.id)).toEqual([pause.id]); // not fired at once
-      expect((await fetch(`${control}/paused/${pause.id}`, { method: 'POST', headers: auth, body: JSON.stringify({ decision: { kind: 'continue' }, by: 'ops' }) })).status).toBe(200);
+      expect((await fetch(`${g.control}/paused/${pause.id}`, { method: 'POST', headers: g.auth, body: JSON.stringify({ decision: { kind: 'continue' }, by: 'ops' }) })).status).toBe(200);
       expect(text(await call)).toBe('Echo: a day');
     });
   });
@@ -92,7 +72,7 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
       expect((await setLive([{ id: 'default', method: 'tools/call', target: 'echo' }])).status).toBe(200);
       const t0 = Date.now();
       // No options: the SDK's default request timeout (60 s), as most clients run.
-      const call = client.callTool({ name: 'echo', arguments: { message: 'nobody decides' } }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
+      const call = g.client.callTool({ name: 'echo', arguments: { message: 'nobody decides' } }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
       const pause = await nextPause();
       // What the client got first (with a 60 s pause: "Request timed out" as the pause ended), then why.
       expect(text(await call)).toBe('Echo: nobody decides');
@@ -102,7 +82,7 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
 
     it('a client that gives up while paused (its own timeout cancels the call) is recorded as having got no answer', async () => {
       expect((await setLive([{ id: 'slow', method: 'tools/call', target: 'echo', timeoutMs: 20_000 }])).status).toBe(200);
-      const outcome = await client.callTool({ name: 'echo', arguments: { message: 'gave up' } }, { timeout: 1_500 }).then(
+      const outcome = await g.client.callTool({ name: 'echo', arguments: { message: 'gave up' } }, { timeout: 1_500 }).then(
         () => 'answered',
         (e: Error) => e.message,
       );
@@ -114,10 +94,10 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
 
     it('the history says what each client saw', async () => {
       await setLive([]);
-      await gateway.stop();
-      const [timedOut] = recordsOf(d.db, 'nobody decides');
+      await g.gateway.stop();
+      const [timedOut] = recordsOf(g.d.db, 'nobody decides');
       expect(timedOut).toMatchObject({ outcome: 'allow', pauses: [{ breakpoint: 'default', decision: 'continue', by: 'timeout', timedOut: true }] });
-      const [gaveUp] = recordsOf(d.db, 'gave up');
+      const [gaveUp] = recordsOf(g.d.db, 'gave up');
       expect(gaveUp).toMatchObject({ outcome: 'error', pauses: [{ breakpoint: 'slow', decision: 'cancelled', by: 'client' }] });
       expect(gaveUp!.errorReturned?.message).toMatch(/cancelled by the client while paused at breakpoint "slow" for \d+ ms.*no answer/);
     });
