@@ -2,6 +2,7 @@
 // it must parse as one of the result types and echo the call's interceptor, type and phase, and
 // a mutation that says `modified:false` must give back the unchanged input or no payload at all.
 import { canonicalJson } from '../../../shared/protocol/canonical';
+import { passesResultSchema } from '../../../shared/protocol/result-fast-check';
 import {
   InterceptorDescriptorSchema,
   InterceptorResultSchema,
@@ -19,13 +20,18 @@ export function checkInvokeResult(
   server: string,
 ): InterceptorResult {
   const where = `interceptor '${params.name}' on server '${server}'`;
-  const parsed = InterceptorResultSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.path.length ? issue.path.join('.') : 'result';
-    throw new InvokeError('malformed', `${where} returned a malformed result: ${path}: ${issue?.message}`, undefined, { result: raw });
+  // The common shapes skip zod's copying pass (result-fast-check.ts); anything else goes through it.
+  let result: InterceptorResult;
+  if (passesResultSchema(raw)) result = raw;
+  else {
+    const parsed = InterceptorResultSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = issue?.path.length ? issue.path.join('.') : 'result';
+      throw new InvokeError('malformed', `${where} returned a malformed result: ${path}: ${issue?.message}`, undefined, { result: raw });
+    }
+    result = parsed.data;
   }
-  const result = parsed.data;
   const mismatches: string[] = [];
   if (result.interceptor !== params.name) mismatches.push(`interceptor is '${result.interceptor}', expected '${params.name}'`);
   if (result.phase !== params.phase) mismatches.push(`phase is '${result.phase}', expected '${params.phase}'`);

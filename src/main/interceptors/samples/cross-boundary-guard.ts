@@ -91,7 +91,9 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
         properties: { toolServers: { type: 'object', additionalProperties: { type: 'string' } } },
         additionalProperties: false,
       },
-      handler: async (payload, { event, phase, context, config, signal }) => {
+      // `ctx.signal` is read only where a scan needs it: the host makes the signal on first read.
+      handler: async (payload, ctx) => {
+        const { event, phase, context, config } = ctx;
         const toolServers = { ...DEFAULT_TOOL_SERVERS, ...options.toolServers, ...config.toolServers };
         const session = sessionFor(context);
         if (phase === 'response') {
@@ -99,7 +101,7 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
           if (origin) {
             // The gateway forwards a response only after its validators answered, so the taint is
             // in place before the client can send the secret anywhere.
-            for (const m of await scanner.find(jsonText(payload), signal)) {
+            for (const m of await scanner.find(jsonText(payload), ctx.signal)) {
               const entry = session.taint.get(m.value) ?? { formatId: m.formatId, origins: new Set<string>() };
               entry.origins.add(origin);
               session.taint.delete(m.value);
@@ -113,7 +115,7 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
         if (event === 'tools/call' || event === 'resources/read') session.lastServer = target;
         const candidates = [...session.taint].filter(([, t]) => !t.origins.has(target));
         if (candidates.length === 0) return { valid: true };
-        const contained = new Set(await scanner.contained(jsonText(payload), candidates.map(([secret]) => secret), signal));
+        const contained = new Set(await scanner.contained(jsonText(payload), candidates.map(([secret]) => secret), ctx.signal));
         const messages = [];
         for (const [secret, { formatId, origins }] of candidates) {
           if (!contained.has(secret)) continue;
