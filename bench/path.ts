@@ -27,14 +27,20 @@ interface Variant {
   target?: { p50: number; tput: number };
 }
 
-function config(options: { samples: boolean; capture: boolean }, cliPath = cli): string {
+function config(options: { samples: boolean | 'bundled'; capture: boolean }, cliPath = cli): string {
   const dir = mkdtempSync(join(tmpdir(), 'ic-bench-path-'));
   const file = join(dir, 'gateway.json');
   writeFileSync(
     file,
     JSON.stringify({
       backend: { transport: 'stdio', name: 'everything', command: process.execPath, arguments: [everything, 'stdio'] },
-      staticInterceptors: options.samples ? [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] }] : [],
+      // The bundled samples over stdio (`serve-samples`, a child process) or in the gateway's process.
+      staticInterceptors:
+        options.samples === 'bundled'
+          ? [{ transport: 'bundled', name: 'samples' }]
+          : options.samples
+            ? [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] }]
+            : [],
       // Every bundled sample runs; the allowlist lets every tool through (as in the README's HTTP example).
       overrides: options.samples ? { 'samples/tool-allowlist': { config: { allow: ['*'] } } } : {},
       captureMessages: options.capture,
@@ -100,7 +106,8 @@ export async function run(): Promise<void> {
     variant('gateway, no recording', gatewayArgs(config({ samples: false, capture: true }), false), { p50: 1.1, tput: 0.9 }),
     variant('gateway, recording, capture off', gatewayArgs(config({ samples: false, capture: false }), true), { p50: 1.1, tput: 0.9 }),
     variant('gateway, default (recording + capture)', gatewayArgs(config({ samples: false, capture: true }), true), { p50: 1.1, tput: 0.9 }),
-    variant('gateway + bundled samples (default)', gatewayArgs(config({ samples: true, capture: true }), true), { p50: 3, tput: 0 }),
+    variant('gateway + bundled samples over stdio (serve-samples)', gatewayArgs(config({ samples: true, capture: true }), true), { p50: 3, tput: 0 }),
+    variant('gateway + bundled samples in process (transport bundled)', gatewayArgs(config({ samples: 'bundled', capture: true }), true), { p50: 3, tput: 0 }),
   ];
   const baseline = process.env.BENCH_PATH_BASELINE;
   if (baseline) {

@@ -17,13 +17,15 @@ async function connect(gateway: Gateway, name: string): Promise<Client> {
 
 const text = (r: unknown) => (r as { content: { text?: string }[] }).content[0]?.text ?? '';
 
-describe('a 256 KB argument through the demo gateway does not hold other clients hostage', { timeout: 120_000 }, () => {
+// In process (`"transport": "bundled"`) the samples share the gateway's thread: the large call's scans must
+// still leave it (worker threads) so that B is not delayed.
+describe.each(['stdio', 'bundled'] as const)('a 256 KB argument through the demo gateway (samples %s) does not hold other clients hostage', { timeout: 120_000 }, (where) => {
   let gateway: Gateway;
   let a: Client;
   let b: Client;
 
   beforeAll(async () => {
-    gateway = new Gateway(samplesGatewayConfig());
+    gateway = new Gateway(samplesGatewayConfig({}, where));
     await gateway.start();
     [a, b] = await Promise.all([connect(gateway, 'client-a'), connect(gateway, 'client-b')]);
     // Warm: interceptor server started and discovered, backend up.

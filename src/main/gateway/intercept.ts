@@ -14,6 +14,7 @@ import { ChainRuntime, type ChainResult, type FailureSimulator, type StepGate } 
 import { InterceptorServerClient } from '../interceptors/client';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { WireTap } from '../interceptors/client/wire-tap';
+import { bundledSamplesHandle } from '../interceptors/bundled';
 
 export type RpcFailure = { code: number; message: string; data?: unknown };
 
@@ -189,6 +190,10 @@ export class Interception {
   private createHandle(entry: InterceptorServerEntry): ClosableHandle {
     if (this.options.createHandle) return this.options.createHandle(entry);
     const log = this.options.log;
+    if (entry.transport === 'bundled') {
+      // No wire to capture: the trace's steps hold each invoke's payload and result.
+      return bundledSamplesHandle(entry.name, { failOpen: entry.failOpen ?? false, ...(log ? { log: (line: string) => log(`[interceptors ${entry.name}] ${line}`) } : {}) });
+    }
     const wire = this.options.wire?.(entry.name);
     return new InterceptorServerClient({
       ...(wire ? { wire } : {}),

@@ -12,6 +12,7 @@ import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import { configErrors } from '../interceptors/chain';
 import type { InterceptorDescriptor } from '../../shared/protocol/schemas';
 import { configuredServers, endpointTarget } from './gateway-summary';
+import { InProcessHostHandle } from '../interceptors/bundled';
 
 /** Discovery attempts after the first one fails (about two minutes in all). */
 const WARM_UP_RETRIES = 10;
@@ -95,7 +96,7 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
     const handles = new Map(this.gateway.interception.servers.map((h) => [h.name, h]));
     return configuredServers(this.gateway.config).map((entry) => {
       const handle = handles.get(entry.name);
-      const status = handle instanceof InterceptorServerClient ? handle.status : undefined;
+      const status = handle instanceof InterceptorServerClient || handle instanceof InProcessHostHandle ? handle.status : undefined;
       const error = this.discoveryErrors.get(entry.name) ?? status?.lastError;
       const count = this.counts.get(entry.name);
       const listed = this.listed.get(entry.name) ?? [];

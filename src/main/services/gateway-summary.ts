@@ -1,9 +1,11 @@
 // Turns a gateway config into the summaries the Gateways screen shows (backend, listen address, servers).
 import type { BackendEntry, GatewayConfig, InterceptorServerEntry } from '../../shared/config';
 import type { InterceptorServerState } from '../../shared/api/models';
+import { BUNDLED_TARGET } from '../interceptors/bundled';
 
 export function endpointTarget(entry: BackendEntry | InterceptorServerEntry): string {
   if (entry.transport === 'stdio') return [entry.command, ...entry.arguments].map(quoteArg).join(' ');
+  if (entry.transport === 'bundled') return BUNDLED_TARGET;
   return entry.endpoint;
 }
 

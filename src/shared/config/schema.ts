@@ -68,12 +68,24 @@ export const BackendEntrySchema = z
         : 'expected "transport" to be "stdio", "http" or "sse" (how to reach the backend)',
   })
   .describe('The MCP server the gateway fronts.');
+/**
+ * The bundled samples hosted inside the gateway's own process: what `interceptor-console serve-samples`
+ * serves, invoked as function calls (no child process, no pipe, no JSON-RPC in between). Large payloads
+ * still run on worker threads, as under serve-samples.
+ */
+const bundledInterceptorEntry = z
+  .strictObject({
+    transport: z.literal('bundled'),
+    name: z.string({ error: 'expected a string (a name for the interceptor server)' }).min(1, { error: 'expected a non-empty name for the interceptor server' }),
+    connectionId: z.string({ error: 'expected a string (an identity for this connection)' }).optional(),
+  })
+  .extend(failOpen);
 export const InterceptorServerEntrySchema = z
-  .discriminatedUnion('transport', [interceptorEntries.stdio.extend(failOpen), interceptorEntries.http.extend(failOpen)], {
+  .discriminatedUnion('transport', [interceptorEntries.stdio.extend(failOpen), interceptorEntries.http.extend(failOpen), bundledInterceptorEntry], {
     error: (issue) =>
       typeof issue.input !== 'object' || issue.input === null
         ? 'expected an object describing how to reach the interceptor server'
-        : 'expected "transport" to be "stdio" or "http" (how to reach the interceptor server)',
+        : 'expected "transport" to be "stdio", "http" or "bundled" (how to reach the interceptor server; "bundled" hosts the bundled samples in the gateway process)',
   })
   .describe(
   'An interceptor server: an MCP server offering interceptors/list and interceptor/invoke.',

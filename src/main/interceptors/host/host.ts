@@ -140,12 +140,26 @@ export class InterceptorHost {
   async invoke(rawParams: unknown, requestSignal?: AbortSignal): Promise<InterceptorResult> {
     const parsed = InvokeParamsSchema.safeParse(rawParams);
     if (!parsed.success) throw invalidParams('interceptor/invoke', parsed.error);
-    const params: InvokeParams = parsed.data;
+    return this.run(parsed.data, jsonByteLength(parsed.data.payload), requestSignal);
+  }
+
+  /**
+   * `interceptor/invoke` from this process (an in-process handle, bundled/in-process-handle.ts): `params`
+   * are typed already, so they skip the wire's schema pass; the handler gets its own copy of the payload,
+   * read back from the JSON text its size is measured on (one stringify and one parse, as a wire costs).
+   * Every other check, the deadline and the result's shaping are those of invoke().
+   */
+  async invokeLocal(params: InvokeParams, requestSignal?: AbortSignal): Promise<InterceptorResult> {
+    const text = JSON.stringify(params.payload);
+    const own: InvokeParams = { ...params, payload: text === undefined ? undefined : JSON.parse(text) };
+    return this.run(own, text === undefined ? 0 : Buffer.byteLength(text, 'utf8'), requestSignal);
+  }
+
+  private async run(params: InvokeParams, payloadBytes: number, requestSignal?: AbortSignal): Promise<InterceptorResult> {
     const entry = this.entries.get(params.name);
     if (!entry) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Interceptor '${params.name}' not found`, { name: params.name });
     }
-    const payloadBytes = jsonByteLength(params.payload);
     if (payloadBytes > this.maxPayloadBytes) {
       throw new ProtocolError(
         ErrorCode.InvalidParams,

@@ -9,6 +9,7 @@ import { BackendEntrySchema, formatPath, InterceptorServerEntrySchema, type Back
 import { InterceptorServerClient } from '../../interceptors/client';
 import type { AppEnvironment } from '../environment';
 import { localizeConfig } from '../examples';
+import { BUNDLED_TARGET, bundledSamplesTransport } from '../../interceptors/bundled';
 
 // Generous: a first `npx`/`uvx` launch or a loaded machine can take a while; the user sees it is connecting.
 const PROBE_TIMEOUT_MS = 30_000;
@@ -46,7 +47,9 @@ export async function probeInterceptorServer(raw: unknown, env: AppEnvironment):
     connection:
       entry.transport === 'stdio'
         ? { transport: 'stdio', command: entry.command, args: entry.arguments, ...(entry.env ? { env: entry.env } : {}), ...(entry.cwd ? { cwd: entry.cwd } : {}) }
-        : { transport: 'http', url: entry.endpoint, ...(entry.headers ? { headers: entry.headers } : {}) },
+        : entry.transport === 'bundled'
+          ? { transport: 'custom', label: BUNDLED_TARGET, connect: () => bundledSamplesTransport() }
+          : { transport: 'http', url: entry.endpoint, ...(entry.headers ? { headers: entry.headers } : {}) },
   });
   try {
     const result = await withDeadline(client.discover(), `Interceptor server "${entry.name}"`);

@@ -16,6 +16,7 @@ import type { ServerPoolPort } from '../ports';
 import type { Logger } from '../environment';
 import { configuredServers, endpointTarget } from '../gateway-summary';
 import { RpcTap, type RawExchange } from './rpc-tap';
+import { bundledSamplesTransport } from '../../interceptors/bundled';
 
 export interface PoolInvokeParams {
   name: string;
@@ -155,11 +156,13 @@ export class InterceptorServerPool implements ServerPoolPort {
       connection: {
         transport: 'custom',
         label,
-        connect: () =>
+        connect: async () =>
           tap.attach(
             entry.transport === 'stdio'
               ? stdioTransport(entry, (line) => this.logger?.info(`[pool ${entry.name}] ${line}`))
-              : new StreamableHTTPClientTransport(new URL(entry.endpoint), { requestInit: { headers: entry.headers ?? {} } }),
+              : entry.transport === 'bundled'
+                ? await bundledSamplesTransport((line) => this.logger?.info(`[pool ${entry.name}] ${line}`))
+                : new StreamableHTTPClientTransport(new URL(entry.endpoint), { requestInit: { headers: entry.headers ?? {} } }),
           ),
       },
     });
