@@ -71,19 +71,26 @@ export async function executeInvoke(
     return controller.signal;
   };
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      // Reject first: aborting makes an offloaded call reject at once, and the race must see the timeout.
-      reject(
-        new ProtocolError(ErrorCode.Timeout, `Interceptor '${reg.name}' timed out after ${timeoutMs}ms`, {
-          interceptor: reg.name,
-          timeoutMs,
-          phase: params.phase,
-        }),
-      );
-      abort(new Error('timeout'));
-    }, timeoutMs);
-  });
+  // Armed only for work that is still running when the handler returns (a promise, or an offloaded call):
+  // a synchronous handler cannot be interrupted, and its result, there the moment it returns, won the race
+  // against the timer anyway. A timer and a promise less per invoke of the (mostly synchronous) samples.
+  const withDeadline = <T,>(work: Promise<T>): Promise<T> =>
+    Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          // Reject first: aborting makes an offloaded call reject at once, and the race must see the timeout.
+          reject(
+            new ProtocolError(ErrorCode.Timeout, `Interceptor '${reg.name}' timed out after ${timeoutMs}ms`, {
+              interceptor: reg.name,
+              timeoutMs,
+              phase: params.phase,
+            }),
+          );
+          abort(new Error('timeout'));
+        }, timeoutMs);
+      }),
+    ]);
 
   const ctx: HandlerContext<never> = {
     config: config as never,
@@ -96,12 +103,12 @@ export async function executeInvoke(
   };
   const started = performance.now();
   try {
-    // The handler may be sync or async and may throw synchronously: wrap it in one promise.
+    // The handler may be sync or async and may throw synchronously (caught below like a rejection).
     const offload = options.offload?.accepts(reg.name, options.payloadBytes ?? 0) ? options.offload : undefined;
-    const work = offload
+    const produced = offload
       ? offload.run({ name: reg.name, payload: params.payload, config, context: params.context, event: params.event, phase: params.phase }, handlerSignal())
-      : Promise.resolve().then(() => (reg.handler as (p: unknown, c: HandlerContext<never>) => unknown)(params.payload, ctx));
-    const raw = await Promise.race([work, deadline]);
+      : (reg.handler as (p: unknown, c: HandlerContext<never>) => unknown)(params.payload, ctx);
+    const raw = isThenable(produced) ? await withDeadline(Promise.resolve(produced)) : produced;
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     return shapeResult(entry, params, raw, durationMs);
   } catch (err) {
@@ -154,6 +161,10 @@ function shapeResult(
     throw new MalformedResult(`${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
   }
   return resultToWire(parsed.data);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function asObject(raw: unknown, expectation: string): Record<string, unknown> {
