@@ -30,26 +30,47 @@ export function electronBinary(electronDir, env) {
   return existsSync(full) ? full : undefined;
 }
 
+/** Lines of a crash report (a stack trace, Node's source excerpt and version line): never shown to the user. */
+const CRASH_LINE = /^(\s+at\s|\s*\^+\s*$|node:internal\/|Node\.js v\d|\w*Error\b|\{$|\}$|\s+\w+: )/;
+
 /**
- * Runs the installer with its output shown as it goes. On a terminal its stderr is left to it (the progress
- * bar draws only there); otherwise stderr is passed through and its last line kept, to say why it failed.
- * Resolves with the exit code and that line.
+ * Runs the installer with its output shown as it goes (its progress lines, a progress bar redrawn with
+ * carriage returns), except a crash report: when the download fails (no internet), the one-line reason
+ * comes back as `message` and the caller says it once, instead of the installer's stack trace.
  */
 function runInstaller(installer, { env, onChild }) {
   return new Promise((resolve) => {
-    const tty = Boolean(process.stderr.isTTY);
-    const child = spawn(process.execPath, [installer], { stdio: ['ignore', 'inherit', tty ? 'inherit' : 'pipe'], env });
+    const child = spawn(process.execPath, [installer], { stdio: ['ignore', 'pipe', 'pipe'], env });
     onChild?.(child);
     let tail = '';
-    child.stderr?.on('data', (chunk) => {
-      process.stderr.write(chunk);
-      tail = (tail + chunk.toString()).slice(-4000);
-    });
+    for (const [stream, out] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let pending = '';
+      stream.on('data', (chunk) => {
+        const text = chunk.toString();
+        tail = (tail + text).slice(-4000);
+        pending += text;
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) if (!CRASH_LINE.test(line)) out.write(`${line}\n`);
+        // A progress bar redraws one line with \r: shown as it goes, up to its last redraw.
+        const cr = pending.lastIndexOf('\r');
+        if (cr >= 0 && !CRASH_LINE.test(pending.slice(cr + 1))) {
+          out.write(pending.slice(0, cr + 1));
+          pending = pending.slice(cr + 1);
+        }
+      });
+      stream.on('end', () => {
+        if (pending && !CRASH_LINE.test(pending)) out.write(`${pending}\n`);
+      });
+    }
     child.once('error', (err) => resolve({ code: -1, message: err.message }));
-    child.once('exit', (code, signal) => {
-      const lines = tail.split('\n').map((l) => l.trim()).filter(Boolean);
+    child.once('close', (code, signal) => {
+      const lines = tail.split(/[\r\n]/).map((l) => l.trim()).filter(Boolean);
       // A stack trace's first line is the error itself ("TypeError: fetch failed"); else the last line.
-      const message = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.at(-1);
+      const message = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.filter((l) => !/^at\s/.test(l)).at(-1);
       resolve({ code: code ?? (signal ? 1 : 0), message });
     });
   });
@@ -85,7 +106,7 @@ export async function chooseStartMode({
     log('The Electron runtime is installed; starting the desktop app.');
     return { mode: 'desktop', binary };
   }
-  const why = result.code === 0 ? 'the installer finished but no runtime was found' : `exit code ${result.code}${result.message ? `: ${result.message}` : '; its error is printed above'}`;
+  const why = result.code === 0 ? 'the installer finished but no runtime was found' : `exit code ${result.code}${result.message ? `: ${result.message}` : ''}`;
   return {
     mode: 'web',
     reason: `the Electron runtime could not be downloaded (${why}); run \`node node_modules/electron/install.js\` when online, then \`npm start\` again`,
