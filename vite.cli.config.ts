@@ -19,8 +19,7 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     rollupOptions: {
-      external: (id) =>
-        id.startsWith('node:') || builtinModules.includes(id) || deps.some((d) => id === d || id.startsWith(`${d}/`)),
+      external: (id) => id.startsWith('node:') || builtinModules.includes(id) || deps.some((d) => id === d || id.startsWith(`${d}/`)),
       // store-writer.js: the history store's writer thread, loaded by the recorder from beside the bundle.
       // web.js: web mode alone (npm start), which prints its URL before loading the rest of the core.
       // sample-worker.js: the threads serve-samples runs heavy sample work on.

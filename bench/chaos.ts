@@ -45,7 +45,17 @@ async function loadRow(signal?: 'SIGTERM' | 'SIGKILL'): Promise<string[]> {
     const ranRecorded = ran.filter((k) => recordedSet.has(k)).length;
     const confirmedOld = [...run.confirmedAt].filter(([, at]) => run.killedAt !== undefined && at < run.killedAt - 1000).map(([k]) => k);
     const oldKept = signal === 'SIGKILL' ? `${confirmedOld.filter((k) => recordedSet.has(k)).length}/${confirmedOld.length}` : '-';
-    return [signal ?? 'no kill', String(run.sent), String(run.answered), String(ran.length), String(recorded.length), `${ranRecorded}/${ran.length}`, oldKept, integrity, recovery || `${((LOAD.total / run.ms) * 1000).toFixed(0)} calls/s`];
+    return [
+      signal ?? 'no kill',
+      String(run.sent),
+      String(run.answered),
+      String(ran.length),
+      String(recorded.length),
+      `${ranRecorded}/${ran.length}`,
+      oldKept,
+      integrity,
+      recovery || `${((LOAD.total / run.ms) * 1000).toFixed(0)} calls/s`,
+    ];
   } finally {
     d.cleanup();
   }
@@ -75,14 +85,24 @@ async function recoveryRows(): Promise<string[][]> {
       const t1 = performance.now();
       const after = await s.tool('work', { key: `after-${tool}` });
       const t2 = performance.now();
-      rows.push([name, answer.error ? `error ${answer.error.code}` : 'result', `${(t1 - t0).toFixed(0)} ms`, after.result ? `${(t2 - t1).toFixed(0)} ms` : `FAILED: ${after.error?.message}`]);
+      rows.push([
+        name,
+        answer.error ? `error ${answer.error.code}` : 'result',
+        `${(t1 - t0).toFixed(0)} ms`,
+        after.result ? `${(t2 - t1).toFixed(0)} ms` : `FAILED: ${after.error?.message}`,
+      ]);
     }
     await gw.stop('SIGTERM');
     // A backend that exits at start: the client's initialize gets the error with the backend's stderr.
     const bad = new GatewayProcess(d, { backend: chaosBackend(d, ['--exit-at-start']) }, ['--quiet']);
     const badUrl = await bad.ready();
     const t0 = performance.now();
-    const res = await new HttpSession(badUrl).post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
+    const res = await new HttpSession(badUrl).post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } },
+    });
     const text = await res.text();
     rows.push(['backend exits at start', /exiting at start/.test(text) ? 'error (stderr quoted)' : 'error', `${(performance.now() - t0).toFixed(0)} ms`, '-']);
     await bad.stop('SIGTERM');
@@ -101,7 +121,8 @@ async function recordingRatios(): Promise<{ journal: number; noJournal: number }
   const ms = { off: 0, journal: 0, noJournal: 0 };
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      for (const mode of Object.keys(modes) as (keyof typeof modes)[]) ms[mode] += await sequential([cliPath, 'gateway', '--config', config, '--quiet', '--no-watch', ...modes[mode]]);
+      for (const mode of Object.keys(modes) as (keyof typeof modes)[])
+        ms[mode] += await sequential([cliPath, 'gateway', '--config', config, '--quiet', '--no-watch', ...modes[mode]]);
     }
   } finally {
     d.cleanup();
@@ -147,5 +168,7 @@ export async function run(): Promise<void> {
   // One slow pattern in a shared interceptor server stalls every client: the samples must stay linear.
   printSampleScaling(await measureSampleScaling());
   const { journal, noJournal } = await recordingRatios();
-  console.log(`\nrecording on (journal) vs off: throughput ${journal.toFixed(2)}× (target ≥ 0.95×) ${journal >= 0.95 ? 'OK' : 'UNDER'}; without the journal ${noJournal.toFixed(2)}× (${ROUNDS} rounds × ${CALLS} sequential calls over stdio, alternated)`);
+  console.log(
+    `\nrecording on (journal) vs off: throughput ${journal.toFixed(2)}× (target ≥ 0.95×) ${journal >= 0.95 ? 'OK' : 'UNDER'}; without the journal ${noJournal.toFixed(2)}× (${ROUNDS} rounds × ${CALLS} sequential calls over stdio, alternated)`,
+  );
 }

@@ -165,7 +165,11 @@ export async function runEngineBench(): Promise<void> {
   const overhead = await benchOverhead();
   printTable('(a) chain engine overhead: 5 mutations + 5 validations, in memory (per run)', ['variant', 'p50', 'mean', 'vs direct'], overhead);
   const fanOut = await benchFanOut();
-  printTable('(b) parallel validators over stdio (per request, 1000 sequential requests each, interleaved)', ['variant', 'p50', 'p95', 'vs 1-on-1 chain (target 8-on-8 ≤ 1.50×)'], fanOut);
+  printTable(
+    '(b) parallel validators over stdio (per request, 1000 sequential requests each, interleaved)',
+    ['variant', 'p50', 'p95', 'vs 1-on-1 chain (target 8-on-8 ≤ 1.50×)'],
+    fanOut,
+  );
   const load = loadavg()[0]!;
   const cores = availableParallelism();
   console.log(`machine: ${cores} cores, 1-min load average ${load.toFixed(1)} (8 server processes compete for these cores)`);

@@ -105,7 +105,12 @@ function statCpuMs(file: string): number {
  * then times `calls` sequential `tools/call echo`; `cpu(pid)` (one or more CPU counters, ms) is read before
  * and after the timed calls.
  */
-export async function timeCalls(args: string[], calls: number, warmup: number, cpu: (pid: number) => number[]): Promise<{ samples: number[]; totalMs: number; cpuMs: number[] }> {
+export async function timeCalls(
+  args: string[],
+  calls: number,
+  warmup: number,
+  cpu: (pid: number) => number[],
+): Promise<{ samples: number[]; totalMs: number; cpuMs: number[] }> {
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
   const client = new LineClient(child);
   await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
@@ -142,7 +147,13 @@ export async function run(): Promise<void> {
     { name: 'direct', args: direct, samples: [], totalMs: 0, calls: 0 },
     { name: 'relay (parse + re-serialise)', args: [relay, process.execPath, ...direct], samples: [], totalMs: 0, calls: 0 },
     { name: 'gateway, empty chain', args: [cli, 'gateway', '--config', gatewayConfig(false), '--no-record', '--quiet'], samples: [], totalMs: 0, calls: 0 },
-    { name: 'gateway, 3 C# sample interceptors', args: [cli, 'gateway', '--config', gatewayConfig(true), '--no-record', '--quiet'], samples: [], totalMs: 0, calls: 0 },
+    {
+      name: 'gateway, 3 C# sample interceptors',
+      args: [cli, 'gateway', '--config', gatewayConfig(true), '--no-record', '--quiet'],
+      samples: [],
+      totalMs: 0,
+      calls: 0,
+    },
     {
       name: 'gateway, empty chain, recording to SQLite',
       args: [cli, 'gateway', '--config', gatewayConfig(false), '--db', join(mkdtempSync(join(tmpdir(), 'ic-bench-db-')), 'history.db'), '--quiet'],
@@ -169,7 +180,7 @@ export async function run(): Promise<void> {
   const emptyP50 = percentile(empty.samples, 50) / relayP50;
   const emptyTput = ((empty.calls / empty.totalMs) * 1000) / relayTput;
   const recording = variants[4]!;
-  const recordingTput = (recording.calls / recording.totalMs) * 1000 / ((empty.calls / empty.totalMs) * 1000);
+  const recordingTput = ((recording.calls / recording.totalMs) * 1000) / ((empty.calls / empty.totalMs) * 1000);
   console.log(`recording on vs off (empty chain): throughput ${recordingTput.toFixed(2)}× (target ≥ 0.95×) ${recordingTput >= 0.95 ? 'OK' : 'UNDER'}`);
   console.log(
     `\nempty chain vs relay: p50 ${emptyP50.toFixed(2)}× (target ≤ 1.30×) ${emptyP50 <= 1.3 ? 'OK' : 'OVER'}; ` +

@@ -194,7 +194,16 @@ async function captureCost(): Promise<void> {
 }
 
 export async function run(argv: string[] = []): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { rows: { type: 'string', default: '1000000' }, db: { type: 'string' }, priority: { type: 'boolean', default: false }, 'capture-only': { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      rows: { type: 'string', default: '1000000' },
+      db: { type: 'string' },
+      priority: { type: 'boolean', default: false },
+      'capture-only': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
   if (values['capture-only']) return captureCost();
   priority = values.priority;
   setRaisePriority(priority);
@@ -222,11 +231,21 @@ export async function run(argv: string[] = []): Promise<void> {
       printTable(
         'Messages screen in Chromium (web mode), page performance timings',
         ['measure', label(1000), label(rows), 'ratio big/small', 'target (big)'],
-        [...bu.keys()].map((k) => [k, fmt(su.get(k)!), fmt(bu.get(k)!), ratio(bu.get(k)!, su.get(k)!), k.includes('first open') ? '—' : k.startsWith('first rows') ? '< 1000 ms' : '< 150 ms']),
+        [...bu.keys()].map((k) => [
+          k,
+          fmt(su.get(k)!),
+          fmt(bu.get(k)!),
+          ratio(bu.get(k)!, su.get(k)!),
+          k.includes('first open') ? '—' : k.startsWith('first rows') ? '< 1000 ms' : '< 150 ms',
+        ]),
       );
     }
     if (existsSync(join(root, 'out/cli/index.js'))) await captureCost();
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)${priority ? '; web mode and Chromium at nice -10' : ''}; database: ${big}`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} (1 / 5 / 15 min)${priority ? '; web mode and Chromium at nice -10' : ''}; database: ${big}`,
+    );
   } finally {
     rmSync(smallDir, { recursive: true, force: true });
   }

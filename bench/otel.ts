@@ -69,7 +69,10 @@ async function startSink(): Promise<{ url: string; stop: () => Promise<string> }
   };
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const tput = (r: RoundResult) => (r.calls / r.wallMs) * 1000;
 const callsPerCpuSecond = (r: RoundResult) => (r.calls / r.cpuMs) * 1000;
 
@@ -103,7 +106,9 @@ export async function run(): Promise<void> {
   const lockstep = await lockstepCpu(sessions, orders);
   for (const s of sessions) await s.stop();
   console.log(`\n${await sink.stop()}`);
-  console.log(`load average (1/5/15 min) at end: ${load()}; 1-min load over the blocks: median ${median(loads).toFixed(2)}, ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`);
+  console.log(
+    `load average (1/5/15 min) at end: ${load()}; 1-min load over the blocks: median ${median(loads).toFixed(2)}, ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
+  );
 
   const perBlock = (f: (r: RoundResult) => number, i: number) => results[i]!.map((r, b) => f(r) / f(results[0]![b]!));
   const tputRatios = specs.map((_, i) => summarizeRatios(perBlock(tput, i)));
@@ -130,8 +135,8 @@ export async function run(): Promise<void> {
   );
   console.log(
     '\nWhat the figures mean:\n' +
-      '- throughput ratio: per block, the variant\'s calls/s ÷ off A\'s calls/s in the same block; the median over the blocks, the\n' +
-      '  interquartile range (half of the blocks within) and a 95% bootstrap interval of that median. A round\'s calls/s leaves out\n' +
+      "- throughput ratio: per block, the variant's calls/s ÷ off A's calls/s in the same block; the median over the blocks, the\n" +
+      "  interquartile range (half of the blocks within) and a 95% bootstrap interval of that median. A round's calls/s leaves out\n" +
       '  the export work still queued when its last call returned (up to ~1.5 s of it); the CPU figures count it.\n' +
       '- A/A control: off B is the same build and config as off A; its ratio is 1.00× in truth, its spread is the noise of this run.\n' +
       '- calls per gateway CPU-second: calls ÷ CPU time of the gateway process (all threads, export thread included, deferred\n' +
@@ -169,7 +174,8 @@ async function lockstepCpu(sessions: GatewaySession[], orders: number[][]): Prom
 
 function verdict(on: RatioSummary, control: RatioSummary): string {
   const head = `OTLP export on vs off: throughput ${on.median.toFixed(3)}× (95% CI ${on.ciLow.toFixed(3)}–${on.ciHigh.toFixed(3)}; target ≥ ${TARGET}×)`;
-  if (control.ciLow > 1 || control.ciHigh < 1) return `${head}: INCONCLUSIVE, the A/A control's interval excludes 1.00× (${control.ciLow.toFixed(3)}–${control.ciHigh.toFixed(3)}): this run is biased`;
+  if (control.ciLow > 1 || control.ciHigh < 1)
+    return `${head}: INCONCLUSIVE, the A/A control's interval excludes 1.00× (${control.ciLow.toFixed(3)}–${control.ciHigh.toFixed(3)}): this run is biased`;
   if (on.ciLow >= TARGET) return `${head}: SHOWN (the whole interval is at or above the target)`;
   if (on.ciHigh < TARGET) return `${head}: UNDER (the whole interval is below the target)`;
   return `${head}: NOT SHOWN (the interval straddles the target; more blocks or a quieter machine narrow it)`;

@@ -118,7 +118,9 @@ export async function run(): Promise<void> {
       variant('baseline: gateway + bundled samples', gatewayArgs(config({ samples: true, capture: true }, baseCli), true, baseCli)),
     );
   }
-  console.log(`sequential tools/call (echo) over stdio behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved (load average at start ${load.toFixed(2)})`);
+  console.log(
+    `sequential tools/call (echo) over stdio behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved (load average at start ${load.toFixed(2)})`,
+  );
   if (load >= 1) console.log('the load average is 1 or more: these figures are not figures (see README "Path cost")');
   for (let round = 0; round < ROUNDS; round++) for (const v of round % 2 ? [...variants].reverse() : variants) await measure(v);
   const base = variants[0]!;
@@ -134,10 +136,21 @@ export async function run(): Promise<void> {
       const tputRatio = tput / baseTput;
       const verdict = v.target ? (p50Ratio <= v.target.p50 && tputRatio >= v.target.tput ? 'met' : 'NOT met') : '';
       const target = v.target ? `≤ ${v.target.p50}× p50${v.target.tput ? `, ≥ ${v.target.tput}× calls/s` : ''}: ${verdict}` : '';
-      return [v.name, fmtMs(p50), fmtMs(percentile(v.samples, 99)), tput.toFixed(0), fmtMs(v.cpuMs / v.calls), `${p50Ratio.toFixed(2)}×`, `${tputRatio.toFixed(2)}×`, target];
+      return [
+        v.name,
+        fmtMs(p50),
+        fmtMs(percentile(v.samples, 99)),
+        tput.toFixed(0),
+        fmtMs(v.cpuMs / v.calls),
+        `${p50Ratio.toFixed(2)}×`,
+        `${tputRatio.toFixed(2)}×`,
+        target,
+      ];
     }),
   );
   const aa = variants[1]!;
   const aaP50 = percentile(aa.samples, 50) / baseP50;
-  console.log(`A/A (relay vs relay): p50 ${aaP50.toFixed(2)}× ${Math.abs(aaP50 - 1) <= 0.05 ? '(within 5 %: the run is usable)' : '(more than 5 % apart: too noisy, run again on a quieter machine)'}`);
+  console.log(
+    `A/A (relay vs relay): p50 ${aaP50.toFixed(2)}× ${Math.abs(aaP50 - 1) <= 0.05 ? '(within 5 %: the run is usable)' : '(more than 5 % apart: too noisy, run again on a quieter machine)'}`,
+  );
 }

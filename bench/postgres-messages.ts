@@ -67,11 +67,16 @@ async function pgDatabase(base: string, rows: number, sqlitePath: string): Promi
     await pool.query('TRUNCATE messages');
     process.stdout.write(`copying ${rows.toLocaleString('en-US')} messages from SQLite into PostgreSQL (once)...\n`);
     const t0 = performance.now();
-    await pool.query(`INSERT INTO gateways (name, created_at, updated_at) VALUES ($1, $2, $2) ON CONFLICT (name) DO NOTHING`, [MESSAGE_GATEWAY, new Date().toISOString()]);
+    await pool.query(`INSERT INTO gateways (name, created_at, updated_at) VALUES ($1, $2, $2) ON CONFLICT (name) DO NOTHING`, [
+      MESSAGE_GATEWAY,
+      new Date().toISOString(),
+    ]);
     const gatewayId = (await pool.query<{ id: number }>('SELECT id FROM gateways WHERE name = $1', [MESSAGE_GATEWAY])).rows[0]!.id;
     const store = openStore(sqlitePath, { readonly: true, create: false });
     try {
-      const select = store.db.prepare('SELECT uuid, session_key, at_ms, side, direction, peer, kind, method, jsonrpc_id, size, execution_uuid, truncated, body FROM messages ORDER BY id');
+      const select = store.db.prepare(
+        'SELECT uuid, session_key, at_ms, side, direction, peer, kind, method, jsonrpc_id, size, execution_uuid, truncated, body FROM messages ORDER BY id',
+      );
       let chunk: SqliteRow[] = [];
       let done = 0;
       const flush = async () => {
@@ -130,7 +135,10 @@ const QUERIES: Query[] = [
 async function timings(store: HistoryStore): Promise<Map<string, number>> {
   const sessions = await store.listMessageSessions(MESSAGE_GATEWAY);
   // The same session on both engines: the first in session-id order.
-  const session = sessions.map((s) => s.sessionId).filter((s): s is string => s !== null).sort()[0]!;
+  const session = sessions
+    .map((s) => s.sessionId)
+    .filter((s): s is string => s !== null)
+    .sort()[0]!;
   const out = new Map<string, number>();
   for (const [name, run] of QUERIES) {
     await run(store, session);
@@ -152,7 +160,11 @@ export async function run(options: { rows?: number } = {}): Promise<void> {
   const base = process.env.BENCH_PG_URL ?? (cluster = await startPostgres()).url;
   try {
     const url = await pgDatabase(base, rows, sqlitePath);
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     const sqlite = new SqliteHistoryStore(openStore(sqlitePath, { readonly: true, create: false }), true);
     const pgStore = await PgHistoryStore.open(url);
     let a: Map<string, number>;

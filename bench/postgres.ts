@@ -60,7 +60,10 @@ async function server(): Promise<Server> {
   };
 }
 
-type OpenRecorder = (url: string, options?: { maxInFlight?: number }) => Promise<{
+type OpenRecorder = (
+  url: string,
+  options?: { maxInFlight?: number },
+) => Promise<{
   recordExecution(r: ReturnType<typeof records>[number]): void;
   stats(): { queued: number; written: number; lastError?: string };
   flush(): Promise<void>;
@@ -131,7 +134,13 @@ async function insertBench(srv: Server): Promise<void> {
       ['store', 'executions/s', 'vs SQLite', 'vs 1 in flight', 'CPU/execution (client side)'],
       variants.map((v, i) => {
         const t = totals[i]!;
-        return [v.name, Math.round(rate(t)).toLocaleString('en-US'), `${(rate(t) / sqlite).toFixed(2)}×`, i === 0 ? '' : `${(rate(t) / one).toFixed(2)}×`, `${(t.cpuUs / t.n).toFixed(1)} µs`];
+        return [
+          v.name,
+          Math.round(rate(t)).toLocaleString('en-US'),
+          `${(rate(t) / sqlite).toFixed(2)}×`,
+          i === 0 ? '' : `${(rate(t) / one).toFixed(2)}×`,
+          `${(t.cpuUs / t.n).toFixed(1)} µs`,
+        ];
       }),
     );
   } finally {
@@ -145,7 +154,9 @@ function writer(url: string, count: number, offset: number, host: string): Promi
     const child = spawn(process.execPath, ['--import', 'tsx', script, url, String(count), String(offset), host], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { start: number; end: number; written: number }) : reject(new Error(`writer exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as { start: number; end: number; written: number }) : reject(new Error(`writer exited ${code}`)),
+    );
   });
 }
 
@@ -189,7 +200,9 @@ async function queryDatabase(srv: Server): Promise<string> {
     const have = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM executions')).rows[0]!.n);
     if (have >= ROWS) return url;
     await pool.query('TRUNCATE executions, steps, sink_events, sessions CASCADE');
-    process.stdout.write(`loading ${ROWS.toLocaleString('en-US')} executions into PostgreSQL (${GENERATED.toLocaleString('en-US')} generated, the rest copied in SQL)...\n`);
+    process.stdout.write(
+      `loading ${ROWS.toLocaleString('en-US')} executions into PostgreSQL (${GENERATED.toLocaleString('en-US')} generated, the rest copied in SQL)...\n`,
+    );
     const r = rng(1);
     const end = Date.UTC(2026, 0, 31);
     const span = 30 * 86_400_000;
@@ -198,7 +211,7 @@ async function queryDatabase(srv: Server): Promise<string> {
     const t0 = performance.now();
     const client = await pool.connect();
     try {
-      for (let done = 0; done < GENERATED; ) {
+      for (let done = 0; done < GENERATED;) {
         const n = Math.min(2000, GENERATED - done);
         const items = Array.from({ length: n }, (_, k) => {
           const rec = syntheticExecution(done + k, Math.round(end - span + (done + k) * step), r);
@@ -260,7 +273,10 @@ async function queryBench(srv: Server): Promise<void> {
       ['first page, no filter', async (s) => (await s.listExecutions({}, { limit: 100 })).items.length],
       ['filtered page: gateway = staging-gateway', async (s) => (await s.listExecutions({ gateway: 'staging-gateway' }, { limit: 100 })).items.length],
       ['filtered page: outcome = blocked', async (s) => (await s.listExecutions({ outcome: 'blocked' }, { limit: 100 })).items.length],
-      ['filtered page: method + outcome', async (s) => (await s.listExecutions({ event: 'prompts/get', outcome: 'error' } as ExecutionFilter, { limit: 100 })).items.length],
+      [
+        'filtered page: method + outcome',
+        async (s) => (await s.listExecutions({ event: 'prompts/get', outcome: 'error' } as ExecutionFilter, { limit: 100 })).items.length,
+      ],
       [`search: common word (${common})`, async (s) => (await s.listExecutions({ search: common }, { limit: 100 })).items.length],
       [`search: uncommon word (${uncommon})`, async (s) => (await s.listExecutions({ search: uncommon }, { limit: 100 })).items.length],
       [`search: rare word (${rare})`, async (s) => (await s.listExecutions({ search: rare }, { limit: 100 })).items.length],
@@ -273,7 +289,13 @@ async function queryBench(srv: Server): Promise<void> {
     for (const [name, fn] of cases) {
       const a = await time(() => fn(sqliteStore));
       const b = await time(() => fn(pgStore));
-      rows.push([name, `${a.median.toFixed(1)} ms`, `${b.median.toFixed(1)} ms`, `${(b.median / a.median).toFixed(2)}×`, `${String(a.result)} / ${String(b.result)}`]);
+      rows.push([
+        name,
+        `${a.median.toFixed(1)} ms`,
+        `${b.median.toFixed(1)} ms`,
+        `${(b.median / a.median).toFixed(2)}×`,
+        `${String(a.result)} / ${String(b.result)}`,
+      ]);
     }
     printTable(
       `Traffic queries on ${(await pgStore.countExecutions()).toLocaleString('en-US')} executions, SQLite vs PostgreSQL (median of 7, pages of 100)`,
@@ -294,7 +316,11 @@ export async function run(): Promise<void> {
     if (parts.includes('insert')) await insertBench(srv);
     if (parts.includes('writers')) await writersBench(srv);
     if (parts.includes('queries')) await queryBench(srv);
-    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores`);
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} on ${cpus().length} cores`,
+    );
   } finally {
     srv.stop();
   }

@@ -66,7 +66,15 @@ export function printSampleScaling(rows: ScalingRow[], options: ScalingOptions =
     rows.map((r) => {
       // time ∝ size^k: k = 1 linear, 2 quadratic; cache and GC effects of 1 MB strings add a little.
       const k = Math.log(r.ratio) / Math.log(linear);
-      return [r.sample, r.input, `${r.smallMs.toFixed(2)} ms`, `${r.largeMs.toFixed(2)} ms`, r.ratio.toFixed(1), k.toFixed(2), k <= 1.5 ? 'linear' : 'SUPER-LINEAR'];
+      return [
+        r.sample,
+        r.input,
+        `${r.smallMs.toFixed(2)} ms`,
+        `${r.largeMs.toFixed(2)} ms`,
+        r.ratio.toFixed(1),
+        k.toFixed(2),
+        k <= 1.5 ? 'linear' : 'SUPER-LINEAR',
+      ];
     }),
   );
 }

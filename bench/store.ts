@@ -73,7 +73,12 @@ export async function recorderRate(mode: 'worker' | 'in-thread', recs: Execution
   const stats = recorder.stats();
   await recorder.close();
   if (stats.written !== recs.length) throw new Error(`${mode}: wrote ${stats.written} of ${recs.length} (${stats.lastError ?? 'no error'})`);
-  return { perSecond: (recs.length / ms) * 1000, enqueueUsPerRecord: (enqueueMs * 1000) / recs.length, cpuUsPerRecord: (cpu.user + cpu.system) / recs.length, stats };
+  return {
+    perSecond: (recs.length / ms) * 1000,
+    enqueueUsPerRecord: (enqueueMs * 1000) / recs.length,
+    cpuUsPerRecord: (cpu.user + cpu.system) / recs.length,
+    stats,
+  };
 }
 
 function rawRate(recs: ExecutionRecord[], dir: string): { perSecond: number; cpuUsPerRecord: number } {
@@ -121,7 +126,11 @@ export async function insertBench(): Promise<void> {
         row('raw inserter (no queue, no thread)', raw.perSecond, raw.cpuUsPerRecord),
       ],
     );
-    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores`);
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} on ${cpus().length} cores`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -166,7 +175,10 @@ export function queryBench(): void {
     const total = countExecutions(db);
     const newest = listExecutions(db, {}, { limit: 1 }).items[0]!;
     const dayAgo = Date.parse(newest.startedAt) - 86_400_000;
-    const page = (filter: ExecutionFilter, limit = 100) => () => listExecutions(db, filter, { limit }).items.length;
+    const page =
+      (filter: ExecutionFilter, limit = 100) =>
+      () =>
+        listExecutions(db, filter, { limit }).items.length;
     const second = listExecutions(db, { outcome: 'blocked' }, { limit: 100 }).nextCursor;
     // The generator picks words Zipf-like: the first is in nearly every execution, later ones rarer.
     const [common, uncommon, rare] = [VOCABULARY[0]!, VOCABULARY[40]!, VOCABULARY[3999]!];

@@ -291,7 +291,13 @@ export async function run(argv: string[] = []): Promise<void> {
       [
         ['first rows on screen: first open (empty cache)', fmt(s.firstOpenMs), fmt(b.firstOpenMs), ratio(b.firstOpenMs, s.firstOpenMs), '—'],
         ['first rows on screen: later open', fmt(s.firstRowsMs), fmt(b.firstRowsMs), ratio(b.firstRowsMs, s.firstRowsMs), '< 1000 ms'],
-        ...b.filters.map((f, i) => [`filter change: ${f.name} (first use)`, fmt(s.filters[i]!.coldMs), fmt(f.coldMs), ratio(f.coldMs, s.filters[i]!.coldMs), '< 150 ms']),
+        ...b.filters.map((f, i) => [
+          `filter change: ${f.name} (first use)`,
+          fmt(s.filters[i]!.coldMs),
+          fmt(f.coldMs),
+          ratio(f.coldMs, s.filters[i]!.coldMs),
+          '< 150 ms',
+        ]),
         ...b.filters.map((f, i) => [`filter change: ${f.name} (again)`, fmt(s.filters[i]!.ms), fmt(f.ms), ratio(f.ms, s.filters[i]!.ms), '< 150 ms']),
         [
           'filter change p50 / max (all)',
@@ -308,7 +314,9 @@ export async function run(argv: string[] = []): Promise<void> {
     );
     // Absolute times depend on the machine; the load says how much of it the browser had.
     console.log(
-      `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)${raisePriority ? '; measured processes at nice -10' : ''}`,
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} (1 / 5 / 15 min)${raisePriority ? '; measured processes at nice -10' : ''}`,
     );
     const ok = b.firstRowsMs < 1000 && all(b).every((ms) => ms < 150) && b.scroll.longTasks === 0;
     console.log(`\n${ok ? 'all targets met' : 'TARGET MISSED'} (database: ${big})`);

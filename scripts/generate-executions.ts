@@ -38,8 +38,18 @@ export const VOCABULARY: string[] = (() => {
 
 export const GATEWAYS = ['prod-gateway', 'staging-gateway', 'dev-gateway'];
 export const TOOLS = Array.from({ length: 40 }, (_, i) => `tool_${String(i).padStart(2, '0')}`);
-const EVENTS: [string, number][] = [['tools/call', 0.75], ['resources/read', 0.15], ['prompts/get', 0.07], ['tools/list', 0.03]];
-const OUTCOMES: [ExecutionOutcome, number][] = [['allow', 0.8], ['mutated', 0.12], ['blocked', 0.05], ['error', 0.03]];
+const EVENTS: [string, number][] = [
+  ['tools/call', 0.75],
+  ['resources/read', 0.15],
+  ['prompts/get', 0.07],
+  ['tools/list', 0.03],
+];
+const OUTCOMES: [ExecutionOutcome, number][] = [
+  ['allow', 0.8],
+  ['mutated', 0.12],
+  ['blocked', 0.05],
+  ['error', 0.03],
+];
 
 function pick<T>(r: () => number, weighted: [T, number][]): T {
   let x = r();
@@ -61,7 +71,21 @@ function sentence(r: () => number, n: number): string {
 }
 
 function step(server: string, name: string, type: TraceStep['type'], extra: Partial<TraceStep>): TraceStep {
-  return { id: `${server}/${name}`, server, name, type, pass: type, mode: 'active', failOpen: false, priority: 0, startMs: 0, durationMs: 0, outcome: 'allowed', shadow: false, ...extra };
+  return {
+    id: `${server}/${name}`,
+    server,
+    name,
+    type,
+    pass: type,
+    mode: 'active',
+    failOpen: false,
+    priority: 0,
+    startMs: 0,
+    durationMs: 0,
+    outcome: 'allowed',
+    shadow: false,
+    ...extra,
+  };
 }
 
 /** Execution number i of a synthetic history (3 interceptor steps, realistic payload sizes). */
@@ -72,7 +96,11 @@ export function syntheticExecution(i: number, startedMs: number, r: () => number
   const tool = TOOLS[Math.floor(r() * r() * TOOLS.length)]!;
   const target = event === 'resources/read' ? `file:///data/${word(r)}/${word(r)}.txt` : event === 'tools/list' ? undefined : tool;
   const received =
-    event === 'resources/read' ? { uri: target } : event === 'tools/list' ? {} : { name: tool, arguments: { query: sentence(r, 8 + Math.floor(r() * 8)), ref: `order-${i}`, limit: 10 } };
+    event === 'resources/read'
+      ? { uri: target }
+      : event === 'tools/list'
+        ? {}
+        : { name: tool, arguments: { query: sentence(r, 8 + Math.floor(r() * 8)), ref: `order-${i}`, limit: 10 } };
   const forwarded = outcome === 'mutated' ? { ...received, _meta: { redacted: true, by: 'samples/email-redactor' } } : received;
   const blocked = outcome === 'blocked';
   const response = { content: [{ type: 'text', text: sentence(r, 20 + Math.floor(r() * 40)) }], isError: outcome === 'error' };
@@ -80,20 +108,54 @@ export function syntheticExecution(i: number, startedMs: number, r: () => number
   const d = () => Math.round(r() * r() * 5000) / 1000;
   const steps: TraceStep[] = [
     step('samples', 'email-redactor', 'mutation', {
-      input: received, outcome: outcome === 'mutated' ? 'mutated' : 'unchanged', startMs: 0.05, durationMs: d(), priority: -1000,
+      input: received,
+      outcome: outcome === 'mutated' ? 'mutated' : 'unchanged',
+      startMs: 0.05,
+      durationMs: d(),
+      priority: -1000,
       result: { interceptor: 'email-redactor', phase: 'request', type: 'mutation', modified: outcome === 'mutated', payload: forwarded },
     }),
     step('samples', 'pii-validator', 'validation', {
-      input: forwarded, outcome: blocked ? 'blocked' : 'allowed', startMs: 1, durationMs: d(),
+      input: forwarded,
+      outcome: blocked ? 'blocked' : 'allowed',
+      startMs: 1,
+      durationMs: d(),
       result: blocked
-        ? { interceptor: 'pii-validator', phase: 'request', type: 'validation', valid: false, severity: 'error', messages: [{ message: 'Payload may contain Social Security Number data', severity: 'error' }] }
+        ? {
+            interceptor: 'pii-validator',
+            phase: 'request',
+            type: 'validation',
+            valid: false,
+            severity: 'error',
+            messages: [{ message: 'Payload may contain Social Security Number data', severity: 'error' }],
+          }
         : { interceptor: 'pii-validator', phase: 'request', type: 'validation', valid: true },
     }),
-    step('samples', 'request-logger', 'sink', blocked
-      ? { outcome: 'skipped', skipped: 'validation-failed', startMs: 2 }
-      : { input: forwarded, outcome: 'recorded', startMs: 2, durationMs: d(), result: { interceptor: 'request-logger', phase: 'request', type: 'sink', recorded: true, metrics: { payloadBytes: 200 } } }),
+    step(
+      'samples',
+      'request-logger',
+      'sink',
+      blocked
+        ? { outcome: 'skipped', skipped: 'validation-failed', startMs: 2 }
+        : {
+            input: forwarded,
+            outcome: 'recorded',
+            startMs: 2,
+            durationMs: d(),
+            result: { interceptor: 'request-logger', phase: 'request', type: 'sink', recorded: true, metrics: { payloadBytes: 200 } },
+          },
+    ),
   ];
-  const blockInfo = blocked ? { server: 'samples', interceptor: 'pii-validator', phase: 'request' as const, event, reason: 'Payload may contain Social Security Number data', messages: ['Payload may contain Social Security Number data'] } : undefined;
+  const blockInfo = blocked
+    ? {
+        server: 'samples',
+        interceptor: 'pii-validator',
+        phase: 'request' as const,
+        event,
+        reason: 'Payload may contain Social Security Number data',
+        messages: ['Payload may contain Social Security Number data'],
+      }
+    : undefined;
   const rec: ExecutionRecord = {
     id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
     gateway,
@@ -106,9 +168,19 @@ export function syntheticExecution(i: number, startedMs: number, r: () => number
     requestReceived: received,
     outcome,
     requestTrace: {
-      event, phase: 'request', startedAt, durationMs: 3, decision: blocked ? 'block' : 'allow', status: blocked ? 'validation_failed' : 'success',
-      ...(blockInfo ? { blockedBy: blockInfo } : {}), inputPayload: received, finalPayload: forwarded, modified: outcome === 'mutated',
-      discovery: [], steps, validationSummary: { errors: blocked ? 1 : 0, warnings: 0, infos: 0 },
+      event,
+      phase: 'request',
+      startedAt,
+      durationMs: 3,
+      decision: blocked ? 'block' : 'allow',
+      status: blocked ? 'validation_failed' : 'success',
+      ...(blockInfo ? { blockedBy: blockInfo } : {}),
+      inputPayload: received,
+      finalPayload: forwarded,
+      modified: outcome === 'mutated',
+      discovery: [],
+      steps,
+      validationSummary: { errors: blocked ? 1 : 0, warnings: 0, infos: 0 },
     },
   };
   if (blocked) {
@@ -145,7 +217,7 @@ export function generateExecutions(dbPath: string, options: GenerateOptions): { 
   const step = span / Math.max(1, options.count);
   const chunk = 20_000;
   try {
-    for (let done = 0; done < options.count; ) {
+    for (let done = 0; done < options.count;) {
       const n = Math.min(chunk, options.count - done);
       db.transaction(() => {
         inserter.beginBatch();

@@ -34,8 +34,28 @@ function words(r: () => number, n: number): string {
 /** The messages of one session, in capture order, until `limit` of them. */
 function* sessionMessages(r: () => number, sessionId: string, limit: number): Generator<Omit<MessageRecord, 'id' | 'gateway' | 'at'>> {
   const base = { sessionId };
-  yield { ...base, side: 'client', direction: 'in', kind: 'request', method: 'initialize', jsonrpcId: 0, message: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-client', version: '1.0.0' } } } };
-  yield { ...base, side: 'client', direction: 'in', kind: 'notification', method: 'notifications/initialized', message: { jsonrpc: '2.0', method: 'notifications/initialized' } };
+  yield {
+    ...base,
+    side: 'client',
+    direction: 'in',
+    kind: 'request',
+    method: 'initialize',
+    jsonrpcId: 0,
+    message: {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-client', version: '1.0.0' } },
+    },
+  };
+  yield {
+    ...base,
+    side: 'client',
+    direction: 'in',
+    kind: 'notification',
+    method: 'notifications/initialized',
+    message: { jsonrpc: '2.0', method: 'notifications/initialized' },
+  };
   let produced = 2;
   for (let id = 1; produced < limit; id++) {
     const executionId = randomUUID();
@@ -51,22 +71,46 @@ function* sessionMessages(r: () => number, sessionId: string, limit: number): Ge
       method: 'interceptor/invoke',
       jsonrpcId: n,
       executionId,
-      message: { jsonrpc: '2.0', id: n, method: 'interceptor/invoke', params: { name, event: 'tools/call', phase, payload, context: { sessionId, traceId: executionId } } },
+      message: {
+        jsonrpc: '2.0',
+        id: n,
+        method: 'interceptor/invoke',
+        params: { name, event: 'tools/call', phase, payload, context: { sessionId, traceId: executionId } },
+      },
     });
     const batch: Omit<MessageRecord, 'id' | 'gateway' | 'at'>[] = [
       { ...call, side: 'client', direction: 'in', kind: 'request', message: request },
       { ...invoke(id * 2, 'pii-validator', 'request', params), direction: 'out', kind: 'request' },
-      { ...invoke(id * 2, 'pii-validator', 'request', params), direction: 'in', kind: 'response', message: { jsonrpc: '2.0', id: id * 2, result: { interceptor: 'pii-validator', type: 'validation', phase: 'request', valid: true } } },
+      {
+        ...invoke(id * 2, 'pii-validator', 'request', params),
+        direction: 'in',
+        kind: 'response',
+        message: { jsonrpc: '2.0', id: id * 2, result: { interceptor: 'pii-validator', type: 'validation', phase: 'request', valid: true } },
+      },
       { ...call, side: 'backend', direction: 'out', kind: 'request', message: request },
     ];
-    if (r() < 0.1) batch.push({ ...call, side: 'backend', direction: 'in', kind: 'notification', method: 'notifications/progress', jsonrpcId: undefined, message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1, total: 2 } } });
+    if (r() < 0.1)
+      batch.push({
+        ...call,
+        side: 'backend',
+        direction: 'in',
+        kind: 'notification',
+        method: 'notifications/progress',
+        jsonrpcId: undefined,
+        message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1, total: 2 } },
+      });
     const failed = r() < 0.03;
     const answer = failed ? { jsonrpc: '2.0', id, error: { code: -32603, message: `tool ${tool} failed: ${words(r, 4)}` } } : result;
     const kind = failed ? 'error' : 'response';
     batch.push(
       { ...call, side: 'backend', direction: 'in', kind, message: answer },
       { ...invoke(id * 2 + 1, 'email-redactor', 'response', failed ? {} : result.result), direction: 'out', kind: 'request' },
-      { ...invoke(id * 2 + 1, 'email-redactor', 'response', {}), direction: 'in', kind: 'response', message: { jsonrpc: '2.0', id: id * 2 + 1, result: { interceptor: 'email-redactor', type: 'mutation', phase: 'response', modified: false } } },
+      {
+        ...invoke(id * 2 + 1, 'email-redactor', 'response', {}),
+        direction: 'in',
+        kind: 'response',
+        message: { jsonrpc: '2.0', id: id * 2 + 1, result: { interceptor: 'email-redactor', type: 'mutation', phase: 'response', modified: false } },
+      },
       { ...call, side: 'client', direction: 'out', kind, message: answer },
     );
     for (const m of batch) {

@@ -16,15 +16,7 @@ const work = mkdtempSync(join(tmpdir(), 'ic-vitest-'));
 const report = join(work, 'report.json');
 const retryReport = join(work, 'retries.json');
 const retryReporter = join(dirname(fileURLToPath(import.meta.url)), 'retry-reporter.mjs');
-const args = [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--reporter=${retryReporter}`,
-  `--outputFile.json=${report}`,
-  ...process.argv.slice(2),
-];
+const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--reporter=${retryReporter}`, `--outputFile.json=${report}`, ...process.argv.slice(2)];
 const run = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, IC_RETRY_REPORT: retryReport } });
 
 let passed = 0;

@@ -11,9 +11,13 @@ try {
   await waitForDemoGateway(api, page);
   const shot = (p: Page, name: string) => shoot(p, name, { settleMs: 500, scrollToTop: true });
   const detail = page.getByRole('region', { name: 'Paused call', exact: true });
-  const facts = () => detail.locator('.paused-facts').textContent().then((t) => t ?? '');
+  const facts = () =>
+    detail
+      .locator('.paused-facts')
+      .textContent()
+      .then((t) => t ?? '');
   const waitFacts = async (words: string) => {
-    for (let i = 0; i < 200 && !(await detail.count() > 0 && (await facts()).includes(words)); i++) await page.waitForTimeout(100);
+    for (let i = 0; i < 200 && !((await detail.count()) > 0 && (await facts()).includes(words)); i++) await page.waitForTimeout(100);
   };
   const client = await connectDemoClient(web);
   await api('breakpoints.set', { id: 'demo', live: [{ method: 'tools/call', target: 'echo', timeoutMs: 600_000 }] });
@@ -39,7 +43,11 @@ try {
     await detail.getByRole('button', { name: 'Step', exact: true }).click();
     for (let j = 0; j < 100 && (await facts()) === before; j++) await page.waitForTimeout(100);
   }
-  await detail.getByRole('group', { name: 'Stepped so far' }).locator('details').first().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  await detail
+    .getByRole('group', { name: 'Stepped so far' })
+    .locator('details')
+    .first()
+    .evaluate((d) => ((d as HTMLDetailsElement).open = true));
   await shot(page, 'breakpoints-step');
   await detail.getByRole('button', { name: 'Continue', exact: true }).click();
   await second;

@@ -74,7 +74,11 @@ try {
   await wizard.getByRole('button', { name: 'Add the bundled samples' }).click();
   await wizard.getByTestId('server-test-samples').filter({ hasText: 'Connected' }).waitFor({ timeout: 30_000 });
   await shot(page, 'wizard-servers');
-  await wizard.getByRole('button', { name: 'Cancel' }).or(wizard.getByRole('button', { name: 'Close' })).first().click();
+  await wizard
+    .getByRole('button', { name: 'Cancel' })
+    .or(wizard.getByRole('button', { name: 'Close' }))
+    .first()
+    .click();
 
   // Dark theme (the default 'system' theme follows the browser's colour scheme).
   const dark = await browser.newPage({ viewport: VIEWPORT, colorScheme: 'dark' });

@@ -50,23 +50,36 @@ try {
   await interceptorFilter.blur();
 
   // Detail of a redacted call: the waterfall and the email-redactor diff.
-  await rows.filter({ has: page.locator('.pill.mutated') }).last().click();
-  await page.getByRole('complementary', { name: 'Execution detail' }).getByRole('list', { name: 'Diff of samples/email-redactor' }).waitFor().catch(async (err: unknown) => {
-    await page.screenshot({ path: '/tmp/traffic/fail.png' });
-    throw err;
-  });
+  await rows
+    .filter({ has: page.locator('.pill.mutated') })
+    .last()
+    .click();
+  await page
+    .getByRole('complementary', { name: 'Execution detail' })
+    .getByRole('list', { name: 'Diff of samples/email-redactor' })
+    .waitFor()
+    .catch(async (err: unknown) => {
+      await page.screenshot({ path: '/tmp/traffic/fail.png' });
+      throw err;
+    });
   await shot(page, 'traffic-detail');
 
   // A blocked call, edited and replayed without the SSN, compared with its original.
   const detail = page.getByRole('complementary', { name: 'Execution detail' });
-  await rows.filter({ has: page.locator('.pill.blocked') }).last().click();
+  await rows
+    .filter({ has: page.locator('.pill.blocked') })
+    .last()
+    .click();
   await detail.getByRole('note', { name: 'Why it was blocked' }).waitFor();
   await shot(page, 'traffic-blocked');
   // Replayed as it is through the same chain: blocked again. This replay is among the blocked executions
   // that Bulk replay (below) matches, and is excluded from it.
   await detail.getByRole('button', { name: 'Replay', exact: true }).click();
   await detail.getByRole('note', { name: 'Replay of' }).waitFor({ timeout: 20_000 });
-  await rows.filter({ has: page.locator('.pill.blocked') }).last().click();
+  await rows
+    .filter({ has: page.locator('.pill.blocked') })
+    .last()
+    .click();
   await detail.getByRole('note', { name: 'Why it was blocked' }).waitFor();
   await detail.getByRole('button', { name: 'Edit & replay…' }).click();
   const dialog = page.getByRole('dialog', { name: /Edit & replay/ });

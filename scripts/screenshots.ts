@@ -41,7 +41,11 @@ try {
   const billingCard = page.getByRole('article', { name: 'Billing gateway' });
   await billingCard.getByRole('note', { name: 'Backend health' }).waitFor({ timeout: 30_000 });
   // Two clients try it; each initialize fails at the backend (answered, counted and recorded as errors).
-  for (let i = 0; i < 2; i++) await connectHttpClient(billing.listen.url, billingToken).then((c) => c.close(), () => undefined);
+  for (let i = 0; i < 2; i++)
+    await connectHttpClient(billing.listen.url, billingToken).then(
+      (c) => c.close(),
+      () => undefined,
+    );
   await billingCard.getByRole('alert', { name: 'Backend health' }).filter({ hasText: '(2 failed attempts)' }).waitFor({ timeout: 30_000 });
 
   // Real traffic through the demo gateway, spread over a minute or more so its chart has bars.

@@ -56,5 +56,9 @@ writeFileSync(join(stage, 'package.json'), `${JSON.stringify(app, null, 2)}\n`);
 
 // Scripts skipped: better-sqlite3 would compile for Node here; electron-builder builds it for Electron.
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-execFileSync(npm, ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: stage, stdio: 'inherit', shell: process.platform === 'win32' });
+execFileSync(npm, ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
+  cwd: stage,
+  stdio: 'inherit',
+  shell: process.platform === 'win32',
+});
 console.log(`staged ${stage} (${Object.keys(app.dependencies).length} runtime dependencies)`);

@@ -68,7 +68,10 @@ function runInstaller(installer, { env, onChild }) {
     }
     child.once('error', (err) => resolve({ code: -1, message: err.message }));
     child.once('close', (code, signal) => {
-      const lines = tail.split(/[\r\n]/).map((l) => l.trim()).filter(Boolean);
+      const lines = tail
+        .split(/[\r\n]/)
+        .map((l) => l.trim())
+        .filter(Boolean);
       // A stack trace's first line is the error itself ("TypeError: fetch failed"); else the last line.
       const message = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.filter((l) => !/^at\s/.test(l)).at(-1);
       resolve({ code: code ?? (signal ? 1 : 0), message });
@@ -90,7 +93,8 @@ export async function chooseStartMode({
 }) {
   if (env.INTERCEPTOR_CONSOLE_WEB === '1') return { mode: 'web', reason: 'INTERCEPTOR_CONSOLE_WEB=1' };
   if (!hasDisplay(platform, env)) return { mode: 'web', reason: 'there is no display: neither DISPLAY nor WAYLAND_DISPLAY is set' };
-  if (!existsSync(join(root, 'out', 'main', 'index.js'))) return { mode: 'web', reason: 'the desktop app is not built (out/main is missing): run `npm run build`' };
+  if (!existsSync(join(root, 'out', 'main', 'index.js')))
+    return { mode: 'web', reason: 'the desktop app is not built (out/main is missing): run `npm run build`' };
   const present = electronBinary(electronDir, env);
   if (present) return { mode: 'desktop', binary: present };
   if (env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1') {
@@ -98,7 +102,8 @@ export async function chooseStartMode({
   }
 
   const installer = env[INSTALLER_ENV] || join(electronDir, 'install.js');
-  if (!existsSync(installer)) return { mode: 'web', reason: `the Electron runtime is not installed and its installer is missing (${installer}): run \`npm ci\`` };
+  if (!existsSync(installer))
+    return { mode: 'web', reason: `the Electron runtime is not installed and its installer is missing (${installer}): run \`npm ci\`` };
   log('Downloading the Electron runtime (first start of the desktop app) with Electron’s installer…');
   const result = await runInstaller(installer, { env, onChild: onInstallerChild });
   const binary = result.code === 0 ? electronBinary(electronDir, env) : undefined;

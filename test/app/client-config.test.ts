@@ -13,7 +13,9 @@ describe('parseClientConfig', () => {
     );
     expect(r).toEqual({
       format: 'mcpServers',
-      servers: [{ name: 'filesystem', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' } }],
+      servers: [
+        { name: 'filesystem', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' } },
+      ],
       skipped: [],
     });
   });

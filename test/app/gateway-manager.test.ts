@@ -75,7 +75,9 @@ describe('GatewayManager (real gateway)', () => {
     expect(stats.counters.p50Ms).not.toBeNull();
     // The latency chart's buckets hold the same calls.
     expect(stats.buckets.reduce((n, b) => n + b.calls, 0)).toBe(stats.counters.calls);
-    const page = await call<{ items: { gateway: string; event: string; outcome: string }[] }>(core, 'history.query', { filter: { gateway: 'demo', outcome: 'blocked' } });
+    const page = await call<{ items: { gateway: string; event: string; outcome: string }[] }>(core, 'history.query', {
+      filter: { gateway: 'demo', outcome: 'blocked' },
+    });
     expect(page.items[0]).toMatchObject({ gateway: 'demo', event: 'tools/call', outcome: 'blocked' });
     await waitFor(async () => (events.some((e) => e.type === 'executions.new' && e.gateway === 'demo') ? true : undefined), 'executions.new event');
     expect(events).toContainEqual({ type: 'gateway.status', id: 'demo', status: 'running' });
@@ -118,11 +120,26 @@ describe('GatewayManager (real gateway)', () => {
     const snippets = await call<{ stdio: { claudeDesktop: string; command: string }; http: unknown }>(core, 'gateways.snippets', { id: 'cli-launched' });
     const entry = JSON.parse(snippets.stdio.claudeDesktop).mcpServers['cli-launched'];
     expect(entry.command).toBe(process.execPath);
-    expect(entry.args).toEqual([expect.stringMatching(/out\/cli\/index\.js$/), 'gateway', '--config', expect.stringMatching(/cli-launched\.json$/), '--listen', 'stdio', '--gateway-id', 'cli-launched', '--db', expect.any(String), '--data-dir', expect.any(String)]);
+    expect(entry.args).toEqual([
+      expect.stringMatching(/out\/cli\/index\.js$/),
+      'gateway',
+      '--config',
+      expect.stringMatching(/cli-launched\.json$/),
+      '--listen',
+      'stdio',
+      '--gateway-id',
+      'cli-launched',
+      '--db',
+      expect.any(String),
+      '--data-dir',
+      expect.any(String),
+    ]);
     expect(snippets.http).toBeNull();
 
     expect(await core.dispatcher.dispatch('gateways.stop', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await core.dispatcher.dispatch('gateways.create', { id: 'cli-launched', config: { backend: { transport: 'stdio', name: 'b', command: 'true' } } })).toMatchObject({
+    expect(
+      await core.dispatcher.dispatch('gateways.create', { id: 'cli-launched', config: { backend: { transport: 'stdio', name: 'b', command: 'true' } } }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'conflict' },
     });
@@ -186,7 +203,9 @@ describe('GatewayManager (real gateway)', () => {
     expect(placeholders).toContain('change-me-alice-token');
     const config = { ...ex.config, listen: { ...ex.config.listen, port: 0 } };
     await call(core, 'gateways.create', { id: 'from-example', config, localize: true, start: true });
-    const made = await call<{ status: string; listen: { url: string }; config: { listen: { tokens: Record<string, string> } } }>(core, 'gateways.get', { id: 'from-example' });
+    const made = await call<{ status: string; listen: { url: string }; config: { listen: { tokens: Record<string, string> } } }>(core, 'gateways.get', {
+      id: 'from-example',
+    });
     expect(made.status).toBe('running');
     const tokens = made.config.listen.tokens;
     expect(Object.values(tokens).sort()).toEqual(['alice', 'ci-bot']);
@@ -199,7 +218,12 @@ describe('GatewayManager (real gateway)', () => {
       fetch(made.listen.url, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
       });
     expect((await init('change-me-alice-token')).status).toBe(401);
     const client = await connectHttpClient(made.listen.url, Object.keys(tokens)[0]!);

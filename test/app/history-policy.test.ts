@@ -6,7 +6,14 @@ import { silentLogger } from '../../src/main/services/environment';
 import { tempDir, testCore } from './helpers';
 
 function execution(i: number) {
-  return { id: `00000000-0000-4000-8000-00000000000${i}`, gateway: 'g', event: 'tools/call', startedAt: new Date(Date.now() - (10 - i) * 1000).toISOString(), durationMs: 1, outcome: 'allow' as const };
+  return {
+    id: `00000000-0000-4000-8000-00000000000${i}`,
+    gateway: 'g',
+    event: 'tools/call',
+    startedAt: new Date(Date.now() - (10 - i) * 1000).toISOString(),
+    durationMs: 1,
+    outcome: 'allow' as const,
+  };
 }
 
 describe('history settings', () => {

@@ -100,7 +100,11 @@ describe.skipIf(skip)('switching the history store in Settings', { timeout: 120_
     expect(await pgRows()).toBe(1);
     // The Messages view reads the store in use too: the call's client request, from PostgreSQL.
     const messages = async () =>
-      (await call<{ items: { method?: string }[] }>(core, 'messages.query', { filter: { gateway: 'sw', side: 'client', direction: 'in', method: 'tools/call' } })).items.length;
+      (
+        await call<{ items: { method?: string }[] }>(core, 'messages.query', {
+          filter: { gateway: 'sw', side: 'client', direction: 'in', method: 'tools/call' },
+        })
+      ).items.length;
     await expect.poll(messages, { timeout: 20_000 }).toBe(1);
     // Saved without the password, which sits in an owner-only file.
     const settingsText = readFileSync(join(t.dir, 'settings.json'), 'utf8');

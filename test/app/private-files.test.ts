@@ -105,7 +105,16 @@ describe.runIf(posix)('the app under umask 022', () => {
     await waitFor(() => existsSync(join(dataDir, 'reloads', `${DEMO_GATEWAY_ID}.jsonl`)), 10_000, 'the reload log');
 
     const files = names(dataDir);
-    for (const f of ['gateways/demo.json', 'gateways/registry.json', 'settings.json', 'demo-gateway-created', 'history.db', 'history.db-wal', 'history.db-shm', 'reloads/demo.jsonl']) {
+    for (const f of [
+      'gateways/demo.json',
+      'gateways/registry.json',
+      'settings.json',
+      'demo-gateway-created',
+      'history.db',
+      'history.db-wal',
+      'history.db-shm',
+      'reloads/demo.jsonl',
+    ]) {
       expect(files, f).toContain(f);
     }
     expect(notPrivate(dataDir)).toEqual([]);
@@ -142,7 +151,13 @@ describe.runIf(posix)('the store under umask 022', () => {
   it('creates spill and dead-letter files 0600', async () => {
     const dir = join(root, 'store');
     const path = join(dir, 'history.db');
-    const recorder = SqliteHistoryWriter.open(path, { writerThread: false, busyTimeoutMs: 30, maxQueueItems: 5, flushTimeoutMs: 300, backoff: { baseMs: 20, maxMs: 100 } });
+    const recorder = SqliteHistoryWriter.open(path, {
+      writerThread: false,
+      busyTimeoutMs: 30,
+      maxQueueItems: 5,
+      flushTimeoutMs: 300,
+      backoff: { baseMs: 20, maxMs: 100 },
+    });
     try {
       recorder.recordExecution(makeExecution());
       await recorder.flush();

@@ -75,7 +75,9 @@ describe.skipIf(skip)('Connect a client on a PostgreSQL history with a password'
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     try {
-      const rows = await db.query(`SELECT count(*)::int AS n FROM executions e JOIN gateways g ON g.id = e.gateway_id WHERE g.name = 'pg-stdio' AND e.event = 'tools/call'`);
+      const rows = await db.query(
+        `SELECT count(*)::int AS n FROM executions e JOIN gateways g ON g.id = e.gateway_id WHERE g.name = 'pg-stdio' AND e.event = 'tools/call'`,
+      );
       expect(rows.rows[0].n).toBe(1);
     } finally {
       await db.end();
@@ -98,7 +100,11 @@ describe.skipIf(skip)('Connect a client on a PostgreSQL history with a password'
 
     // The history commands take the same file: reading the shared history needs no password on the command line.
     const history = (extra: string[]) =>
-      spawnSync(process.execPath, [cliPath, 'history', '--db', url.replace(`:${SECRET}@`, '@'), '--gateway', 'pg-stdio', '--json', ...extra], { env, encoding: 'utf8', timeout: 60_000 });
+      spawnSync(process.execPath, [cliPath, 'history', '--db', url.replace(`:${SECRET}@`, '@'), '--gateway', 'pg-stdio', '--json', ...extra], {
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
     const read = history(['--db-password-file', file]);
     expect(read.status, read.stderr).toBe(0);
     expect((JSON.parse(read.stdout) as { event: string }[]).map((e) => e.event)).toEqual(['tools/call']);

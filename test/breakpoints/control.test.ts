@@ -39,7 +39,11 @@ describe('the control endpoint of a gateway', { timeout: 120_000 }, () => {
   });
 
   it('sets live breakpoints, streams the pause, takes a decision (refusing an invalid one) that reaches the backend', async () => {
-    const put = await fetch(`${base}/breakpoints`, { method: 'PUT', headers: auth, body: JSON.stringify({ live: [{ method: 'tools/call', target: 'echo' }] }) });
+    const put = await fetch(`${base}/breakpoints`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ live: [{ method: 'tools/call', target: 'echo' }] }),
+    });
     expect(put.status).toBe(200);
     expect(((await put.json()) as { live: unknown[] }).live).toHaveLength(1);
 
@@ -58,7 +62,11 @@ describe('the control endpoint of a gateway', { timeout: 120_000 }, () => {
     const listed = (await (await fetch(`${base}/paused`, { headers: auth })).json()) as { id: string }[];
     expect(listed.map((p) => p.id)).toEqual([view.id]);
 
-    const bad = await fetch(`${base}/paused/${view.id}`, { method: 'POST', headers: auth, body: JSON.stringify({ decision: { kind: 'edit', payload: { arguments: {} } } }) });
+    const bad = await fetch(`${base}/paused/${view.id}`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ decision: { kind: 'edit', payload: { arguments: {} } } }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toContain('not valid');
 
@@ -88,7 +96,11 @@ describe("the console's breakpoints API", { timeout: 120_000 }, () => {
     core = testCore(tmp.dir, { runtimeFactory: gatewayRuntimeFactory });
     core.onEvent((e) => events.push(e));
     await core.start({ demo: false });
-    const config = { backend: everythingBackend, listen: { transport: 'http', port: 0, tokens: { 'token-alice': 'alice' } }, breakpoints: [{ id: 'from-file', method: 'prompts/get' }] };
+    const config = {
+      backend: everythingBackend,
+      listen: { transport: 'http', port: 0, tokens: { 'token-alice': 'alice' } },
+      breakpoints: [{ id: 'from-file', method: 'prompts/get' }],
+    };
     await call('gateways.create', { id: 'dbg', config, start: true });
   }, 60_000);
   afterAll(async () => {
@@ -110,7 +122,9 @@ describe("the console's breakpoints API", { timeout: 120_000 }, () => {
     const [paused] = await call<{ id: string; method: string; target: string; gateway: string }[]>('breakpoints.paused');
     expect(paused).toMatchObject({ gateway: 'dbg', method: 'tools/call', target: 'echo' });
 
-    expect((await fails('breakpoints.decide', { gateway: 'dbg', id: paused!.id, decision: { kind: 'answer', result: { content: 'no' } } })).code).toBe('invalid_input');
+    expect((await fails('breakpoints.decide', { gateway: 'dbg', id: paused!.id, decision: { kind: 'answer', result: { content: 'no' } } })).code).toBe(
+      'invalid_input',
+    );
     await call('breakpoints.decide', { gateway: 'dbg', id: paused!.id, decision: { kind: 'block', message: 'stopped from the console' } });
     expect(text(await result)).toBe('Blocked by breakpoint/tools/call:echo (request): stopped from the console');
     await waitFor(() => events.some((e) => e.type === 'pauses.changed' && e.resolved?.by === 'you'), 20_000, 'pauses.changed resolved');

@@ -11,11 +11,16 @@ const DEPTH = 5_000;
 
 describe('a decision nested too deeply, through the control endpoint', { timeout: 120_000 }, () => {
   let g: ControlledGateway;
-  const paused = async (): Promise<{ id: string; executionId: string }[]> => (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as { id: string; executionId: string }[];
+  const paused = async (): Promise<{ id: string; executionId: string }[]> =>
+    (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as { id: string; executionId: string }[];
 
   beforeAll(async () => {
     g = await startControlledGateway('deep-decision');
-    const put = await fetch(`${g.control}/breakpoints`, { method: 'PUT', headers: g.auth, body: JSON.stringify({ live: [{ id: 'deep', method: 'tools/call', target: 'echo', timeoutMs: 60_000 }] }) });
+    const put = await fetch(`${g.control}/breakpoints`, {
+      method: 'PUT',
+      headers: g.auth,
+      body: JSON.stringify({ live: [{ id: 'deep', method: 'tools/call', target: 'echo', timeoutMs: 60_000 }] }),
+    });
     expect(put.status).toBe(200);
   }, 60_000);
   afterAll(async () => {
@@ -31,7 +36,9 @@ describe('a decision nested too deeply, through the control endpoint', { timeout
   for (const { kind, body } of cases) {
     it(`a ${DEPTH}-level ${kind} is refused with 400, the pause stays, and a later continue answers the client`, async () => {
       // Settled either way, so that a gateway that never answers fails this test, not a later one.
-      const call = g.client.callTool({ name: 'echo', arguments: { message: `deep-${kind}` } }, { timeout: 60_000 }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
+      const call = g.client
+        .callTool({ name: 'echo', arguments: { message: `deep-${kind}` } }, { timeout: 60_000 })
+        .catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
       let open: { id: string; executionId: string }[] = [];
       // Polled, as a controller without the event stream does.
       for (const end = Date.now() + 20_000; open.length === 0 && Date.now() < end; await new Promise((r) => setTimeout(r, 50))) open = await paused();
@@ -41,7 +48,11 @@ describe('a decision nested too deeply, through the control endpoint', { timeout
       expect(((await res.json()) as { error: string }).error).toMatch(/nested too deeply/);
       // Refused: the very same pause is still open and takes a decision.
       expect((await paused()).map((p) => p.id)).toEqual([open[0]!.id]);
-      const decided = await fetch(`${g.control}/paused/${open[0]!.id}`, { method: 'POST', headers: g.auth, body: JSON.stringify({ decision: { kind: 'continue' }, by: 'ops' }) });
+      const decided = await fetch(`${g.control}/paused/${open[0]!.id}`, {
+        method: 'POST',
+        headers: g.auth,
+        body: JSON.stringify({ decision: { kind: 'continue' }, by: 'ops' }),
+      });
       expect(decided.status).toBe(200);
       expect(text(await call)).toBe(`Echo: deep-${kind}`);
     });

@@ -34,7 +34,7 @@ describe('a headless stdio gateway decided through its control endpoint', { time
       paused = (await (await fetch(`${base}/paused`, { headers: auth })).json()) as Paused[];
     }
     // Polled on purpose: this is what a controller without the event stream does.
-    for (const end = Date.now() + 20_000; paused.length === 0; ) {
+    for (const end = Date.now() + 20_000; paused.length === 0;) {
       if (Date.now() > end) throw new Error(`nothing paused within 20 s; stderr:\n${gateway.stderr}`);
       await poll();
       if (paused.length === 0) await new Promise((r) => setTimeout(r, 50));
@@ -68,7 +68,9 @@ describe('a headless stdio gateway decided through its control endpoint', { time
       expect(paused).toMatchObject({ gateway: 'remote', payload: { arguments: { message: 'seen by the console' } } });
       await call('breakpoints.decide', { gateway: 'remote', id: paused!.id, decision: { kind: 'block', message: 'blocked from an attached console' } });
       const response = await gateway.response(8);
-      expect((response.result as { content: { text: string }[] }).content[0]!.text).toBe('Blocked by breakpoint/tools/call:echo (request): blocked from an attached console');
+      expect((response.result as { content: { text: string }[] }).content[0]!.text).toBe(
+        'Blocked by breakpoint/tools/call:echo (request): blocked from an attached console',
+      );
       await waitFor(() => events.some((e) => e.type === 'pauses.changed' && e.resolved?.by === 'you'), 20_000, 'the resolution in the console');
       expect(await call('breakpoints.paused')).toEqual([]);
       await call('breakpoints.detach', { name: 'remote' });

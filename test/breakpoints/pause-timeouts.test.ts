@@ -20,7 +20,8 @@ function recordsOf(db: string, message: string): ExecutionRecord[] {
 describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
   let g: ControlledGateway;
   const setLive = (live: unknown[]) => fetch(`${g.control}/breakpoints`, { method: 'PUT', headers: g.auth, body: JSON.stringify({ live }) });
-  const paused = async () => (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as { id: string; timeoutMs: number; pausedAt: string; deadline: string }[];
+  const paused = async () =>
+    (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as { id: string; timeoutMs: number; pausedAt: string; deadline: string }[];
   const nextPause = async () => {
     let open: Awaited<ReturnType<typeof paused>> = [];
     for (const end = Date.now() + 20_000; open.length === 0 && Date.now() < end; await new Promise((r) => setTimeout(r, 50))) open = await paused();
@@ -57,12 +58,22 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
 
     it('the longest allowed timeout (24 h) holds: the pause waits for a decision', async () => {
       expect((await setLive([{ id: 'day', method: 'tools/call', target: 'echo', timeoutMs: 86_400_000 }])).status).toBe(200);
-      const call = g.client.callTool({ name: 'echo', arguments: { message: 'a day' } }, { timeout: 60_000 }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
+      const call = g.client
+        .callTool({ name: 'echo', arguments: { message: 'a day' } }, { timeout: 60_000 })
+        .catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
       const pause = await nextPause();
       expect(Date.parse(pause.deadline) - Date.parse(pause.pausedAt)).toBe(86_400_000);
       await new Promise((r) => setTimeout(r, 1_000));
       expect((await paused()).map((p) => p.id)).toEqual([pause.id]); // not fired at once
-      expect((await fetch(`${g.control}/paused/${pause.id}`, { method: 'POST', headers: g.auth, body: JSON.stringify({ decision: { kind: 'continue' }, by: 'ops' }) })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${g.control}/paused/${pause.id}`, {
+            method: 'POST',
+            headers: g.auth,
+            body: JSON.stringify({ decision: { kind: 'continue' }, by: 'ops' }),
+          })
+        ).status,
+      ).toBe(200);
       expect(text(await call)).toBe('Echo: a day');
     });
   });
@@ -72,7 +83,9 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
       expect((await setLive([{ id: 'default', method: 'tools/call', target: 'echo' }])).status).toBe(200);
       const t0 = Date.now();
       // No options: the SDK's default request timeout (60 s), as most clients run.
-      const call = g.client.callTool({ name: 'echo', arguments: { message: 'nobody decides' } }).catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
+      const call = g.client
+        .callTool({ name: 'echo', arguments: { message: 'nobody decides' } })
+        .catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
       const pause = await nextPause();
       // What the client got first (with a 60 s pause: "Request timed out" as the pause ended), then why.
       expect(text(await call)).toBe('Echo: nobody decides');
@@ -88,7 +101,7 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
       );
       expect(outcome).toMatch(/timed out/i);
       // The cancel ends the pause: nothing is left waiting for a decision.
-      for (const end = Date.now() + 10_000; (await paused()).length > 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+      for (const end = Date.now() + 10_000; (await paused()).length > 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
       expect(await paused()).toEqual([]);
     });
 

@@ -89,7 +89,10 @@ describe('Chain screen API', () => {
     const draft = { ...base, overrides: {} };
     const { servers } = await call<Discovery>(core, 'chain.discover', { id: 'd', config: draft });
     expect(servers[0]!.configErrors).toEqual([
-      { interceptor: 'tool-allowlist', message: expect.stringMatching(/^samples\/tool-allowlist: no config is set .*\(config\.allow is required\); it is skipped/) },
+      {
+        interceptor: 'tool-allowlist',
+        message: expect.stringMatching(/^samples\/tool-allowlist: no config is set .*\(config\.allow is required\); it is skipped/),
+      },
     ]);
     expect((await order(draft)).find((e) => e.id === 'samples/tool-allowlist')).toMatchObject({ skipped: 'config-invalid' });
     const configured = { ...base, overrides: { 'samples/tool-allowlist': { config: { allow: ['echo'] } } } };
@@ -124,7 +127,9 @@ describe('Chain screen API', () => {
 
     const file = join(tmp.dir, 'gateways', 'd.json');
     const onDisk = readFileSync(file, 'utf8');
-    await expect(call(core, 'chain.save', { id: 'd', text: JSON.stringify(widening, null, 2) })).rejects.toThrow(/Nothing was saved: overrides\["samples\/email-redactor"\]\.hooks\[0\]\.events\[1\]/);
+    await expect(call(core, 'chain.save', { id: 'd', text: JSON.stringify(widening, null, 2) })).rejects.toThrow(
+      /Nothing was saved: overrides\["samples\/email-redactor"\]\.hooks\[0\]\.events\[1\]/,
+    );
     await expect(call(core, 'chain.save', { id: 'd', text: '{"backend": {"transport": "stdio"}}' })).rejects.toThrow(/Nothing was saved.*backend\.name/s);
     expect(readFileSync(file, 'utf8')).toBe(onDisk);
   }, 30_000);
@@ -158,7 +163,9 @@ describe('Chain screen API', () => {
     const server = await call<{ ok: boolean; interceptors: { name: string }[] }>(core, 'chain.testServer', { entry });
     expect(server.ok).toBe(true);
     expect(server.interceptors.map((i) => i.name)).toContain('pii-validator');
-    const bad = await call<{ ok: boolean; error: string }>(core, 'chain.testServer', { entry: { transport: 'http', name: 'nowhere', endpoint: 'http://127.0.0.1:9/mcp' } });
+    const bad = await call<{ ok: boolean; error: string }>(core, 'chain.testServer', {
+      entry: { transport: 'http', name: 'nowhere', endpoint: 'http://127.0.0.1:9/mcp' },
+    });
     expect(bad.ok).toBe(false);
     expect(bad.error).toBeTruthy();
     await expect(call(core, 'chain.testBackend', { entry: { transport: 'stdio', name: 'x' } })).rejects.toThrow(/backend entry is invalid: command/);

@@ -79,7 +79,9 @@ describe('gateway hot reload', () => {
 
     const result = await inFlight;
     expect(JSON.stringify(result)).toContain('Long running operation completed');
-    const longRecord = recorder.executions.find((e) => e.event === 'tools/call' && JSON.stringify(e.requestReceived).includes('trigger-long-running-operation'))!;
+    const longRecord = recorder.executions.find(
+      (e) => e.event === 'tools/call' && JSON.stringify(e.requestReceived).includes('trigger-long-running-operation'),
+    )!;
     // Both phases ran on the chain the request started on: the logger (now disabled) still recorded the response.
     // (Each step must be there and have run: a missing step is a failure, not a pass.)
     const requestLogger = loggerStep(longRecord.requestTrace);
@@ -104,4 +106,3 @@ describe('gateway hot reload', () => {
     expect(gateway.counters().sessions).toBe(1);
   }, 120_000);
 });
-

@@ -27,7 +27,11 @@ describe('effectiveSettings', () => {
     const item = { server: 's', serverIndex: 0, listIndex: 0, descriptor } as unknown as Parameters<typeof planEntry>[0];
     const entry = planEntry(item, 'request', { overrides: { 's/x': { failOpen: true, priorityHint: -2000000, mode: 'audit' } } });
     const e = effectiveSettings(descriptor, { failOpen: true, priorityHint: -2000000, mode: 'audit' });
-    expect({ failOpen: entry.failOpen, priority: entry.priority, mode: entry.mode }).toEqual({ failOpen: e.failOpen.value, priority: e.priority.request.value, mode: e.mode.value });
+    expect({ failOpen: entry.failOpen, priority: entry.priority, mode: entry.mode }).toEqual({
+      failOpen: e.failOpen.value,
+      priority: e.priority.request.value,
+      mode: e.mode.value,
+    });
     expect(entry).toMatchObject({ failOpen: true, priority: -2000000, mode: 'audit' });
   });
 });

@@ -3,16 +3,20 @@ import { ChainCancelledError, ChainRuntime, FailureInjector } from '../../src/ma
 import type { MemoryHandler } from '../../src/main/interceptors/chain/index';
 import { allow, appendNote, call, crash, deny, desc, hang, ic, memServer, stepOf } from './helpers';
 
-
 describe('execution model (A2)', () => {
   it('request phase: mutations in order, then validations on the mutated payload, then sinks', async () => {
     const seen: string[] = [];
-    const log = (label: string, h: MemoryHandler): MemoryHandler => (c) => {
-      seen.push(`${label}:${(c.payload as { arguments: { note: string } }).arguments.note}`);
-      return h(c);
-    };
+    const log =
+      (label: string, h: MemoryHandler): MemoryHandler =>
+      (c) => {
+        seen.push(`${label}:${(c.payload as { arguments: { note: string } }).arguments.note}`);
+        return h(c);
+      };
     const s = memServer('s', [
-      ic(desc('sink', 'sink'), log('sink', () => ({ recorded: true }))),
+      ic(
+        desc('sink', 'sink'),
+        log('sink', () => ({ recorded: true })),
+      ),
       ic(desc('val', 'validation'), log('val', allow)),
       ic(desc('b', 'mutation'), log('b', appendNote('B'))),
       ic(desc('a', 'mutation', { priorityHint: -1 }), log('a', appendNote('A'))),
@@ -110,7 +114,11 @@ describe('execution model (A2)', () => {
     const open = await new ChainRuntime([memServer('s', [ic(desc('m', 'mutation', { failOpen: true }), bad)])]).run('tools/call', 'request', call('x'));
     expect(open.decision).toBe('allow');
     expect(open.finalPayload).toEqual(call('x'));
-    const wrongType = await new ChainRuntime([memServer('s', [ic(desc('v', 'validation'), () => ({ type: 'sink', recorded: true }))])]).run('tools/call', 'request', call('x'));
+    const wrongType = await new ChainRuntime([memServer('s', [ic(desc('v', 'validation'), () => ({ type: 'sink', recorded: true }))])]).run(
+      'tools/call',
+      'request',
+      call('x'),
+    );
     expect(wrongType.decision).toBe('block');
     expect(wrongType.trace.steps[0]?.error?.message).toContain("result type 'sink'");
   });
@@ -146,7 +154,11 @@ describe('execution model (A2)', () => {
   });
 
   it('response phase: a blocking validation skips sinks (validation-failed) and mutations (after-block)', async () => {
-    const s = memServer('s', [ic(desc('v', 'validation'), deny), ic(desc('k', 'sink'), () => ({ recorded: true })), ic(desc('m', 'mutation'), appendNote('!'))]);
+    const s = memServer('s', [
+      ic(desc('v', 'validation'), deny),
+      ic(desc('k', 'sink'), () => ({ recorded: true })),
+      ic(desc('m', 'mutation'), appendNote('!')),
+    ]);
     const r = await new ChainRuntime([s]).run('tools/call', 'response', call('x'));
     expect(r.trace.steps.map((st) => [st.id, st.skipped ?? st.outcome])).toEqual([
       ['s/v', 'blocked'],
@@ -174,12 +186,14 @@ describe('execution model (A2)', () => {
     let release!: () => void;
     const allStarted = new Promise<void>((r) => (release = r));
     // Each validator waits until all three have been invoked: only concurrent invocation completes.
-    const barrier = (result: object, extraDelay: number): MemoryHandler => async () => {
-      if (++started === 3) release();
-      await allStarted;
-      await new Promise((r) => setTimeout(r, extraDelay));
-      return result;
-    };
+    const barrier =
+      (result: object, extraDelay: number): MemoryHandler =>
+      async () => {
+        if (++started === 3) release();
+        await allStarted;
+        await new Promise((r) => setTimeout(r, extraDelay));
+        return result;
+      };
     const build = (delays: number[]) =>
       memServer('s', [
         ic(desc('a', 'validation'), barrier({ valid: true }, delays[0]!)),

@@ -23,25 +23,38 @@ describe('orderChain', () => {
       desc('normalizer', 'mutation', { priorityHint: 0 }),
       desc('compressor', 'mutation', { priorityHint: { request: 5000, response: -5000 } }),
     ]);
-    expect(ids(orderChain({ event: 'tools/call', phase: 'request', interceptors: items }).mutations)).toEqual(['s/pii-redactor', 's/normalizer', 's/compressor']);
-    expect(ids(orderChain({ event: 'tools/call', phase: 'response', interceptors: items }).mutations)).toEqual(['s/compressor', 's/normalizer', 's/pii-redactor']);
+    expect(ids(orderChain({ event: 'tools/call', phase: 'request', interceptors: items }).mutations)).toEqual([
+      's/pii-redactor',
+      's/normalizer',
+      's/compressor',
+    ]);
+    expect(ids(orderChain({ event: 'tools/call', phase: 'response', interceptors: items }).mutations)).toEqual([
+      's/compressor',
+      's/normalizer',
+      's/pii-redactor',
+    ]);
   });
 
   it('breaks priority ties by ordinal UTF-16 comparison, never localeCompare', () => {
     const names = ['a', 'é', 'B', 'f', 'Z'];
     // The locale-aware order differs (a, B, é, f, Z); the ordinal one puts upper case first and é last.
     expect([...names].sort((x, y) => x.localeCompare(y))).not.toEqual(['B', 'Z', 'a', 'f', 'é']);
-    const plan = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('s', 0, names.map((n) => desc(n, 'mutation'))) });
+    const plan = orderChain({
+      event: 'tools/call',
+      phase: 'request',
+      interceptors: discovered(
+        's',
+        0,
+        names.map((n) => desc(n, 'mutation')),
+      ),
+    });
     expect(plan.mutations.map((m) => m.name)).toEqual(['B', 'Z', 'a', 'f', 'é']);
     expect(compareOrdinal('B', 'a')).toBeLessThan(0);
     expect(compareOrdinal('é', 'f')).toBeGreaterThan(0);
   });
 
   it('breaks equal names by configured server order, then host list order', () => {
-    const items = [
-      ...discovered('second', 1, [desc('tag', 'mutation')]),
-      ...discovered('first', 0, [desc('tag', 'mutation')]),
-    ];
+    const items = [...discovered('second', 1, [desc('tag', 'mutation')]), ...discovered('first', 0, [desc('tag', 'mutation')])];
     expect(ids(orderChain({ event: 'tools/call', phase: 'request', interceptors: items }).mutations)).toEqual(['first/tag', 'second/tag']);
     // Same server twice cannot list a name twice, but list order still decides among equal keys.
     const sameKey = [
@@ -98,13 +111,19 @@ describe('orderChain', () => {
   });
 
   it('does not apply compat without a negotiated version', () => {
-    const plan = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('s', 0, [desc('v', 'validation', { compat: { minProtocol: '2099-01-01' } })]) });
+    const plan = orderChain({
+      event: 'tools/call',
+      phase: 'request',
+      interceptors: discovered('s', 0, [desc('v', 'validation', { compat: { minProtocol: '2099-01-01' } })]),
+    });
     expect(plan.validations).toHaveLength(1);
   });
 
   it('applies effective (narrowed) hooks and effective mode/failOpen/timeout/config', () => {
     const items = discovered('s', 0, [desc('v', 'validation', { events: ['tools/call', 'resources/read'] })]);
-    const overrides = { 's/v': { hooks: [{ events: ['resources/read'], phase: 'request' as const }], mode: 'audit' as const, failOpen: true, timeoutMs: 50, config: { a: 1 } } };
+    const overrides = {
+      's/v': { hooks: [{ events: ['resources/read'], phase: 'request' as const }], mode: 'audit' as const, failOpen: true, timeoutMs: 50, config: { a: 1 } },
+    };
     const onCall = orderChain({ event: 'tools/call', phase: 'request', interceptors: items, overrides });
     expect(onCall.skipped[0]?.reason).toBe('event-not-hooked');
     const onRead = orderChain({ event: 'resources/read', phase: 'request', interceptors: items, overrides });
@@ -114,7 +133,10 @@ describe('orderChain', () => {
 
 describe('part A details in the ordering function', () => {
   it('A14: legacy */request matches only its phase; "*" never matches initialize, ping or notifications', () => {
-    const items = discovered('s', 0, [desc('legacy', 'validation', { events: ['*/request'], phases: ['request', 'response'] }), desc('star', 'validation', { events: ['*'] })]);
+    const items = discovered('s', 0, [
+      desc('legacy', 'validation', { events: ['*/request'], phases: ['request', 'response'] }),
+      desc('star', 'validation', { events: ['*'] }),
+    ]);
     expect(orderChain({ event: 'resources/read', phase: 'request', interceptors: items }).validations.map((v) => v.name)).toEqual(['legacy', 'star']);
     expect(orderChain({ event: 'resources/read', phase: 'response', interceptors: items }).validations.map((v) => v.name)).toEqual(['star']);
     for (const event of ['initialize', 'ping', 'notifications/progress']) {
@@ -127,15 +149,30 @@ describe('part A details in the ordering function', () => {
   it('A5: an override mode "enforce" is read as active', () => {
     const issues = validateOverrides({ 's/v': { mode: 'enforce' } }, discovered('s', 0, [desc('v', 'validation')]));
     expect(issues).toEqual([]);
-    const plan = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('s', 0, [desc('v', 'validation', { mode: 'audit' })]), overrides: { 's/v': { mode: 'active' } } });
+    const plan = orderChain({
+      event: 'tools/call',
+      phase: 'request',
+      interceptors: discovered('s', 0, [desc('v', 'validation', { mode: 'audit' })]),
+      overrides: { 's/v': { mode: 'active' } },
+    });
     expect(plan.validations[0]?.mode).toBe('active');
     const raw = { 's/v': { mode: 'enforce' } } as unknown as Parameters<typeof orderChain>[0]['overrides'];
-    const legacy = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('s', 0, [desc('v', 'validation', { mode: 'audit' })]), overrides: raw });
+    const legacy = orderChain({
+      event: 'tools/call',
+      phase: 'request',
+      interceptors: discovered('s', 0, [desc('v', 'validation', { mode: 'audit' })]),
+      overrides: raw,
+    });
     expect(legacy.validations[0]?.mode).toBe('active');
   });
 
   it('accepts failed servers as a plain record (JSON through the app API)', () => {
-    const plan = orderChain({ event: 'tools/call', phase: 'request', interceptors: discovered('down', 0, [desc('v', 'validation')]), failedServers: { down: 'refused' } });
+    const plan = orderChain({
+      event: 'tools/call',
+      phase: 'request',
+      interceptors: discovered('down', 0, [desc('v', 'validation')]),
+      failedServers: { down: 'refused' },
+    });
     expect(plan.skipped[0]).toMatchObject({ reason: 'discovery-failed', detail: 'refused' });
   });
 
@@ -147,7 +184,10 @@ describe('part A details in the ordering function', () => {
 
 describe('config required by configSchema (A12)', () => {
   const allowlist = { ...desc('allowlist', 'validation'), configSchema: { type: 'object', properties: { allow: { type: 'array' } }, required: ['allow'] } };
-  const withDefault = { ...desc('defaulted', 'validation'), configSchema: { type: 'object', properties: { level: { type: 'number', default: 1 } }, required: ['level'] } };
+  const withDefault = {
+    ...desc('defaulted', 'validation'),
+    configSchema: { type: 'object', properties: { level: { type: 'number', default: 1 } }, required: ['level'] },
+  };
   const foreign = { ...desc('foreign', 'validation'), configSchema: { type: 'string' } };
   const broken = { ...desc('broken', 'validation'), configSchema: { type: 'object', properties: { a: { type: 'nope' } }, required: ['a'] } };
   const items = discovered('s', 0, [allowlist, withDefault, foreign, broken]);

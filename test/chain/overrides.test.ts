@@ -10,7 +10,12 @@ const declared = [
 describe('override hooks narrowing (A11)', () => {
   it('accepts a narrowing override: subset of events, glob-covered events, wildcard phase', () => {
     expect(narrowHooks('s/x', declared, [{ events: ['resources/read'], phase: 'request' }])).toEqual([{ events: ['resources/read'], phase: 'request' }]);
-    expect(narrowHooks('s/x', declared, [{ events: ['tools/call'], phase: 'response' }, { events: ['resources/*'], phase: 'request' }])).toHaveLength(2);
+    expect(
+      narrowHooks('s/x', declared, [
+        { events: ['tools/call'], phase: 'response' },
+        { events: ['resources/*'], phase: 'request' },
+      ]),
+    ).toHaveLength(2);
     expect(narrowHooks('s/x', declared, [])).toEqual([]);
     expect(narrowHooks('s/x', declared, undefined)).toEqual(declared);
   });
@@ -49,7 +54,12 @@ describe('override hooks narrowing (A11)', () => {
   it('makes the ordering function throw on widening (a config error, never silently applied)', () => {
     const items = discovered('s', 0, [desc('v', 'validation', { phases: ['request'] })]);
     expect(() =>
-      orderChain({ event: 'tools/call', phase: 'request', interceptors: items, overrides: { 's/v': { hooks: [{ events: ['tools/call'], phase: 'response' }] } } }),
+      orderChain({
+        event: 'tools/call',
+        phase: 'request',
+        interceptors: items,
+        overrides: { 's/v': { hooks: [{ events: ['tools/call'], phase: 'response' }] } },
+      }),
     ).toThrow(OverrideWideningError);
   });
 });
@@ -64,7 +74,9 @@ describe('validateOverrides', () => {
 
   it('accepts a valid override, warns about unknown interceptors, rejects bad shapes', () => {
     expect(validateOverrides({ 's/v': { enabled: false, priorityHint: { request: 3 }, mode: 'audit' } }, items)).toEqual([]);
-    expect(validateOverrides({ 'other/v': { enabled: false } }, items)).toEqual([expect.objectContaining({ kind: 'unknown-interceptor', severity: 'warning' })]);
+    expect(validateOverrides({ 'other/v': { enabled: false } }, items)).toEqual([
+      expect.objectContaining({ kind: 'unknown-interceptor', severity: 'warning' }),
+    ]);
     expect(validateOverrides({ 's/v': { timeoutMs: -1 } }, items)[0]).toMatchObject({ key: 's/v', kind: 'invalid', path: 'timeoutMs' });
     expect(validateOverrides({ 's/v': { colour: 'red' } }, items)[0]).toMatchObject({ kind: 'invalid' });
     expect(validateOverrides({ novalidkey: {} }, items)[0]).toMatchObject({ kind: 'invalid' });

@@ -58,7 +58,12 @@ function nested(levels: number): Record<string, unknown> {
 describe('chain engine over real hosts and clients (in-memory MCP transport)', () => {
   it('a mutator returning a payload nested 5,000 levels deep: a malformed result, fail-closed, recorded cut short', async () => {
     const host = new InterceptorHost();
-    host.registerMutator({ name: 'deepener', events: ['tools/call'], phase: 'request', handler: () => ({ modified: true, payload: { name: 'echo', arguments: nested(5000) } }) });
+    host.registerMutator({
+      name: 'deepener',
+      events: ['tools/call'],
+      phase: 'request',
+      handler: () => ({ modified: true, payload: { name: 'echo', arguments: nested(5000) } }),
+    });
     const rt = new ChainRuntime([connect('s', host)]);
     const r = await rt.run('tools/call', 'request', call('x'));
     expect(r.decision).toBe('block');
@@ -68,7 +73,6 @@ describe('chain engine over real hosts and clients (in-memory MCP transport)', (
     // The trace is what the recorder stores: it serializes, with the payload cut.
     expect(JSON.stringify(r.trace)).toContain('nested deeper than this: not recorded');
   });
-
 
   it('merges two hosts, equal names stay two interceptors, config is forwarded and checked by the host', async () => {
     const a = new InterceptorHost();
@@ -125,7 +129,15 @@ describe('chain engine over real hosts and clients (in-memory MCP transport)', (
       });
     hang('slow-open', true);
     hang('slow-closed', false);
-    host.registerValidator({ name: 'crashy', events: ['tools/call'], phase: 'request', failOpen: true, handler: () => { throw new Error('kaboom'); } });
+    host.registerValidator({
+      name: 'crashy',
+      events: ['tools/call'],
+      phase: 'request',
+      failOpen: true,
+      handler: () => {
+        throw new Error('kaboom');
+      },
+    });
     const rt = new ChainRuntime([connect('s', host)], { overrides: { 's/slow-open': { timeoutMs: 80 }, 's/slow-closed': { timeoutMs: 80 } } });
     const r = await rt.run('tools/call', 'request', call('x'));
     expect(r.decision).toBe('block');
@@ -196,7 +208,12 @@ describe('chain engine over stdio interceptor servers', () => {
     expect(ok.decision).toBe('allow');
     // Equal names and priorities: configured server order decides.
     expect(ok.finalPayload).toEqual(call('n+left+right'));
-    expect(ok.trace.steps.map((s) => `${s.id}:${s.outcome}`)).toEqual(['left/stamp:mutated', 'right/stamp:mutated', 'left/guard:allowed', 'right/guard:allowed']);
+    expect(ok.trace.steps.map((s) => `${s.id}:${s.outcome}`)).toEqual([
+      'left/stamp:mutated',
+      'right/stamp:mutated',
+      'left/guard:allowed',
+      'right/guard:allowed',
+    ]);
     const denied = await rt.run('tools/call', 'request', call('forbidden'));
     expect(denied.decision).toBe('block');
     expect(denied.trace.blockedBy).toMatchObject({ server: 'left', interceptor: 'guard', messages: ['left forbids it'] });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ChainRuntime } from '../../src/main/interceptors/chain/index';
 import { allow, appendNote, call, crash, desc, hang, ic, memServer, record, stepOf } from './helpers';
 
-
 describe('per-interceptor timeout', () => {
   it('is sent as params.timeoutMs, enforced by the engine, and routed by failOpen', async () => {
     const closed = memServer('s', [ic(desc('v', 'validation'), hang)]);
@@ -98,7 +97,11 @@ describe('sinks (A4)', () => {
     const r = await new ChainRuntime([s], { overrides: { 's/stuck': { timeoutMs: 30 } } }).run('tools/call', 'request', call('x'));
     expect(r.decision).toBe('allow');
     expect(stepOf(r.trace, 's/ok')).toMatchObject({ outcome: 'recorded', result: { recorded: true, metrics: { bytes: 3 } } });
-    expect(stepOf(r.trace, 's/broken')).toMatchObject({ outcome: 'not-recorded', result: { type: 'sink', interceptor: 'broken', phase: 'request', recorded: false }, error: { kind: 'crash' } });
+    expect(stepOf(r.trace, 's/broken')).toMatchObject({
+      outcome: 'not-recorded',
+      result: { type: 'sink', interceptor: 'broken', phase: 'request', recorded: false },
+      error: { kind: 'crash' },
+    });
     expect(stepOf(r.trace, 's/stuck')).toMatchObject({ outcome: 'not-recorded', error: { kind: 'timeout' } });
   });
 

@@ -38,7 +38,12 @@ describe('params nested too deeply, with interceptors', { timeout: 120_000 }, ()
     const url = await gateway.ready();
     const session = new HttpSession(url);
     await session.initialize();
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session.sessionId, 'mcp-protocol-version': '2025-06-18' };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': session.sessionId,
+      'mcp-protocol-version': '2025-06-18',
+    };
     for (const levels of DEPTHS) {
       const res = await fetch(url, { method: 'POST', headers, body: deepCall(levels, `deep-${levels}`, levels) });
       const text = await res.text();
@@ -50,7 +55,11 @@ describe('params nested too deeply, with interceptors', { timeout: 120_000 }, ()
     expect(fine.result).toBeDefined();
     await gateway.stop();
     const { calls } = recordedCalls(d.db);
-    for (const levels of DEPTHS) expect(calls.find((c) => c.key === `deep-${levels}`), `record of depth ${levels}`).toMatchObject({ outcome: 'error', error: { code: -32602 } });
+    for (const levels of DEPTHS)
+      expect(
+        calls.find((c) => c.key === `deep-${levels}`),
+        `record of depth ${levels}`,
+      ).toMatchObject({ outcome: 'error', error: { code: -32602 } });
     expect(calls.find((c) => c.key === 'fine')).toMatchObject({ outcome: 'allow' });
     expect(gateway.stderr).not.toContain('record rejected');
   });
@@ -71,7 +80,11 @@ describe('params nested too deeply, with interceptors', { timeout: 120_000 }, ()
     expect(await client.response(1)).toHaveProperty('result');
     await client.stop();
     const { calls } = recordedCalls(d.db);
-    for (const levels of DEPTHS) expect(calls.find((c) => c.key === `deep-${levels}`), `record of depth ${levels}`).toMatchObject({ outcome: 'error', error: { code: -32602 } });
+    for (const levels of DEPTHS)
+      expect(
+        calls.find((c) => c.key === `deep-${levels}`),
+        `record of depth ${levels}`,
+      ).toMatchObject({ outcome: 'error', error: { code: -32602 } });
     expect(calls.find((c) => c.key === 'at-limit')).toMatchObject({ outcome: 'allow' });
     expect(client.stderr).not.toContain('record rejected');
   });

@@ -70,7 +70,11 @@ describe('backend results nested too deeply', { timeout: 120_000 }, () => {
     const client = new LineClient([cliPath, 'gateway', '--config', writeConfig(withInterceptors(d)), '--db', d.db, '--no-watch']);
     cleanups.push(() => client.stop());
     await client.initialize('2025-06-18', { sampling: {} });
-    for (const [id, levels] of [[1, 5_000], [2, 100_000], [3, 2_000]] as const) {
+    for (const [id, levels] of [
+      [1, 5_000],
+      [2, 100_000],
+      [3, 2_000],
+    ] as const) {
       client.send({ id, method: 'tools/call', params: { name: 'deep', arguments: { key: `deep-${levels}`, levels } } });
       const answer = (await client.response(id)) as { error?: { code: number; message: string } };
       expect(answer.error, `depth ${levels}`).toMatchObject({ code: -32603, message: expect.stringContaining('nested too deeply') });
@@ -81,7 +85,9 @@ describe('backend results nested too deeply', { timeout: 120_000 }, () => {
     // The backend asks the client (sampling); the client's answer is too deep: the backend gets an error instead.
     client.send({ id: 4, method: 'tools/call', params: { name: 'ask', arguments: { key: 'ask-deep' } } });
     const ask = await waitForMessage(client, (m) => m.method === 'sampling/createMessage');
-    client.writeLine(`{"jsonrpc":"2.0","id":${JSON.stringify(ask.id)},"result":{"role":"assistant","model":"m","content":{"type":"text","text":"x"},"d":${deepText(5_000)}}}`);
+    client.writeLine(
+      `{"jsonrpc":"2.0","id":${JSON.stringify(ask.id)},"result":{"role":"assistant","model":"m","content":{"type":"text","text":"x"},"d":${deepText(5_000)}}}`,
+    );
     const asked = (await client.response(4)) as { result?: { content: { text: string }[] } };
     expect(asked.result?.content[0]?.text).toMatch(/^answered ask-deep: error -32603 .*nested too deeply/);
     client.send({ id: 5, method: 'tools/call', params: { name: 'echo', arguments: { key: 'fine' } } });
@@ -167,7 +173,10 @@ describe('backend results nested too deeply', { timeout: 120_000 }, () => {
       await gateway.stop();
       expect(gateway.stderr).not.toContain('record rejected');
       const { byKey, all } = records(d.db);
-      expect(all.filter((r) => r.event === 'tools/call'), `intercepted: ${intercepted}`).toHaveLength(3);
+      expect(
+        all.filter((r) => r.event === 'tools/call'),
+        `intercepted: ${intercepted}`,
+      ).toHaveLength(3);
       expect(byKey.get('deep-2000')).toMatchObject({ outcome: intercepted ? 'error' : 'allow' });
       expect(byKey.get('deep-100000')).toMatchObject({ outcome: 'error', errorReturned: { code: -32603 } });
     }

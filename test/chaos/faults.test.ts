@@ -25,7 +25,11 @@ describe('item 2: every call answered, every call recorded', () => {
     const answer = await s.tool('hang', { key: 'h1' });
     expect(answer.error?.code).toBe(-32001);
     expect(answer.error?.message).toMatch(/Backend timeout.*400 ms/);
-    await waitFor(() => existsSync(d.cancelFile) && readFileSync(d.cancelFile, 'utf8').includes('backend timeout'), 10_000, 'notifications/cancelled at the backend');
+    await waitFor(
+      () => existsSync(d.cancelFile) && readFileSync(d.cancelFile, 'utf8').includes('backend timeout'),
+      10_000,
+      'notifications/cancelled at the backend',
+    );
     await gw.stop();
     const { calls } = recordedCalls(d.db);
     expect(calls).toHaveLength(1);
@@ -41,7 +45,11 @@ describe('item 2: every call answered, every call recorded', () => {
     const hung = await s.tool('hang');
     expect(hung.error?.code).toBe(-32001);
     await gw.stop();
-    expect(recordedCalls(d.db).calls.map((c) => c.outcome).sort()).toEqual(['allow', 'error']);
+    expect(
+      recordedCalls(d.db)
+        .calls.map((c) => c.outcome)
+        .sort(),
+    ).toEqual(['allow', 'error']);
   });
 
   it('an invalid line for a pending id fails that request at once', async () => {
@@ -83,7 +91,11 @@ describe('item 2: every call answered, every call recorded', () => {
     expect(got.map((a) => a.result?.content)).toEqual(keys.map((k) => [{ type: 'text', text: `done ${k}` }]));
     await gw.exited;
     expect(gw.exit?.code).toBe(0);
-    expect(recordedCalls(d.db).calls.map((c) => c.key).sort()).toEqual(keys);
+    expect(
+      recordedCalls(d.db)
+        .calls.map((c) => c.key)
+        .sort(),
+    ).toEqual(keys);
   });
 
   it('SIGTERM with a call that outlives the drain timeout: it is answered with an error and recorded', async () => {
@@ -103,13 +115,20 @@ describe('item 3: bounded resources', () => {
   it('sessions whose clients vanished are reaped with their backend; the session cap answers clearly', async () => {
     const { gw, url } = await gateway({ listen: { transport: 'http', port: 0, sessionIdleTimeoutMs: 2000, maxSessions: 3 } });
     const sessions = [new HttpSession(url), new HttpSession(url), new HttpSession(url)];
-    const used = await Promise.all(sessions.map(async (s) => {
-      await s.initialize();
-      return s.tool('echo', { hi: 1 });
-    }));
+    const used = await Promise.all(
+      sessions.map(async (s) => {
+        await s.initialize();
+        return s.tool('echo', { hi: 1 });
+      }),
+    );
     // (A session idle past the timeout while the others start would be reaped early: that is fine here.)
     expect(used.every((a) => a.result !== undefined || a.error?.code === -404)).toBe(true);
-    const fourth = await new HttpSession(url).post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const fourth = await new HttpSession(url).post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     expect(fourth.status).toBe(503);
     expect(await fourth.text()).toMatch(/already serves 3 client sessions \(listen\.maxSessions\)/);
     // The three clients vanish without DELETE: their sessions and backend processes go after the idle timeout.

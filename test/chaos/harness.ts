@@ -24,11 +24,23 @@ export interface ChaosDir {
 
 export function chaosDir(): ChaosDir {
   const dir = mkdtempSync(join(tmpdir(), 'ic-chaos-'));
-  return { dir, db: join(dir, 'history.db'), ranFile: join(dir, 'ran.txt'), cancelFile: join(dir, 'cancelled.jsonl'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    db: join(dir, 'history.db'),
+    ranFile: join(dir, 'ran.txt'),
+    cancelFile: join(dir, 'cancelled.jsonl'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export function chaosBackend(d: ChaosDir, extra: string[] = []): Record<string, unknown> {
-  return { transport: 'stdio', name: 'chaos', command: process.execPath, arguments: [chaosBackendPath, ...extra], env: { CHAOS_RAN_FILE: d.ranFile, CHAOS_CANCEL_FILE: d.cancelFile } };
+  return {
+    transport: 'stdio',
+    name: 'chaos',
+    command: process.execPath,
+    arguments: [chaosBackendPath, ...extra],
+    env: { CHAOS_RAN_FILE: d.ranFile, CHAOS_CANCEL_FILE: d.cancelFile },
+  };
 }
 
 /** A gateway process on an HTTP port chosen by the OS; resolves once it printed its URL. */
@@ -42,13 +54,17 @@ export class GatewayProcess {
   constructor(d: ChaosDir, config: Record<string, unknown>, extraArgs: string[] = []) {
     const file = join(d.dir, `gateway-${Date.now()}-${Math.random().toString(16).slice(2)}.json`);
     writeFileSync(file, JSON.stringify({ listen: { transport: 'http', port: 0 }, ...config }));
-    this.child = spawn(process.execPath, [cliPath, 'gateway', '--config', file, '--db', d.db, '--no-watch', ...extraArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = spawn(process.execPath, [cliPath, 'gateway', '--config', file, '--db', d.db, '--no-watch', ...extraArgs], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (t: string) => (this.stderr += t));
-    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => {
-      this.exit = { code, signal };
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve();
+      }),
+    );
   }
 
   async ready(timeoutMs = 30_000): Promise<string> {
@@ -65,7 +81,10 @@ export class GatewayProcess {
   async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 30_000): Promise<void> {
     if (this.exit) return;
     this.child.kill(signal);
-    await Promise.race([this.exited, new Promise((_, reject) => setTimeout(() => reject(new Error(`gateway did not exit after ${signal}: ${this.stderr}`)), timeoutMs))]);
+    await Promise.race([
+      this.exited,
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`gateway did not exit after ${signal}: ${this.stderr}`)), timeoutMs)),
+    ]);
   }
 }
 
@@ -79,7 +98,12 @@ export class HttpSession {
   constructor(readonly url: string) {}
 
   async initialize(): Promise<void> {
-    const res = await this.post({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chaos', version: '1' } } });
+    const res = await this.post({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chaos', version: '1' } },
+    });
     if (res.status !== 200) throw new Error(`initialize: HTTP ${res.status} ${await res.text()}`);
     this.sessionId = res.headers.get('mcp-session-id') ?? '';
     await readAnswer(res, 'init');
@@ -105,7 +129,12 @@ export class HttpSession {
   }
 
   post(body: unknown, signal?: AbortSignal): Promise<Response> {
-    return fetch(this.url, { method: 'POST', headers: { ...this.headers(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+    return fetch(this.url, {
+      method: 'POST',
+      headers: { ...this.headers(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    });
   }
 
   private headers(): Record<string, string> {
@@ -117,7 +146,10 @@ export class HttpSession {
 async function readAnswer(res: Response, id: unknown): Promise<RpcAnswer> {
   const text = await res.text();
   const bodies = (res.headers.get('content-type') ?? '').includes('text/event-stream')
-    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim())
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
     : [text];
   for (const body of bodies) {
     if (!body) continue;
@@ -155,7 +187,12 @@ export function recordedCalls(db: string): { calls: RecordedCall[]; integrity: s
     const uuids = store.db.prepare(`SELECT uuid FROM executions WHERE event = 'tools/call'`).pluck().all() as string[];
     const calls = uuids.map((uuid) => {
       const r = getExecutionRecord(store.db, uuid)!;
-      return { key: (r.requestReceived as { arguments?: { key?: string } } | undefined)?.arguments?.key, outcome: r.outcome, error: r.errorReturned, target: r.target };
+      return {
+        key: (r.requestReceived as { arguments?: { key?: string } } | undefined)?.arguments?.key,
+        outcome: r.outcome,
+        error: r.errorReturned,
+        target: r.target,
+      };
     });
     return { calls, integrity };
   } finally {

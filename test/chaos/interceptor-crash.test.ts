@@ -37,7 +37,9 @@ async function setup(failOpen: boolean): Promise<Setup> {
   const gw = new GatewayProcess(d, {
     backend: chaosBackend(d),
     // failOpen of the server (A8: while it is down and restarting) and of each interceptor (a failed invoke).
-    staticInterceptors: [{ transport: 'stdio', name: 'crash', command: process.execPath, arguments: ['--import', 'tsx', fixture, '--dir', fx], cwd: root, failOpen }],
+    staticInterceptors: [
+      { transport: 'stdio', name: 'crash', command: process.execPath, arguments: ['--import', 'tsx', fixture, '--dir', fx], cwd: root, failOpen },
+    ],
     overrides: { 'crash/hold': { timeoutMs: TIMEOUT_MS, failOpen }, 'crash/deny': { failOpen } },
   });
   cleanups.push(() => gw.stop('SIGKILL'));
@@ -116,10 +118,18 @@ describe('an interceptor server that crashes does not hold calls', { timeout: 18
     expect(held).toHaveLength(1);
     expect(held[0]!.outcome).toBe('allow');
     const step = held[0]!.requestTrace!.steps.find((st) => st.id === 'crash/hold')!;
-    expect(step.error).toMatchObject({ kind: 'crash', message: expect.stringMatching(/crashed while 'hold' was running: its process \(pid \d+\) was killed by SIGKILL; its stderr ends with: .*crash fixture 0/) });
+    expect(step.error).toMatchObject({
+      kind: 'crash',
+      message: expect.stringMatching(
+        /crashed while 'hold' was running: its process \(pid \d+\) was killed by SIGKILL; its stderr ends with: .*crash fixture 0/,
+      ),
+    });
     const during = recordsOf(d.db, 'during');
     expect(during).toHaveLength(1);
-    expect(during[0]!.requestTrace!.discovery[0]).toMatchObject({ ok: false, error: expect.stringMatching(/^interceptor server 'crash' restarting: its process \(pid \d+\) was killed by SIGKILL/) });
+    expect(during[0]!.requestTrace!.discovery[0]).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^interceptor server 'crash' restarting: its process \(pid \d+\) was killed by SIGKILL/),
+    });
     expect(ranKeys(d)).toEqual(expect.arrayContaining(['held', 'during', 'after-ok']));
   });
 
@@ -132,7 +142,9 @@ describe('an interceptor server that crashes does not hold calls', { timeout: 18
     expect(restarted).toBe(false);
 
     const during = await s.tool('work', { key: 'during' });
-    expect(textOf(during)).toMatch(/^Blocked by crash \(request\): interceptor server 'crash' failed discovery and is fail-closed: interceptor server 'crash' restarting: its process \(pid \d+\) was killed by SIGKILL/);
+    expect(textOf(during)).toMatch(
+      /^Blocked by crash \(request\): interceptor server 'crash' failed discovery and is fail-closed: interceptor server 'crash' restarting: its process \(pid \d+\) was killed by SIGKILL/,
+    );
     expect(restartedServing(fx)).toBe(false);
 
     await expectInterceptorsBack(fx, s);

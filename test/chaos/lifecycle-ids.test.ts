@@ -51,8 +51,19 @@ describe('item 4: stdio ids', () => {
     client.child.stdout.on('data', (t: string) => raw.push(t));
     await client.initialize();
     for (const id of ['1.5', '1e999', '9007199254740993', '-0', '1.0']) client.writeLine(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
-    await waitFor(() => raw.join('').split('\n').filter((l) => l.includes('"result":{}')).length >= 5, 20_000, 'five answers');
-    const lines = raw.join('').split('\n').filter((l) => l.includes('"result":{}'));
+    await waitFor(
+      () =>
+        raw
+          .join('')
+          .split('\n')
+          .filter((l) => l.includes('"result":{}')).length >= 5,
+      20_000,
+      'five answers',
+    );
+    const lines = raw
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('"result":{}'));
     expect(lines).toEqual(['1.5', '1e999', '9007199254740993', '-0', '1.0'].map((id) => `{"jsonrpc":"2.0","id":${id},"result":{}}`));
   });
 
@@ -69,7 +80,9 @@ describe('item 4: stdio ids', () => {
     const gateway = new Gateway(parsed.config, { stdio: { input, output }, recorder: new MemoryRecorder() });
     await gateway.start();
     cleanups.push(() => gateway.stop({ drainMs: 0 }));
-    input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n');
+    input.write(
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n',
+    );
     await waitFor(() => /"id":0[,}]/.test(out), 30_000, 'initialized');
     input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     for (let i = 0; i < 1000; i++) input.write(`{"jsonrpc":"2.0","id":${i}.5,"method":"ping"}\n`);

@@ -59,7 +59,14 @@ export function chaosGatewayConfig(d: ChaosDir, options: { interceptors?: boolea
     ...(options.interceptors
       ? {
           staticInterceptors: [
-            { transport: 'stdio', name: 'chaos', command: process.execPath, arguments: ['--import', 'tsx', join(root, 'test/chaos/fixtures/chaos-interceptors.ts'), '--tag', d.dir], cwd: root, failOpen: true },
+            {
+              transport: 'stdio',
+              name: 'chaos',
+              command: process.execPath,
+              arguments: ['--import', 'tsx', join(root, 'test/chaos/fixtures/chaos-interceptors.ts'), '--tag', d.dir],
+              cwd: root,
+              failOpen: true,
+            },
           ],
           overrides: { 'chaos/slow': { timeoutMs: 150, failOpen: true }, 'chaos/crashy': { failOpen: true } },
         }

@@ -77,7 +77,15 @@ describe('gateway config', () => {
       timeoutMs: 1000,
     });
     if (!r.ok) throw new Error(formatConfigErrors(r.errors));
-    expect(r.config.listen).toEqual({ transport: 'http', host: '127.0.0.1', port: 0, path: '/mcp', tokens: { t1: 'alice' }, sessionIdleTimeoutMs: 600_000, maxSessions: 64 });
+    expect(r.config.listen).toEqual({
+      transport: 'http',
+      host: '127.0.0.1',
+      port: 0,
+      path: '/mcp',
+      tokens: { t1: 'alice' },
+      sessionIdleTimeoutMs: 600_000,
+      maxSessions: 64,
+    });
     expect([r.config.backendTimeoutMs, r.config.drainTimeoutMs, r.config.backendMethodTimeoutsMs]).toEqual([120_000, 10_000, {}]);
     expect(r.config.overrides['s/x']?.mode).toBe('active');
     expect(recordingEnabled(r.config)).toBe(false);

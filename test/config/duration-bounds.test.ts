@@ -34,7 +34,11 @@ describe('millisecond fields are at most 24 h', () => {
 
   it('a gateway whose config has backendTimeoutMs 3,000,000,000 does not start, and says which field', () => {
     const file = writeConfig({ backend: everythingBackend, backendTimeoutMs: TOO_LONG });
-    const run = spawnSync(process.execPath, [cliPath, 'gateway', '--config', file, '--no-record', '--no-watch'], { encoding: 'utf8', timeout: 30_000, input: '' });
+    const run = spawnSync(process.execPath, [cliPath, 'gateway', '--config', file, '--no-record', '--no-watch'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      input: '',
+    });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('backendTimeoutMs');
     expect(run.stderr).toContain(`at most ${DAY_MS} ms (24 h)`);

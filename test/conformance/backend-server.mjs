@@ -28,7 +28,8 @@ function readState(raw) {
   return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
 }
 
-const nameForm = () => inputRequired.elicit({ message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+const nameForm = () =>
+  inputRequired.elicit({ message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
 const sample = (prompt) => inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 50 });
 const responseOf = (ctx, key) => inputResponse(ctx.mcpReq.inputResponses, key);
 
@@ -40,7 +41,15 @@ const responseOf = (ctx, key) => inputResponse(ctx.mcpReq.inputResponses, key);
 export function createConformanceServer(hooks = {}) {
   const server = new McpServer(
     { name: 'conformance-backend', version: '1.0.0' },
-    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} } },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        logging: {},
+        completions: {},
+      },
+    },
   );
   const empty = { inputSchema: z.object({}) };
 
@@ -54,7 +63,10 @@ export function createConformanceServer(hooks = {}) {
     content: [
       { type: 'text', text: 'Multiple content types test:' },
       { type: 'image', data: IMAGE, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+      {
+        type: 'resource',
+        resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) },
+      },
     ],
   }));
   server.registerTool('test_tool_with_logging', { description: 'logs while running', ...empty }, async (_args, ctx) => {
@@ -67,7 +79,10 @@ export function createConformanceServer(hooks = {}) {
   server.registerTool('test_tool_with_progress', { description: 'reports progress', ...empty }, async (_args, ctx) => {
     const progressToken = ctx.mcpReq._meta?.progressToken ?? 0;
     for (const progress of [0, 50, 100]) {
-      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message: `Completed step ${progress} of 100` } });
+      await ctx.mcpReq.notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, total: 100, message: `Completed step ${progress} of 100` },
+      });
       if (progress < 100) await sleep(50);
     }
     return text(String(progressToken));
@@ -81,14 +96,24 @@ export function createConformanceServer(hooks = {}) {
     return text('Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.');
   });
   server.registerTool('test_sampling', { description: 'sampling', inputSchema: z.object({ prompt: z.string() }) }, async ({ prompt }, ctx) => {
-    const result = await ctx.mcpReq.send({ method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 } });
+    const result = await ctx.mcpReq.send({
+      method: 'sampling/createMessage',
+      params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 },
+    });
     return text(`LLM response: ${result.content?.text ?? 'No response'}`);
   });
   const elicitTool = (name, message, properties) =>
-    server.registerTool(name, { description: 'elicitation', ...(name === 'test_elicitation' ? { inputSchema: z.object({ message: z.string() }) } : empty) }, async (args, ctx) => {
-      const result = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message: args.message ?? message, requestedSchema: { type: 'object', properties, required: [] } } });
-      return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
-    });
+    server.registerTool(
+      name,
+      { description: 'elicitation', ...(name === 'test_elicitation' ? { inputSchema: z.object({ message: z.string() }) } : empty) },
+      async (args, ctx) => {
+        const result = await ctx.mcpReq.send({
+          method: 'elicitation/create',
+          params: { message: args.message ?? message, requestedSchema: { type: 'object', properties, required: [] } },
+        });
+        return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
+      },
+    );
   elicitTool('test_elicitation', '', { response: { type: 'string', description: "User's response" } });
   elicitTool('test_elicitation_sep1034_defaults', 'Please review and update the form fields with defaults', {
     name: { type: 'string', description: 'User name', default: 'John Doe' },
@@ -99,12 +124,34 @@ export function createConformanceServer(hooks = {}) {
   });
   elicitTool('test_elicitation_sep1330_enums', 'Please select options from the enum fields', {
     untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-    titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
+    titledSingle: {
+      type: 'string',
+      oneOf: [
+        { const: 'value1', title: 'First Option' },
+        { const: 'value2', title: 'Second Option' },
+        { const: 'value3', title: 'Third Option' },
+      ],
+    },
     legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
     untitledMulti: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-    titledMulti: { type: 'array', minItems: 1, maxItems: 3, items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+    titledMulti: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 3,
+      items: {
+        anyOf: [
+          { const: 'value1', title: 'First Choice' },
+          { const: 'value2', title: 'Second Choice' },
+          { const: 'value3', title: 'Third Choice' },
+        ],
+      },
+    },
   });
-  server.registerTool('json_schema_2020_12_tool', { description: 'JSON Schema 2020-12', inputSchema: z.object({ name: z.string().optional() }) }, async (args) => text(JSON.stringify(args)));
+  server.registerTool(
+    'json_schema_2020_12_tool',
+    { description: 'JSON Schema 2020-12', inputSchema: z.object({ name: z.string().optional() }) },
+    async (args) => text(JSON.stringify(args)),
+  );
   server.registerTool('test_trigger_tool_change', { description: 'adds a tool' }, async () => {
     if (!added.tool) added.tool = server.registerTool('test_added_tool', { description: 'added' }, async () => text('added'));
     if (hooks.notify) hooks.notify.toolsChanged();
@@ -112,7 +159,10 @@ export function createConformanceServer(hooks = {}) {
     return text('tool added');
   });
   server.registerTool('test_trigger_prompt_change', { description: 'adds a prompt' }, async () => {
-    if (!added.prompt) added.prompt = server.registerPrompt('test_added_prompt', { description: 'added' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'added' } }] }));
+    if (!added.prompt)
+      added.prompt = server.registerPrompt('test_added_prompt', { description: 'added' }, async () => ({
+        messages: [{ role: 'user', content: { type: 'text', text: 'added' } }],
+      }));
     if (hooks.notify) hooks.notify.promptsChanged();
     else server.sendPromptListChanged();
     return text('prompt added');
@@ -132,7 +182,9 @@ function registerInputRequiredTools(server, empty) {
   });
   tool('test_input_required_result_sampling', (ctx) => {
     const r = responseOf(ctx, 'completion');
-    return r.kind === 'sampling' ? text(`sampled: ${r.result.content?.text ?? ''}`) : inputRequired({ inputRequests: { completion: sample('What is the capital of France?') } });
+    return r.kind === 'sampling'
+      ? text(`sampled: ${r.result.content?.text ?? ''}`)
+      : inputRequired({ inputRequests: { completion: sample('What is the capital of France?') } });
   });
   tool('test_input_required_result_list_roots', (ctx) => {
     const r = responseOf(ctx, 'roots');
@@ -157,7 +209,8 @@ function registerInputRequiredTools(server, empty) {
     const state = readState(ctx.mcpReq.requestState());
     const round = state?.round ?? 0;
     if (round === 0) return inputRequired({ inputRequests: { step1: nameForm() }, requestState: mintState({ round: 1 }) });
-    if (round === 1 && responseOf(ctx, 'step1').kind === 'elicit') return inputRequired({ inputRequests: { step2: nameForm() }, requestState: mintState({ round: 2 }) });
+    if (round === 1 && responseOf(ctx, 'step1').kind === 'elicit')
+      return inputRequired({ inputRequests: { step2: nameForm() }, requestState: mintState({ round: 2 }) });
     if (round === 2 && responseOf(ctx, 'step2').kind === 'elicit') return text('multi-round complete');
     return inputRequired({ inputRequests: { [`step${round}`]: nameForm() }, requestState: mintState({ round }) });
   });
@@ -170,12 +223,21 @@ function registerInputRequiredTools(server, empty) {
     return Object.keys(requests).length > 0 ? inputRequired({ inputRequests: requests }) : text('capabilities respected');
   });
   tool('test_missing_capability', (ctx) =>
-    responseOf(ctx, 'capability_sample').kind === 'sampling' ? text('Success') : inputRequired({ inputRequests: { capability_sample: sample('Need sampling to continue') } }),
+    responseOf(ctx, 'capability_sample').kind === 'sampling'
+      ? text('Success')
+      : inputRequired({ inputRequests: { capability_sample: sample('Need sampling to continue') } }),
   );
   server.registerPrompt('test_input_required_result_prompt', { description: 'asks for context first' }, async (ctx) => {
     const r = inputResponse(ctx?.mcpReq?.inputResponses, 'context');
     if (r.kind === 'elicit') return { messages: [{ role: 'user', content: { type: 'text', text: `Context: ${r.content?.context ?? ''}` } }] };
-    return inputRequired({ inputRequests: { context: inputRequired.elicit({ message: 'Context?', requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] } }) } });
+    return inputRequired({
+      inputRequests: {
+        context: inputRequired.elicit({
+          message: 'Context?',
+          requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+        }),
+      },
+    });
   });
 }
 
@@ -187,9 +249,14 @@ function registerResourcesAndPrompts(server) {
   server.registerResource('static-binary', 'test://static-binary', { description: 'static binary', mimeType: 'image/png' }, async () => ({
     contents: [{ uri: 'test://static-binary', mimeType: 'image/png', blob: IMAGE }],
   }));
-  server.registerResource('template', new ResourceTemplate('test://template/{id}/data', { list: undefined }), { description: 'template', mimeType: 'application/json' }, async (uri, { id }) => ({
-    contents: [{ uri: uri.toString(), mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
-  }));
+  server.registerResource(
+    'template',
+    new ResourceTemplate('test://template/{id}/data', { list: undefined }),
+    { description: 'template', mimeType: 'application/json' },
+    async (uri, { id }) => ({
+      contents: [{ uri: uri.toString(), mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+    }),
+  );
   server.registerResource('watched-resource', 'test://watched-resource', { description: 'watched', mimeType: 'text/plain' }, async () => ({
     contents: [{ uri: 'test://watched-resource', mimeType: 'text/plain', text: 'Watched resource content' }],
   }));
@@ -201,16 +268,26 @@ function registerResourcesAndPrompts(server) {
     subscriptions.delete(request.params.uri);
     return {};
   });
-  server.registerPrompt('test_simple_prompt', { description: 'simple' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] }));
-  server.registerPrompt('test_prompt_with_arguments', { description: 'arguments', argsSchema: z.object({ arg1: z.string(), arg2: z.string() }) }, async ({ arg1, arg2 }) => ({
-    messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
+  server.registerPrompt('test_simple_prompt', { description: 'simple' }, async () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
   }));
-  server.registerPrompt('test_prompt_with_embedded_resource', { description: 'embedded resource', argsSchema: z.object({ resourceUri: z.string() }) }, async ({ resourceUri }) => ({
-    messages: [
-      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
-      { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
-    ],
-  }));
+  server.registerPrompt(
+    'test_prompt_with_arguments',
+    { description: 'arguments', argsSchema: z.object({ arg1: z.string(), arg2: z.string() }) },
+    async ({ arg1, arg2 }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
+    }),
+  );
+  server.registerPrompt(
+    'test_prompt_with_embedded_resource',
+    { description: 'embedded resource', argsSchema: z.object({ resourceUri: z.string() }) },
+    async ({ resourceUri }) => ({
+      messages: [
+        { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+      ],
+    }),
+  );
   server.registerPrompt('test_prompt_with_image', { description: 'image' }, async () => ({
     messages: [
       { role: 'user', content: { type: 'image', data: IMAGE, mimeType: 'image/png' } },
@@ -219,7 +296,12 @@ function registerResourcesAndPrompts(server) {
   }));
   // As the reference fixture does: the acknowledgement is an unrelated notification (the GET stream over HTTP).
   server.server.setRequestHandler('logging/setLevel', async (request) => {
-    await server.server.notification({ method: 'notifications/message', params: { level: 'info', logger: 'conformance-backend', data: `Log level set to: ${request.params.level}` } }).catch(() => undefined);
+    await server.server
+      .notification({
+        method: 'notifications/message',
+        params: { level: 'info', logger: 'conformance-backend', data: `Log level set to: ${request.params.level}` },
+      })
+      .catch(() => undefined);
     return {};
   });
   server.server.setRequestHandler('completion/complete', async () => ({ completion: { values: [], total: 0, hasMore: false } }));

@@ -66,11 +66,14 @@ function eventStore() {
 
 function serveHttp(port, framing, retryMs, stateless, jsonResponse) {
   const modern = createMcpHandler(() => createConformanceServer({ notify: modern.notify }), { legacy: 'reject' });
-  const modernNode = toNodeHandler(framing === 'json-lines' ? { fetch: async (request, options) => asJsonLines(await modern.fetch(request, options)) } : modern);
+  const modernNode = toNodeHandler(
+    framing === 'json-lines' ? { fetch: async (request, options) => asJsonLines(await modern.fetch(request, options)) } : modern,
+  );
   const sessions = new Map();
 
   async function legacyStateless(req, res, body) {
-    if (req.method !== 'POST') return json(res, 405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this server keeps no sessions' } });
+    if (req.method !== 'POST')
+      return json(res, 405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this server keeps no sessions' } });
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const server = createConformanceServer();
     res.on('close', () => void transport.close());

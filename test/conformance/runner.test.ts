@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FixtureSchema, runFixture } from '../../src/main/interceptors/conformance/index';
 
-const load = (name: string) =>
-  FixtureSchema.parse(JSON.parse(readFileSync(new URL(`../fixtures/conformance-extended/${name}.json`, import.meta.url), 'utf8')));
+const load = (name: string) => FixtureSchema.parse(JSON.parse(readFileSync(new URL(`../fixtures/conformance-extended/${name}.json`, import.meta.url), 'utf8')));
 
 describe('conformance runner', () => {
   it('passes the cross-server priority fixture and fails it with the localeCompare order', async () => {

@@ -85,7 +85,7 @@ describe('deploy/docker-compose.yml', () => {
     }
   });
 
-  it("uses only gateway options the CLI has", () => {
+  it('uses only gateway options the CLI has', () => {
     for (const [name, s] of gateways) {
       const flags = s.command!.filter((a) => a.startsWith('--'));
       for (const flag of flags) expect(gatewayCommand.usage, `${name}: ${flag}`).toContain(flag);

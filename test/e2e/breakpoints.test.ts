@@ -33,7 +33,9 @@ describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 
   }
   /** Waits until the detail shows a pause at this point (its facts line says where). */
   async function pausedAt(words: string) {
-    await expect.poll(async () => (await detail().count()) > 0 && ((await detail().locator('.paused-facts').textContent()) ?? ''), { timeout: 20_000 }).toContain(words);
+    await expect
+      .poll(async () => (await detail().count()) > 0 && ((await detail().locator('.paused-facts').textContent()) ?? ''), { timeout: 20_000 })
+      .toContain(words);
   }
   async function addBreakpoint(spec: string, options: { seconds?: number } = {}) {
     const form = page.getByRole('group', { name: 'New breakpoint' });
@@ -129,7 +131,7 @@ describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 
     type Row = { id: string; target?: string };
     const find = async (search: string) => (await api<{ items: Row[] }>('history.query', { filter: { gateway: 'demo', event: 'tools/call', search } })).items;
     let edited: Row | undefined;
-    for (const end = Date.now() + 20_000; !(edited = (await find('edited in the browser'))[0]); ) {
+    for (const end = Date.now() + 20_000; !(edited = (await find('edited in the browser'))[0]);) {
       if (Date.now() > end) throw new Error('the edited call was not recorded');
       await page.waitForTimeout(200);
     }
@@ -141,7 +143,10 @@ describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 
     expect(diff).toContain('$.arguments.message');
     expect(diff).toContain('browser');
 
-    for (const end = Date.now() + 20_000; (await api<{ items: Row[] }>('history.query', { filter: { gateway: 'demo', target: 'get-sum' } })).items.length < 2; ) {
+    for (
+      const end = Date.now() + 20_000;
+      (await api<{ items: Row[] }>('history.query', { filter: { gateway: 'demo', target: 'get-sum' } })).items.length < 2;
+    ) {
       if (Date.now() > end) throw new Error('the two get-sum calls were not recorded');
       await page.waitForTimeout(200);
     }
@@ -151,7 +156,12 @@ describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 
     for (const id of ids) {
       await page.evaluate((i) => (location.hash = `#/traffic/${i}`), id);
       const region = page.getByRole('region', { name: 'Breakpoint pauses' });
-      if (await region.waitFor({ timeout: 3000 }).then(() => true, () => false)) {
+      if (
+        await region.waitFor({ timeout: 3000 }).then(
+          () => true,
+          () => false,
+        )
+      ) {
         shown = (await region.textContent()) ?? '';
         break;
       }

@@ -13,7 +13,8 @@ if (!haveChromium) console.warn('SKIPPED chain readability browser tests: /usr/b
 
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-const inside = (a: Box, outer: Box) => a.x >= outer.x - 0.5 && a.y >= outer.y - 0.5 && a.x + a.width <= outer.x + outer.width + 0.5 && a.y + a.height <= outer.y + outer.height + 0.5;
+const inside = (a: Box, outer: Box) =>
+  a.x >= outer.x - 0.5 && a.y >= outer.y - 0.5 && a.x + a.width <= outer.x + outer.width + 0.5 && a.y + a.height <= outer.y + outer.height + 0.5;
 
 /** The smallest on-screen text size on the canvas: each element's own text × the zoom of the canvas. */
 function smallestCanvasText(page: Page) {
@@ -23,7 +24,11 @@ function smallestCanvasText(page: Page) {
     const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
     let smallest = { px: Infinity, zoom, text: '', count: 0 };
     for (const el of viewport.querySelectorAll('.react-flow__node *')) {
-      const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim();
+      const own = [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('')
+        .trim();
       if (!own) continue;
       smallest.count++;
       const px = parseFloat(getComputedStyle(el).fontSize) * zoom;
@@ -54,10 +59,13 @@ describe.skipIf(!haveChromium)('Chain canvas readability at 1440×900 (web mode,
     // half-drawn canvas once), then hold every text to 11 px.
     let smallest = await smallestCanvasText(page);
     await expect
-      .poll(async () => {
-        smallest = await smallestCanvasText(page);
-        return smallest.count > 40 && smallest.px >= 11;
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          smallest = await smallestCanvasText(page);
+          return smallest.count > 40 && smallest.px >= 11;
+        },
+        { timeout: 30_000 },
+      )
       .toBe(true);
     // Badges, server names, group labels, endpoint details: dozens of texts were measured, not a handful.
     expect(smallest.count).toBeGreaterThan(40);
@@ -77,10 +85,13 @@ describe.skipIf(!haveChromium)('Chain canvas readability at 1440×900 (web mode,
       await panel.getByText(name, { exact: true }).first().waitFor();
       const node = page.getByTestId(`chain-node-request-samples/${name}`);
       await expect
-        .poll(async () => {
-          const [n, c] = [await node.boundingBox(), await canvas.boundingBox()];
-          return n && c ? inside(n, c) : false;
-        }, { timeout: 15_000 })
+        .poll(
+          async () => {
+            const [n, c] = [await node.boundingBox(), await canvas.boundingBox()];
+            return n && c ? inside(n, c) : false;
+          },
+          { timeout: 15_000 },
+        )
         .toBe(true);
       const [n, p] = [await node.boundingBox(), await panel.boundingBox()];
       expect(intersects(n!, p!), `${name} ${JSON.stringify(n)} under the panel ${JSON.stringify(p)}`).toBe(false);

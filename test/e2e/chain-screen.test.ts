@@ -35,10 +35,13 @@ describe.skipIf(!haveChromium)('Chain screen (web mode, Chromium)', () => {
   async function openPanel(phase: string, id: string) {
     const panel = page.getByRole('complementary', { name: `Interceptor ${id}`, exact: true });
     await expect
-      .poll(async () => {
-        if (!(await panel.isVisible())) await node(phase, id).click();
-        return panel.isVisible();
-      }, { timeout: 30_000, interval: 1_500 })
+      .poll(
+        async () => {
+          if (!(await panel.isVisible())) await node(phase, id).click();
+          return panel.isVisible();
+        },
+        { timeout: 30_000, interval: 1_500 },
+      )
       .toBe(true);
     return panel;
   }
@@ -155,9 +158,9 @@ describe.skipIf(!haveChromium)('Chain screen (web mode, Chromium)', () => {
 
     await panel.getByLabel('Hook events (request)').fill('tools/call, resources/read');
     await panel.getByRole('button', { name: 'Apply hooks' }).click();
-    await expect.poll(() => panel.getByTestId('hooks-refusal').textContent(), { timeout: 15_000 }).toMatch(
-      /Refused: Override for samples\/email-redactor widens its hooks: event 'resources\/read' is not declared/,
-    );
+    await expect
+      .poll(() => panel.getByTestId('hooks-refusal').textContent(), { timeout: 15_000 })
+      .toMatch(/Refused: Override for samples\/email-redactor widens its hooks: event 'resources\/read' is not declared/);
     expect(readFileSync(configFile(), 'utf8')).not.toContain('resources/read');
   }, 60_000);
 
@@ -203,7 +206,9 @@ describe.skipIf(!haveChromium)('Chain screen (web mode, Chromium)', () => {
     expect(text(after)).toContain('[EMAIL_REDACTED]');
     expect(text(after)).toContain('123-45-6789');
     // The reload is recorded.
-    const log = readFileSync(join(web.dataDir, 'reloads', `${ID}.jsonl`), 'utf8').trim().split('\n');
+    const log = readFileSync(join(web.dataDir, 'reloads', `${ID}.jsonl`), 'utf8')
+      .trim()
+      .split('\n');
     expect(log.map((l) => JSON.parse(l) as { restarted: boolean })).toEqual([expect.objectContaining({ restarted: false })]);
   }, 90_000);
 

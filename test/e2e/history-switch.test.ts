@@ -63,7 +63,9 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('Settings switches the hi
     await go('#/settings', 'Settings');
     await data().getByLabel('Connection string').fill(url);
     await data().getByRole('button', { name: 'Use this history' }).click();
-    await expect.poll(() => data().getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Switched: this console now uses postgres:\/\/postgres:\*\*\*@/);
+    await expect
+      .poll(() => data().getByRole('status').textContent(), { timeout: 30_000 })
+      .toMatch(/^Switched: this console now uses postgres:\/\/postgres:\*\*\*@/);
     await expect.poll(() => data().locator('dd.mono').nth(1).textContent(), { timeout: 20_000 }).toBe(url.replace(SECRET, '***'));
 
     await go('#/traffic', 'Traffic');

@@ -37,7 +37,9 @@ describe.skipIf(!haveChromium)('Live lists in Chromium (web mode)', () => {
     await client.callTool({ name: 'echo', arguments: { message: text } });
     let id: string | undefined;
     await expect
-      .poll(async () => (id = (await api<{ items: { id: string }[] }>('history.query', { filter: { search: text }, limit: 1 })).items[0]?.id), { timeout: 30_000 })
+      .poll(async () => (id = (await api<{ items: { id: string }[] }>('history.query', { filter: { search: text }, limit: 1 })).items[0]?.id), {
+        timeout: 30_000,
+      })
       .toBeDefined();
     return id!;
   }
@@ -64,10 +66,18 @@ describe.skipIf(!haveChromium)('Live lists in Chromium (web mode)', () => {
     type Top = { id: string; at: string };
     let top: Top | undefined;
     await expect
-      .poll(async () => {
-        top = (await api<{ items: Top[] }>('messages.query', { filter: { gateway: 'demo' }, limit: 1 })).items[0];
-        return (await table.locator('.mrow[data-index="0"]').getAttribute('data-id', { timeout: 1000 }).catch(() => null)) === top?.id;
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          top = (await api<{ items: Top[] }>('messages.query', { filter: { gateway: 'demo' }, limit: 1 })).items[0];
+          return (
+            (await table
+              .locator('.mrow[data-index="0"]')
+              .getAttribute('data-id', { timeout: 1000 })
+              .catch(() => null)) === top?.id
+          );
+        },
+        { timeout: 30_000 },
+      )
       .toBe(true);
     const late = randomUUID();
     await recordLate((r) =>
@@ -103,7 +113,16 @@ describe.skipIf(!haveChromium)('Live lists in Chromium (web mode)', () => {
     const first = await callAndWaitForExecution('trafficlivefirst');
     const top = (await api<{ items: { id: string; startedAt: string }[] }>('history.query', { filter: {}, limit: 1 })).items[0]!;
     expect(top.id).toBe(first);
-    await expect.poll(() => table.locator('.trow[data-index="0"]').getAttribute('data-id', { timeout: 1000 }).catch(() => null), { timeout: 30_000 }).toBe(top.id);
+    await expect
+      .poll(
+        () =>
+          table
+            .locator('.trow[data-index="0"]')
+            .getAttribute('data-id', { timeout: 1000 })
+            .catch(() => null),
+        { timeout: 30_000 },
+      )
+      .toBe(top.id);
 
     const late = randomUUID();
     await recordLate((r) => r.recordExecution(makeExecution({ id: late, gateway: 'demo', startedAt: new Date(Date.parse(top.startedAt) - 1).toISOString() })));

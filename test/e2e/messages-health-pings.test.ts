@@ -70,10 +70,13 @@ describe.skipIf(!haveChromium)('Messages: health pings and method exclusions in 
     await method.fill('-tools/call');
     await method.press('Enter');
     await expect
-      .poll(async () => {
-        const m = await methods();
-        return { callShown: m.has('tools/call'), others: m.size > 0 };
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          const m = await methods();
+          return { callShown: m.has('tools/call'), others: m.size > 0 };
+        },
+        { timeout: 15_000 },
+      )
       .toEqual({ callShown: false, others: true });
     expect(await methods()).toContain('interceptor/invoke');
   });

@@ -22,7 +22,8 @@ describe.skipIf(!haveChromium)('Messages in Chromium (web mode)', () => {
 
   const table = () => page.getByRole('table', { name: 'Messages' });
   const rows = () => table().locator('.mrow[data-id]');
-  const hops = async () => new Set(await rows().evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.side}:${(e as HTMLElement).dataset.direction}`)));
+  const hops = async () =>
+    new Set(await rows().evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.side}:${(e as HTMLElement).dataset.direction}`)));
 
   beforeAll(async () => {
     session = await openConsole({ demoClient: true });
@@ -41,7 +42,9 @@ describe.skipIf(!haveChromium)('Messages in Chromium (web mode)', () => {
 
     // The page is open before the call: its messages arrive by pushed events.
     await client.callTool({ name: 'echo', arguments: { message: 'messages view for alice@example.com' } });
-    const echoRequest = rows().filter({ has: page.locator('.c-method', { hasText: /^tools\/call$/ }) }).filter({ hasText: 'messages view for' });
+    const echoRequest = rows()
+      .filter({ has: page.locator('.c-method', { hasText: /^tools\/call$/ }) })
+      .filter({ hasText: 'messages view for' });
     await expect.poll(() => echoRequest.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
     // The list is windowed (only rows in view exist), so each side is looked at through the side filter.
     for (const side of ['client', 'backend', 'interceptor']) {
@@ -73,13 +76,14 @@ describe.skipIf(!haveChromium)('Messages in Chromium (web mode)', () => {
     await method.click();
     await method.fill('tools/c');
     await page.getByRole('listbox', { name: 'Method suggestions' }).getByRole('option', { name: 'tools/call' }).click();
-    await expect
-      .poll(async () => new Set(await rows().locator('.c-method').allTextContents()), { timeout: 15_000 })
-      .toEqual(new Set(['tools/call']));
+    await expect.poll(async () => new Set(await rows().locator('.c-method').allTextContents()), { timeout: 15_000 }).toEqual(new Set(['tools/call']));
     expect(await hops()).toEqual(new Set(['client:in', 'client:out', 'backend:out', 'backend:in']));
 
     // The client's request: its JSON, then its execution in Traffic.
-    await echoRequest.and(rows().filter({ has: page.locator('.c-hop', { hasText: 'client → gateway' }) })).first().click();
+    await echoRequest
+      .and(rows().filter({ has: page.locator('.c-hop', { hasText: 'client → gateway' }) }))
+      .first()
+      .click();
     const detail = page.getByRole('region', { name: 'Message detail' });
     await detail.getByLabel('Message JSON').filter({ hasText: '"messages view for alice@example.com"' }).waitFor({ timeout: 15_000 });
     expect(await detail.getByRole('button', { name: 'Replay' }).count()).toBe(1);

@@ -138,9 +138,7 @@ describe.skipIf(!haveChromium)('Playground Client answers sampling, elicitation 
     await roots.getByLabel('Root 2 URI').fill('file:///srv/shared-notes');
     await roots.getByRole('button', { name: 'Apply roots' }).click();
     // notifications/roots/list_changed makes the server ask again: the count goes up.
-    await expect
-      .poll(async () => Number(/(\d+) times?/.exec((await status.textContent()) ?? '')?.[1] ?? 0), { timeout: 30_000 })
-      .toBeGreaterThan(readsBefore);
+    await expect.poll(async () => Number(/(\d+) times?/.exec((await status.textContent()) ?? '')?.[1] ?? 0), { timeout: 30_000 }).toBeGreaterThan(readsBefore);
     await callTool('get-roots-list');
     await expect.poll(async () => (await call().getByLabel('Text content').allTextContents()).join('\n')).toContain('file:///home/ada/workspace');
     const out = (await call().getByLabel('Text content').allTextContents()).join('\n');

@@ -141,11 +141,16 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     // Rich results: an image block, and structured content from a form with an enum (its first value preset).
     await page.getByRole('button', { name: 'Tools: get-tiny-image' }).click();
     await page.getByRole('button', { name: 'Call tool' }).click();
-    await page.getByRole('region', { name: 'Call' }).getByRole('img', { name: /Image content \(image\/png\)/ }).waitFor();
+    await page
+      .getByRole('region', { name: 'Call' })
+      .getByRole('img', { name: /Image content \(image\/png\)/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Tools: get-structured-content' }).click();
     expect(await page.getByRole('group', { name: 'Arguments of get-structured-content' }).getByLabel('location').inputValue()).toBe('0');
     await page.getByRole('button', { name: 'Call tool' }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Call' }).getByLabel('Structured content', { exact: true }).textContent()).toContain('"temperature"');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Call' }).getByLabel('Structured content', { exact: true }).textContent())
+      .toContain('"temperature"');
   });
 
   it('opens a recorded execution in Invoke by link, with its payload', async () => {
@@ -171,7 +176,10 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     expect(await banner.textContent()).toContain('samples/pii-validator: next 1 invocation crash');
     // The gateway card says so too.
     await page.evaluate(() => (location.hash = '#/gateways'));
-    await page.getByRole('article', { name: 'Demo gateway' }).getByText(/simulation armed/).waitFor();
+    await page
+      .getByRole('article', { name: 'Demo gateway' })
+      .getByText(/simulation armed/)
+      .waitFor();
     await page.evaluate(() => (location.hash = '#/playground'));
 
     await openTab('Client');
@@ -186,12 +194,16 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     // Consumed: the banner goes away on its own.
     await banner.waitFor({ state: 'detached' });
 
-    const query = () => api<{ items: { id: string }[] }>('history.query', { filter: { gateway: 'demo', outcome: 'blocked', search: 'nothing sensitive here' } });
+    const query = () =>
+      api<{ items: { id: string }[] }>('history.query', { filter: { gateway: 'demo', outcome: 'blocked', search: 'nothing sensitive here' } });
     await expect.poll(async () => (await query()).items.length, { timeout: 10_000 }).toBe(1);
     const blocked = await query();
-    const detail = await api<{ simulated?: boolean; requestTrace: { steps: { name: string; simulated?: boolean; error?: { kind: string } }[] } }>('history.detail', {
-      executionId: blocked.items[0]!.id,
-    });
+    const detail = await api<{ simulated?: boolean; requestTrace: { steps: { name: string; simulated?: boolean; error?: { kind: string } }[] } }>(
+      'history.detail',
+      {
+        executionId: blocked.items[0]!.id,
+      },
+    );
     expect(detail.simulated).toBe(true);
     expect(detail.requestTrace.steps.find((s) => s.name === 'pii-validator')).toMatchObject({ simulated: true, error: { kind: 'crash' } });
   });

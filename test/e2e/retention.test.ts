@@ -32,7 +32,11 @@ describe.skipIf(!haveChromium)('Settings → retention in Chromium (web mode)', 
         listen: { transport: 'http', host: '127.0.0.1', port: 0 },
       },
     });
-    for (let i = 0; i < 5; i++) await connectHttpClient(info.listen.url).then((c) => c.close(), () => undefined);
+    for (let i = 0; i < 5; i++)
+      await connectHttpClient(info.listen.url).then(
+        (c) => c.close(),
+        () => undefined,
+      );
   }, 120_000);
 
   afterAll(async () => {

@@ -92,6 +92,8 @@ describe.skipIf(!haveChromium)('Settings saves confirm what they saved (web mode
     await page.getByLabel('Keep for (days)').fill('30');
     await page.getByRole('button', { name: 'Save retention' }).click();
     const saved = page.getByRole('status', { name: 'Retention result' });
-    await expect.poll(() => saved.textContent(), { timeout: 15_000 }).toBe('Retention saved; nothing was deleted. Now keeping any number of executions, for 30 days.');
+    await expect
+      .poll(() => saved.textContent(), { timeout: 15_000 })
+      .toBe('Retention saved; nothing was deleted. Now keeping any number of executions, for 30 days.');
   });
 });

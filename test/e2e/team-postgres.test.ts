@@ -113,7 +113,13 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
     await page.evaluate(() => (location.hash = '#/traffic'));
     await page.getByRole('heading', { name: 'Traffic', level: 1 }).waitFor();
     const rows = page.getByRole('table', { name: 'Executions' }).locator('.trow[data-id]');
-    const gatewaysShown = async () => new Set(await rows.locator('.c-gateway').allTextContents().then((t) => t.map((x) => x.trim())));
+    const gatewaysShown = async () =>
+      new Set(
+        await rows
+          .locator('.c-gateway')
+          .allTextContents()
+          .then((t) => t.map((x) => x.trim())),
+      );
     // The newest page holds whichever gateway answered last; the filter brings up each one's executions.
     await expect.poll(async () => (await gatewaysShown()).size, { timeout: 30_000 }).toBeGreaterThan(0);
     for (const id of GATEWAYS) {
@@ -131,7 +137,7 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('three gateways recording
       await expect.poll(async () => [...(await hostsShown())], { timeout: 30_000 }).toEqual([`${id} on host-${i + 1}`]);
     }
     await page.getByRole('button', { name: 'Clear host filter' }).click();
-    await expect.poll(async () => (await page.getByRole('combobox', { name: 'Host' }).inputValue()), { timeout: 10_000 }).toBe('');
+    await expect.poll(async () => await page.getByRole('combobox', { name: 'Host' }).inputValue(), { timeout: 10_000 }).toBe('');
     // The page's API answers what the database holds: every edge-us call, and the facets name all three.
     const api = pageApi(page);
     expect(await api('history.count', { filter: { gateway: 'edge-us', event: 'tools/call' }, cap: 10_000 })).toEqual({ count: CALLS, capped: false });

@@ -103,7 +103,10 @@ describe.skipIf(!haveChromium)('web-mode token isolation from other local server
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ ok: false, error: { message: expect.stringContaining('Authorization: Bearer') } });
     // The same request with everything the foreign server saw (cookies, if any had been there) added: still refused.
-    const foreignCookies = seen.map((s) => s.headers.cookie).filter((c): c is string => !!c).join('; ');
+    const foreignCookies = seen
+      .map((s) => s.headers.cookie)
+      .filter((c): c is string => !!c)
+      .join('; ');
     expect((await replay({ ...rest, ...(foreignCookies ? { cookie: foreignCookies } : {}) })).status).toBe(401);
     // And the WebSocket the page opens: without the token subprotocol, the upgrade is refused.
     const status = await new Promise<number>((resolve) => {

@@ -36,7 +36,7 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
     type Page_ = { items: { id: string; outcome: string; replayOf?: string }[] };
     const find = async (search: string) => (await api<Page_>('history.query', { filter: { gateway: 'demo', event: 'tools/call', search } })).items;
     // The store writes in batches off the hot path: wait until both calls are readable.
-    for (const end = Date.now() + 20_000; (await find('ssn')).length + (await find('normal day')).length < 2; ) {
+    for (const end = Date.now() + 20_000; (await find('ssn')).length + (await find('normal day')).length < 2;) {
       if (Date.now() > end) throw new Error('the two echo calls were not recorded within 20 s');
       await page.waitForTimeout(200);
     }
@@ -91,9 +91,13 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
     await rows().first().click();
     await page.getByRole('complementary', { name: 'Execution detail' }).waitFor();
     const header = page.getByRole('table', { name: 'Executions' }).getByRole('row').first();
-    const overflow = await header.getByRole('columnheader').evaluateAll((cells) =>
-      cells.filter((c) => c.textContent && c.getBoundingClientRect().width > 0 && c.scrollWidth > c.clientWidth).map((c) => `${c.textContent}: ${c.scrollWidth} > ${c.clientWidth}`),
-    );
+    const overflow = await header
+      .getByRole('columnheader')
+      .evaluateAll((cells) =>
+        cells
+          .filter((c) => c.textContent && c.getBoundingClientRect().width > 0 && c.scrollWidth > c.clientWidth)
+          .map((c) => `${c.textContent}: ${c.scrollWidth} > ${c.clientWidth}`),
+      );
     expect(overflow).toEqual([]);
     // Neighbouring titles do not touch: each ends before the next begins.
     const boxes = await header.getByRole('columnheader').evaluateAll((cells) =>
@@ -145,7 +149,9 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
     await goto('#/sinks');
     await page.getByRole('heading', { name: 'Sinks', level: 1 }).waitFor();
     const select = page.getByRole('search', { name: 'Filter sink events' }).getByLabel('Interceptor');
-    await expect.poll(async () => (await select.locator('option').allTextContents()).filter((o) => o !== 'any'), { timeout: 20_000 }).toEqual(['samples/request-logger']);
+    await expect
+      .poll(async () => (await select.locator('option').allTextContents()).filter((o) => o !== 'any'), { timeout: 20_000 })
+      .toEqual(['samples/request-logger']);
   });
 
   it('the suggestions of a filter near the right edge stay in the window, every name readable to its end', async () => {

@@ -26,7 +26,7 @@ describe.skipIf(!haveChromium)('a tool error in Traffic (web mode, Chromium)', {
     await client.callTool({ name: 'echo', arguments: { message: 'a normal day' } });
     type Rows = { items: { id: string }[] };
     const find = async (search: string) => (await session!.api<Rows>('history.query', { filter: { gateway: 'demo', event: 'tools/call', search } })).items;
-    for (const end = Date.now() + 20_000; (await find('echo')).length < 2; ) {
+    for (const end = Date.now() + 20_000; (await find('echo')).length < 2;) {
       if (Date.now() > end) throw new Error('the two echo calls were not recorded within 20 s');
       await page.waitForTimeout(200);
     }

@@ -105,7 +105,9 @@ describe.skipIf(!haveChromium)('Traffic in Chromium (web mode)', () => {
     expect(await request.locator('[data-step="samples/tool-allowlist"] .badge.shadow').count()).toBe(1);
     await detail().getByRole('tab', { name: 'Raw JSON-RPC' }).click();
     expect(await detail().getByLabel('Raw Gateway → backend', { exact: true }).textContent()).toContain('[EMAIL_REDACTED]');
-    await detail().getByRole('tab', { name: /Sink events/ }).click();
+    await detail()
+      .getByRole('tab', { name: /Sink events/ })
+      .click();
     expect(await detail().getByRole('table', { name: 'Sink events' }).textContent()).toContain('samples/request-logger');
   });
 

@@ -213,7 +213,12 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
       await strict.getByRole('tab', { name: 'JSON', exact: true }).click();
       await strict.locator('.cm-editor').first().waitFor();
       // CodeMirror's own stylesheet applied (its base theme makes the editor a flex box).
-      expect(await strict.locator('.cm-editor').first().evaluate((e) => getComputedStyle(e).display)).toBe('flex');
+      expect(
+        await strict
+          .locator('.cm-editor')
+          .first()
+          .evaluate((e) => getComputedStyle(e).display),
+      ).toBe('flex');
       for (const route of ['#/playground', '#/traffic', '#/sinks', '#/settings', '#/gateways']) {
         await strict.evaluate((r) => (location.hash = r), route);
         await strict.getByRole('heading', { level: 1 }).first().waitFor();

@@ -86,7 +86,10 @@ export const ipcMain = {
 export class FakeSession {
   permissionRequestHandler?: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void;
   permissionCheckHandler?: (...args: unknown[]) => boolean;
-  headersListener?: (details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void;
+  headersListener?: (
+    details: { url: string; responseHeaders?: Record<string, string[]> },
+    callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
+  ) => void;
   readonly webRequest = {
     onHeadersReceived: (listener: NonNullable<FakeSession['headersListener']>) => {
       this.headersListener = listener;

@@ -64,7 +64,8 @@ describe('session hardening (hardenSession)', () => {
 
   it('denies every permission request and check', () => {
     const answers: boolean[] = [];
-    for (const permission of ['media', 'geolocation', 'notifications', 'openExternal']) s.permissionRequestHandler!({}, permission, (granted) => answers.push(granted));
+    for (const permission of ['media', 'geolocation', 'notifications', 'openExternal'])
+      s.permissionRequestHandler!({}, permission, (granted) => answers.push(granted));
     expect(answers).toEqual([false, false, false, false]);
     expect(s.permissionCheckHandler!({}, 'media', prefix, {})).toBe(false);
   });
@@ -191,7 +192,7 @@ describe('main.ts wires it all on start', () => {
     expect(headers!['Content-Security-Policy']![0]).not.toContain('unsafe-inline');
   });
 
-  it("serves the API to its top frame and refuses a foreign frame", async () => {
+  it('serves the API to its top frame and refuses a foreign frame', async () => {
     const handler = ipcMain.handlers.get(IPC_INVOKE_CHANNEL)!;
     const contents = mainWindow().webContents;
     expect(await handler({ sender: contents, senderFrame: contents.mainFrame }, 'app.info', {})).toMatchObject({ ok: true, value: { mode: 'electron' } });

@@ -33,14 +33,22 @@ afterAll(async () => {
 
 async function gatewayTo(path: string): Promise<Gateway> {
   const port = (backend.address() as AddressInfo).port;
-  const parsed = parseGatewayConfig({ backend: { transport: 'http', name: 'endless', endpoint: `http://127.0.0.1:${port}${path}` }, listen: { transport: 'http', port: 0 }, maxMessageBytes: CAP });
+  const parsed = parseGatewayConfig({
+    backend: { transport: 'http', name: 'endless', endpoint: `http://127.0.0.1:${port}${path}` },
+    listen: { transport: 'http', port: 0 },
+    maxMessageBytes: CAP,
+  });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const gateway = new Gateway(parsed.config, { recorder: null, log: () => undefined });
   await gateway.start();
   return gateway;
 }
 
-const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
 
 describe('an endless message from a 2026-07-28 HTTP backend', () => {
   it.each(['/json', '/sse'])('%s: the client gets an error naming maxMessageBytes, and the backend stream is closed', async (path) => {
@@ -49,7 +57,12 @@ describe('an endless message from a 2026-07-28 HTTP backend', () => {
       const before = closedByGateway;
       const response = await fetch(gateway.url!, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope } }),
         signal: AbortSignal.timeout(10_000),
       });

@@ -11,10 +11,15 @@ describe('the environment of a stdio backend', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     const config = writeConfig({ backend: { ...everythingBackend, env: { NAMED_FOR_BACKEND: 'given-by-config' } } });
-    gw = new LineClient(gatewayArgs(config, '--no-watch'), { ...process.env, ...SECRETS, HOME: process.env.HOME ?? '/root', PATH: process.env.PATH ?? '/usr/bin' });
+    gw = new LineClient(gatewayArgs(config, '--no-watch'), {
+      ...process.env,
+      ...SECRETS,
+      HOME: process.env.HOME ?? '/root',
+      PATH: process.env.PATH ?? '/usr/bin',
+    });
     await gw.initialize();
     const res = await gw.request(1, 'tools/call', { name: 'get-env', arguments: {} });
-    const text = ((res.result as { content: { text: string }[] }).content[0]!).text;
+    const text = (res.result as { content: { text: string }[] }).content[0]!.text;
     env = JSON.parse(text) as Record<string, string>;
   }, 60_000);
   afterAll(async () => {

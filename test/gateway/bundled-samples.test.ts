@@ -104,7 +104,15 @@ describe('bundled samples in process behave exactly as over stdio', { timeout: 1
     expect(blocked!.outcome).toBe('blocked');
     expect(blocked!.request!.blockedBy).toMatchObject({ server: 'samples', interceptor: 'tool-allowlist' });
     expect(plain!.request!.steps.map((s) => s.name).sort()).toEqual(
-      ['cross-boundary-guard', 'email-redactor', 'pii-validator', 'prompt-injection-heuristic', 'request-logger', 'secretless-redactor', 'tool-allowlist'].sort(),
+      [
+        'cross-boundary-guard',
+        'email-redactor',
+        'pii-validator',
+        'prompt-injection-heuristic',
+        'request-logger',
+        'secretless-redactor',
+        'tool-allowlist',
+      ].sort(),
     );
     expect(inProcess.status).toEqual(['connected']);
   });
@@ -115,7 +123,14 @@ describe('an in-process interceptor fails like a remote one', () => {
     const h = new InterceptorHost({ serverInfo: { name: 'in-process-test', version: '1' } });
     const hook = { events: ['tools/call'], phase: 'request' as const };
     h.register({ name: 'hangs', type: 'validation', ...hook, handler: () => new Promise(() => undefined) });
-    h.register({ name: 'throws', type: 'validation', ...hook, handler: () => { throw new Error('boom'); } });
+    h.register({
+      name: 'throws',
+      type: 'validation',
+      ...hook,
+      handler: () => {
+        throw new Error('boom');
+      },
+    });
     h.register({ name: 'malformed', type: 'validation', ...hook, handler: () => ({ valid: 'yes' }) as never });
     h.register({
       name: 'scribbles',
@@ -133,7 +148,12 @@ describe('an in-process interceptor fails like a remote one', () => {
   it('lists and types its interceptors like discovery over a wire', async () => {
     const handle = host();
     const listed = await handle.discover();
-    expect(listed.interceptors.map((i) => `${i.name}:${i.type}`)).toEqual(['hangs:validation', 'throws:validation', 'malformed:validation', 'scribbles:mutation']);
+    expect(listed.interceptors.map((i) => `${i.name}:${i.type}`)).toEqual([
+      'hangs:validation',
+      'throws:validation',
+      'malformed:validation',
+      'scribbles:mutation',
+    ]);
     await handle.close();
   });
 
@@ -178,4 +198,3 @@ describe('config', () => {
     expect(JSON.stringify(wrong)).toContain('bundled');
   });
 });
-

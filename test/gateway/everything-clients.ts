@@ -37,7 +37,11 @@ export interface AnyClient {
   instructions(): string | undefined;
   capabilities(): Record<string, unknown> | undefined;
   listTools(cursor?: string): Promise<{ tools: { name: string; inputSchema?: unknown }[]; nextCursor?: string }>;
-  callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<{ content: { type: string; text?: string }[]; isError?: boolean; [k: string]: unknown }>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<{ content: { type: string; text?: string }[]; isError?: boolean; [k: string]: unknown }>;
   listPrompts(): Promise<{ prompts: { name: string }[] }>;
   getPrompt(name: string, args?: Record<string, string>): Promise<{ messages: unknown[] }>;
   listResources(): Promise<{ resources: { uri: string }[] }>;

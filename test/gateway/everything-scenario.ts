@@ -52,10 +52,14 @@ export function describeEverything(label: string, kind: ClientKind, endpoint: ()
     it('relays cancellation, and the session keeps working', async () => {
       const controller = new AbortController();
       // Cancelled once the backend is working on it (its first progress notification), not after a guessed delay.
-      const pending = c.callTool('trigger-long-running-operation', { duration: 5, steps: 5 }, {
-        signal: controller.signal,
-        onprogress: () => controller.abort(new Error('user cancelled')),
-      });
+      const pending = c.callTool(
+        'trigger-long-running-operation',
+        { duration: 5, steps: 5 },
+        {
+          signal: controller.signal,
+          onprogress: () => controller.abort(new Error('user cancelled')),
+        },
+      );
       await expect(pending).rejects.toThrow();
       const after = await c.callTool('echo', { message: 'still here' });
       expect(after.content[0]?.text).toBe('Echo: still here');

@@ -18,7 +18,9 @@ describe('headless gateway with --db', { timeout: 90_000 }, () => {
     });
     const gw = new LineClient([cliPath, 'gateway', '--config', config, '--db', db]);
     await gw.initialize();
-    const ok = (await gw.request(1, 'tools/call', { name: 'echo', arguments: { message: 'mail me@example.org' } })) as { result: { content: { text: string }[] } };
+    const ok = (await gw.request(1, 'tools/call', { name: 'echo', arguments: { message: 'mail me@example.org' } })) as {
+      result: { content: { text: string }[] };
+    };
     expect(ok.result.content[0]!.text).toBe('Echo: mail [EMAIL_REDACTED]');
     const blocked = (await gw.request(2, 'tools/call', { name: 'echo', arguments: { message: 'ssn 078-05-1120' } })) as { result: { isError: boolean } };
     expect(blocked.result.isError).toBe(true);

@@ -12,7 +12,12 @@ export const everythingBin = join(root, 'node_modules/@modelcontextprotocol/serv
 export const rawBackendPath = join(root, 'test/gateway/fixtures/raw-backend.mjs');
 
 export const everythingBackend = { transport: 'stdio', name: 'everything', command: process.execPath, arguments: [everythingBin, 'stdio'] };
-export const rawBackend = (name = 'raw', extra: string[] = []) => ({ transport: 'stdio', name, command: process.execPath, arguments: [rawBackendPath, ...extra] });
+export const rawBackend = (name = 'raw', extra: string[] = []) => ({
+  transport: 'stdio',
+  name,
+  command: process.execPath,
+  arguments: [rawBackendPath, ...extra],
+});
 
 export function writeConfig(config: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'ic-gw-'));
@@ -82,7 +87,11 @@ export class LineClient {
   }
 
   async response(id: unknown, timeoutMs = 20_000): Promise<Record<string, unknown>> {
-    await waitFor(() => this.messages.some((m) => m.id === id && ('result' in m || 'error' in m)), timeoutMs, `response ${String(id)}; stderr:\n${this.stderr}`);
+    await waitFor(
+      () => this.messages.some((m) => m.id === id && ('result' in m || 'error' in m)),
+      timeoutMs,
+      `response ${String(id)}; stderr:\n${this.stderr}`,
+    );
     return this.messages.find((m) => m.id === id && ('result' in m || 'error' in m))!;
   }
 

@@ -15,14 +15,25 @@ function gatewayFor(input: Record<string, unknown>): Gateway {
   return new Gateway(parsed.config);
 }
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+};
 
 /** A raw HTTP POST, so that headers (Host, Origin) can be anything. */
 function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         let data = '';
         res.setEncoding('utf8');
@@ -44,7 +55,11 @@ async function connect(url: string, token?: string): Promise<Client> {
 describe('HTTP listener guards', () => {
   let gateway: Gateway;
   beforeAll(async () => {
-    gateway = gatewayFor({ backend: rawBackend(), listen: { transport: 'http', port: 0, tokens: { 'tok-a': 'alice', 'tok-b': 'bob' } }, maxMessageBytes: 32 * 1024 });
+    gateway = gatewayFor({
+      backend: rawBackend(),
+      listen: { transport: 'http', port: 0, tokens: { 'tok-a': 'alice', 'tok-b': 'bob' } },
+      maxMessageBytes: 32 * 1024,
+    });
     await gateway.start();
   });
   afterAll(async () => {
@@ -71,19 +86,26 @@ describe('HTTP listener guards', () => {
     expect(JSON.parse(host.body).message).toContain('DNS-rebinding');
     const origin = await post(gateway.url!, JSON.stringify(INIT), { authorization: 'Bearer tok-a', origin: 'http://evil.example' });
     expect(origin.status).toBe(403);
-    const local = await post(gateway.url!, JSON.stringify(INIT), { authorization: 'Bearer tok-a', origin: `http://localhost:${port}`, host: `localhost:${port}` });
+    const local = await post(gateway.url!, JSON.stringify(INIT), {
+      authorization: 'Bearer tok-a',
+      origin: `http://localhost:${port}`,
+      host: `localhost:${port}`,
+    });
     expect(local.status).toBe(200);
   });
 
   it('answers 404 for other paths and for unknown sessions', async () => {
     const other = await post(gateway.url!.replace('/mcp', '/other'), '{}', { authorization: 'Bearer tok-a' });
     expect(other.status).toBe(404);
-    const unknown = await post(gateway.url!, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), { authorization: 'Bearer tok-a', 'mcp-session-id': 'nope' });
+    const unknown = await post(gateway.url!, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), {
+      authorization: 'Bearer tok-a',
+      'mcp-session-id': 'nope',
+    });
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).error.message).toContain('Session not found');
   });
 
-  it('keeps one backend per session, refuses another principal\'s session, survives malformed and oversized bodies', async () => {
+  it("keeps one backend per session, refuses another principal's session, survives malformed and oversized bodies", async () => {
     const a = await connect(gateway.url!, 'tok-a');
     const b = await connect(gateway.url!, 'tok-b');
     try {
@@ -131,10 +153,17 @@ describe('HTTP backends and chained gateways', { timeout: 90_000 }, () => {
 
   it('fronts a Streamable HTTP backend, and a gateway can front another gateway', async () => {
     const port = await everythingOver('streamableHttp');
-    const inner = gatewayFor({ backend: { transport: 'http', name: 'everything-http', endpoint: `http://127.0.0.1:${port}/mcp` }, listen: { transport: 'http', port: 0 } });
+    const inner = gatewayFor({
+      backend: { transport: 'http', name: 'everything-http', endpoint: `http://127.0.0.1:${port}/mcp` },
+      listen: { transport: 'http', port: 0 },
+    });
     gateways.push(inner);
     await inner.start();
-    const outer = gatewayFor({ backend: { transport: 'http', name: 'inner-gateway', endpoint: inner.url! }, listen: { transport: 'http', port: 0 }, serverInfo: { name: 'outer', version: '2' } });
+    const outer = gatewayFor({
+      backend: { transport: 'http', name: 'inner-gateway', endpoint: inner.url! },
+      listen: { transport: 'http', port: 0 },
+      serverInfo: { name: 'outer', version: '2' },
+    });
     gateways.push(outer);
     await outer.start();
     const client = await connect(outer.url!);
@@ -167,7 +196,10 @@ describe('HTTP backends and chained gateways', { timeout: 90_000 }, () => {
 
   it('errors when a Streamable HTTP backend goes away, and reconnects once it is back', async () => {
     const port = await everythingOver('streamableHttp');
-    const gateway = gatewayFor({ backend: { transport: 'http', name: 'flaky', endpoint: `http://127.0.0.1:${port}/mcp` }, listen: { transport: 'http', port: 0 } });
+    const gateway = gatewayFor({
+      backend: { transport: 'http', name: 'flaky', endpoint: `http://127.0.0.1:${port}/mcp` },
+      listen: { transport: 'http', port: 0 },
+    });
     gateways.push(gateway);
     await gateway.start();
     const client = await connect(gateway.url!);
@@ -175,9 +207,12 @@ describe('HTTP backends and chained gateways', { timeout: 90_000 }, () => {
       expect((await client.callTool({ name: 'echo', arguments: { message: 'one' } })).content).toEqual([{ type: 'text', text: 'Echo: one' }]);
       // A call in flight when the backend dies gets an error, not a hang.
       let progressed = false;
-      const inFlight = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 5, steps: 5 } }, {
-        onprogress: () => (progressed = true),
-      });
+      const inFlight = client.callTool(
+        { name: 'trigger-long-running-operation', arguments: { duration: 5, steps: 5 } },
+        {
+          onprogress: () => (progressed = true),
+        },
+      );
       await waitFor(() => progressed, 10_000, 'the long call to reach the backend');
       const backend = children.pop()!;
       backend.kill('SIGKILL');
@@ -193,7 +228,10 @@ describe('HTTP backends and chained gateways', { timeout: 90_000 }, () => {
 
   it('fronts an SSE backend', async () => {
     const port = await everythingOver('sse');
-    const gateway = gatewayFor({ backend: { transport: 'sse', name: 'everything-sse', endpoint: `http://127.0.0.1:${port}/sse` }, listen: { transport: 'http', port: 0 } });
+    const gateway = gatewayFor({
+      backend: { transport: 'sse', name: 'everything-sse', endpoint: `http://127.0.0.1:${port}/sse` },
+      listen: { transport: 'http', port: 0 },
+    });
     gateways.push(gateway);
     await gateway.start();
     const client = await connect(gateway.url!);

@@ -41,7 +41,14 @@ describe('interception rules', () => {
   beforeAll(async () => {
     const handle = new MemoryServerHandle('mem', [
       {
-        descriptor: { name: 'observer', type: 'sink', hooks: [{ events: ['*'], phase: 'request' }, { events: ['*'], phase: 'response' }] },
+        descriptor: {
+          name: 'observer',
+          type: 'sink',
+          hooks: [
+            { events: ['*'], phase: 'request' },
+            { events: ['*'], phase: 'response' },
+          ],
+        },
         handler: (call) => {
           calls.push(call);
           return { type: 'sink', recorded: true };
@@ -60,8 +67,7 @@ describe('interception rules', () => {
       },
       {
         descriptor: { name: 'slowpoke', type: 'validation', hooks: [{ events: ['tools/call'], phase: 'request' }] },
-        handler: ({ payload, signal }) =>
-          JSON.stringify(payload).includes('hang') ? hangUntilAborted(signal) : { type: 'validation', valid: true },
+        handler: ({ payload, signal }) => (JSON.stringify(payload).includes('hang') ? hangUntilAborted(signal) : { type: 'validation', valid: true }),
       },
     ]);
     const parsed = parseGatewayConfig({
@@ -104,7 +110,9 @@ describe('interception rules', () => {
   });
 
   it('blocks in the response phase: the backend ran, the client gets the block', async () => {
-    const res = (await client.request(4, 'tools/call', { name: 'echo', arguments: { note: 'classified' } })) as { result: { isError: boolean; content: { text: string }[] } };
+    const res = (await client.request(4, 'tools/call', { name: 'echo', arguments: { note: 'classified' } })) as {
+      result: { isError: boolean; content: { text: string }[] };
+    };
     expect(res.result.isError).toBe(true);
     expect(res.result.content[0]!.text).toBe('Blocked by mem/no-secrets-out (response): response leaks classified data');
     const rec = recorder.executions.findLast((e) => e.event === 'tools/call')!;
@@ -114,7 +122,9 @@ describe('interception rules', () => {
 
   it('blocks when the whole chain runs past timeoutMs', async () => {
     const t0 = Date.now();
-    const res = (await client.request(5, 'tools/call', { name: 'echo', arguments: { please: 'hang' } })) as { result: { isError: boolean; content: { text: string }[] } };
+    const res = (await client.request(5, 'tools/call', { name: 'echo', arguments: { please: 'hang' } })) as {
+      result: { isError: boolean; content: { text: string }[] };
+    };
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(res.result.isError).toBe(true);
     expect(res.result.content[0]!.text).toMatch(/^Blocked by mem\/slowpoke \(request\)/);

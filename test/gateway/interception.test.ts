@@ -95,7 +95,7 @@ describe('interception through the gateway', { timeout: 90_000 }, () => {
     expect(session.principal).toEqual({ type: 'user', id: 'bob' });
   });
 
-  it('adds the principal\'s dynamic interceptor servers (case-insensitive keys)', async () => {
+  it("adds the principal's dynamic interceptor servers (case-insensitive keys)", async () => {
     const alice = await connect(gateway, 'token-alice');
     try {
       await alice.callTool({ name: 'echo', arguments: { message: 'hi' } });
@@ -103,7 +103,10 @@ describe('interception through the gateway', { timeout: 90_000 }, () => {
       const servers = new Set(rec.requestTrace!.steps.map((s) => s.server));
       expect(servers).toEqual(new Set(['samples', 'alice-samples']));
       // The exposed protocol: the merged list, and an ambiguous name is refused.
-      const list = await alice.request({ method: 'interceptors/list', params: {} }, z.looseObject({ interceptors: z.array(z.looseObject({ name: z.string() })) }));
+      const list = await alice.request(
+        { method: 'interceptors/list', params: {} },
+        z.looseObject({ interceptors: z.array(z.looseObject({ name: z.string() })) }),
+      );
       expect(list.interceptors.filter((d) => d.name === 'pii-validator')).toHaveLength(2);
       await expect(
         alice.request({ method: 'interceptor/invoke', params: { name: 'pii-validator', event: 'tools/call', phase: 'request', payload: {} } }, z.unknown()),
@@ -117,7 +120,10 @@ describe('interception through the gateway', { timeout: 90_000 }, () => {
     const caps = bob.getServerCapabilities() as { extensions?: Record<string, { supportedEvents: string[] }> };
     expect(caps.extensions?.['io.modelcontextprotocol/interceptors']?.supportedEvents).toContain('tools/call');
     const result = await bob.request(
-      { method: 'interceptor/invoke', params: { name: 'pii-validator', event: 'tools/call', phase: 'request', payload: { name: 'x', arguments: { q: 'social security' } } } },
+      {
+        method: 'interceptor/invoke',
+        params: { name: 'pii-validator', event: 'tools/call', phase: 'request', payload: { name: 'x', arguments: { q: 'social security' } } },
+      },
       z.looseObject({ valid: z.boolean(), interceptor: z.string() }),
     );
     expect(result).toMatchObject({ interceptor: 'pii-validator', valid: false });
@@ -158,7 +164,9 @@ describe('a crashed interceptor server (A8)', { timeout: 90_000 }, () => {
     it(`${failOpen ? 'fails open' : 'blocks with a clear error naming the server'} while it is down, and is reconnected`, async () => {
       let server = await serveSamplesHttp(0);
       const port = Number(new URL(server.url).port);
-      const gateway = new Gateway(configFor({ staticInterceptors: [{ transport: 'http', name: 'guard', endpoint: server.url, failOpen }], dynamicInterceptors: {} }));
+      const gateway = new Gateway(
+        configFor({ staticInterceptors: [{ transport: 'http', name: 'guard', endpoint: server.url, failOpen }], dynamicInterceptors: {} }),
+      );
       await gateway.start();
       const client = await connect(gateway, 'token-bob');
       try {
@@ -195,7 +203,7 @@ describe('a crashed interceptor server (A8)', { timeout: 90_000 }, () => {
 });
 
 describe('server→client requests are intercepted as their own events', { timeout: 90_000 }, () => {
-  it('redacts a secret in the backend\'s sampling/createMessage before the client sees it', async () => {
+  it("redacts a secret in the backend's sampling/createMessage before the client sees it", async () => {
     const recorder = new MemoryRecorder();
     const base = configFor({ staticInterceptors: [samples('samples')], dynamicInterceptors: {} });
     // Narrow the redactor to sampling only (A11 hooks may narrow), so the tool call carries the secret to the backend.

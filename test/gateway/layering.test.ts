@@ -9,7 +9,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const gatewayDir = join(root, 'src', 'main', 'gateway');
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every module specifier a file imports or re-exports, static or dynamic. */
@@ -26,7 +28,8 @@ describe('src/main/gateway layering', () => {
     for (const file of files) {
       for (const spec of imports(file)) {
         const target = spec.startsWith('.') ? relative(root, resolve(file, '..', spec)) : spec;
-        if (target === 'electron' || target.startsWith('src/main/services') || target.startsWith('src/main/electron')) offending.push(`${relative(root, file)} imports ${spec}`);
+        if (target === 'electron' || target.startsWith('src/main/services') || target.startsWith('src/main/electron'))
+          offending.push(`${relative(root, file)} imports ${spec}`);
       }
     }
     expect(offending).toEqual([]);

@@ -114,7 +114,13 @@ describe('gateway over Streamable HTTP with the bundled samples forwards argumen
     });
     const text = await res.text();
     // SSE or JSON: the last `data:` line (or the body) is the answer.
-    const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).filter(Boolean).pop() ?? text.trim();
+    const data =
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .filter(Boolean)
+        .pop() ?? text.trim();
     return { headers: res.headers, message: data ? (JSON.parse(data) as Record<string, unknown>) : undefined };
   }
 
@@ -124,7 +130,14 @@ describe('gateway over Streamable HTTP with the bundled samples forwards argumen
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
     gateway = new Gateway(parsed.config);
     await gateway.start();
-    const init = await post(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-http', version: '1' } } }));
+    const init = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-http', version: '1' } },
+      }),
+    );
     session = init.headers.get('mcp-session-id') ?? '';
     expect(session).not.toBe('');
     await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));

@@ -58,14 +58,19 @@ describe('gateway over a reference-shaped interceptor server and the samples wit
   });
 
   it('accepts a descriptor whose configSchema is not {type:"object"} and invokes it without config', () => {
-    const invoked = readFileSync(join(dir, 'invokes.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { name: string; event: string });
+    const invoked = readFileSync(join(dir, 'invokes.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { name: string; event: string });
     expect(invoked.filter((i) => i.name === 'ref-schema').map((i) => i.event)).toEqual(expect.arrayContaining(['prompts/get', 'tools/call']));
     expect(invoked.some((i) => i.name === 'ref-unchanged' && i.event === 'prompts/get')).toBe(true);
   });
 
   it('logs tool-allowlist without config as a configuration error at discovery', async () => {
     await waitFor(() => gw.stderr.includes('config error: samples/tool-allowlist'), 10_000, `the config error in stderr:\n${gw.stderr}`);
-    expect(gw.stderr).toMatch(/config error: samples\/tool-allowlist: no config is set .*config\.allow is required.*overrides\["samples\/tool-allowlist"\]\.config/);
+    expect(gw.stderr).toMatch(
+      /config error: samples\/tool-allowlist: no config is set .*config\.allow is required.*overrides\["samples\/tool-allowlist"\]\.config/,
+    );
     // Nothing about the reference server's descriptors: none was skipped.
     expect(gw.stderr).not.toMatch(/skipped.*ref-/);
   });
@@ -74,7 +79,10 @@ describe('gateway over a reference-shaped interceptor server and the samples wit
 describe('CLI list', () => {
   it('lists every reference-shaped descriptor (fractional priority, foreign configSchema) and answers event "*"', () => {
     const run = (...extra: string[]) =>
-      spawnSync(process.execPath, [cliPath, 'list', '--server-command', `${process.execPath} ${referencePath}`, ...extra], { encoding: 'utf8', timeout: 60_000 });
+      spawnSync(process.execPath, [cliPath, 'list', '--server-command', `${process.execPath} ${referencePath}`, ...extra], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
     const all = run();
     expect(all.status, all.stderr).toBe(0);
     const names = (JSON.parse(all.stdout) as { interceptors: { name: string }[] }).interceptors.map((d) => d.name);
@@ -86,7 +94,10 @@ describe('CLI list', () => {
   });
 
   it('reports tool-allowlist without config as a configuration error', () => {
-    const res = spawnSync(process.execPath, [cliPath, 'list', '--server-command', `${process.execPath} ${cliPath} serve-samples`], { encoding: 'utf8', timeout: 60_000 });
+    const res = spawnSync(process.execPath, [cliPath, 'list', '--server-command', `${process.execPath} ${cliPath} serve-samples`], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(res.status, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/config error: 'tool-allowlist': no config is set and its configSchema requires one \(config\.allow is required\)/);
     // Only tool-allowlist: every other sample works without a config.

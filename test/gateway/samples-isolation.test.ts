@@ -19,45 +19,49 @@ const text = (r: unknown) => (r as { content: { text?: string }[] }).content[0]?
 
 // In process (`"transport": "bundled"`) the samples share the gateway's thread: the large call's scans must
 // still leave it (worker threads) so that B is not delayed.
-describe.each(['stdio', 'bundled'] as const)('a 256 KB argument through the demo gateway (samples %s) does not hold other clients hostage', { timeout: 120_000 }, (where) => {
-  let gateway: Gateway;
-  let a: Client;
-  let b: Client;
+describe.each(['stdio', 'bundled'] as const)(
+  'a 256 KB argument through the demo gateway (samples %s) does not hold other clients hostage',
+  { timeout: 120_000 },
+  (where) => {
+    let gateway: Gateway;
+    let a: Client;
+    let b: Client;
 
-  beforeAll(async () => {
-    gateway = new Gateway(samplesGatewayConfig({}, where));
-    await gateway.start();
-    [a, b] = await Promise.all([connect(gateway, 'client-a'), connect(gateway, 'client-b')]);
-    // Warm: interceptor server started and discovered, backend up.
-    await b.callTool({ name: 'echo', arguments: { message: 'warm' } });
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await gateway?.stop();
-  });
-
-  it("answers A's 256 KB call with the right verdict while B's small calls go through", async () => {
-    const events: string[] = [];
-    // Letters without '@' (quadratic for the reference e-mail pattern), then one address to redact.
-    const big = `${'a'.repeat(256 * 1024)} write to carol@example.org`;
-    const bigCall = a.callTool({ name: 'echo', arguments: { message: big } }, { timeout: 60_000 }).then((r) => {
-      events.push('A answered');
-      return r;
+    beforeAll(async () => {
+      gateway = new Gateway(samplesGatewayConfig({}, where));
+      await gateway.start();
+      [a, b] = await Promise.all([connect(gateway, 'client-a'), connect(gateway, 'client-b')]);
+      // Warm: interceptor server started and discovered, backend up.
+      await b.callTool({ name: 'echo', arguments: { message: 'warm' } });
     });
-    const small: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const r = await b.callTool({ name: 'echo', arguments: { message: `small ${i}` } });
-      small.push(text(r));
-      events.push(`B answered ${i}`);
-    }
-    const r = await bigCall;
-    expect(small).toEqual(['Echo: small 0', 'Echo: small 1', 'Echo: small 2']);
-    expect((r as { isError?: boolean }).isError).toBeFalsy();
-    expect(text(r).endsWith('write to [EMAIL_REDACTED]')).toBe(true);
-    // On a shared, single-threaded interceptor server B's first call waited behind A's (30 s and more).
-    expect(events.indexOf('B answered 0'), events.join(' → ')).toBeLessThan(events.indexOf('A answered'));
-  });
-});
+    afterAll(async () => {
+      await Promise.all([a?.close(), b?.close()]);
+      await gateway?.stop();
+    });
+
+    it("answers A's 256 KB call with the right verdict while B's small calls go through", async () => {
+      const events: string[] = [];
+      // Letters without '@' (quadratic for the reference e-mail pattern), then one address to redact.
+      const big = `${'a'.repeat(256 * 1024)} write to carol@example.org`;
+      const bigCall = a.callTool({ name: 'echo', arguments: { message: big } }, { timeout: 60_000 }).then((r) => {
+        events.push('A answered');
+        return r;
+      });
+      const small: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await b.callTool({ name: 'echo', arguments: { message: `small ${i}` } });
+        small.push(text(r));
+        events.push(`B answered ${i}`);
+      }
+      const r = await bigCall;
+      expect(small).toEqual(['Echo: small 0', 'Echo: small 1', 'Echo: small 2']);
+      expect((r as { isError?: boolean }).isError).toBeFalsy();
+      expect(text(r).endsWith('write to [EMAIL_REDACTED]')).toBe(true);
+      // On a shared, single-threaded interceptor server B's first call waited behind A's (30 s and more).
+      expect(events.indexOf('B answered 0'), events.join(' → ')).toBeLessThan(events.indexOf('A answered'));
+    });
+  },
+);
 
 describe('maxInvokePayloadBytes in the gateway config', { timeout: 120_000 }, () => {
   it('blocks a call whose payload is over the limit with a message naming it (samples are fail-closed)', async () => {

@@ -26,7 +26,9 @@ describe('gateway over stdio, raw bytes', () => {
   });
 
   it('forwards results raw, unknown fields included', async () => {
-    const res = (await gw.request(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: { progressToken: 7 } })) as { result: Record<string, unknown> };
+    const res = (await gw.request(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: { progressToken: 7 } })) as {
+      result: Record<string, unknown>;
+    };
     expect(res.result.extraResultField).toEqual({ nested: true });
     expect(res.result._meta).toEqual({ 'vendor/x': 1 });
     expect(res.result.content).toEqual([{ type: 'text', text: '{"text":"hi"}' }]);
@@ -62,7 +64,10 @@ describe('gateway over stdio, raw bytes', () => {
   it('refuses an oversized message with a clear error, then carries on', async () => {
     gw.send({ id: 20, method: 'tools/call', params: { name: 'echo', arguments: { text: 'y'.repeat(100 * 1024) } } });
     await waitFor(() => gw.messages.some((m) => m.id === null && /exceeds the gateway's cap/.test(String((m.error as { message?: string })?.message))));
-    const err = gw.messages.find((m) => m.id === null && /exceeds/.test(String((m.error as { message?: string })?.message)))!.error as { message: string; data: { limit: number } };
+    const err = gw.messages.find((m) => m.id === null && /exceeds/.test(String((m.error as { message?: string })?.message)))!.error as {
+      message: string;
+      data: { limit: number };
+    };
     expect(err.message).toContain('maxMessageBytes');
     expect(err.data.limit).toBe(64 * 1024);
     const ok = (await gw.request(21, 'tools/call', { name: 'echo', arguments: { text: 'after' } })) as { result: { content: { text: string }[] } };
@@ -76,7 +81,9 @@ describe('gateway over stdio, raw bytes', () => {
     expect(crashed.error.message).toContain('exited with code 3');
     expect(crashed.error.message).toContain('boom: simulated crash');
     await waitFor(() => !alive(before.result.pid), 5000, 'old backend gone');
-    const after = (await gw.request(32, 'tools/call', { name: 'echo', arguments: { again: true } })) as { result: { pid: number; content: { text: string }[] } };
+    const after = (await gw.request(32, 'tools/call', { name: 'echo', arguments: { again: true } })) as {
+      result: { pid: number; content: { text: string }[] };
+    };
     expect(after.result.pid).not.toBe(before.result.pid);
     expect(after.result.content[0]!.text).toBe('{"again":true}');
     expect(gw.stderr).toContain('reconnected');
@@ -131,9 +138,15 @@ describe('gateway start failures and signals', { timeout: 90_000 }, () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`stops cleanly on ${signal}: the backend and interceptor-server children are gone`, async () => {
       const samples = { transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] };
-      const gw = new LineClient(gatewayArgs(writeConfig({ backend: rawBackend(), staticInterceptors: [samples], overrides: { 'samples/tool-allowlist': { config: { allow: ['*'] } } } })));
+      const gw = new LineClient(
+        gatewayArgs(
+          writeConfig({ backend: rawBackend(), staticInterceptors: [samples], overrides: { 'samples/tool-allowlist': { config: { allow: ['*'] } } } }),
+        ),
+      );
       await gw.initialize();
-      const echo = (await gw.request(1, 'tools/call', { name: 'echo', arguments: { mail: 'a@b.io' } })) as { result: { pid: number; content: { text: string }[] } };
+      const echo = (await gw.request(1, 'tools/call', { name: 'echo', arguments: { mail: 'a@b.io' } })) as {
+        result: { pid: number; content: { text: string }[] };
+      };
       expect(echo.result.content[0]!.text).toBe('{"mail":"[EMAIL_REDACTED]"}');
       const children = descendants(gw.child.pid!);
       expect(children).toContain(echo.result.pid);

@@ -56,7 +56,16 @@ async function serveHttp(extra: string[] = []): Promise<{ child: ChildProcessWit
   return { child, url };
 }
 
-const emailArgs = ['--name', 'email-redactor', '--event', 'tools/call', '--phase', 'request', '--payload', '{"name":"send","arguments":{"to":"alice@example.com","body":"hi"}}'];
+const emailArgs = [
+  '--name',
+  'email-redactor',
+  '--event',
+  'tools/call',
+  '--phase',
+  'request',
+  '--payload',
+  '{"name":"send","arguments":{"to":"alice@example.com","body":"hi"}}',
+];
 const ssnArgs = ['--name', 'pii-validator', '--event', 'tools/call', '--phase', 'request', '--payload', '{"name":"save","arguments":{"ssn":"123-45-6789"}}'];
 
 describe('CLI against serve-samples over stdio', () => {
@@ -119,8 +128,19 @@ describe('CLI against serve-samples over stdio', () => {
     expect(unknown.stderr).toContain('-32602');
     expect(unknown.stderr).toContain('interceptor-console list');
     const badConfig = await run([
-      'invoke', '--server-command', serveCommand, '--name', 'tool-allowlist', '--event', 'tools/call', '--phase', 'request',
-      '--payload', '{"name":"rm"}', '--config', '{"allow":[1]}',
+      'invoke',
+      '--server-command',
+      serveCommand,
+      '--name',
+      'tool-allowlist',
+      '--event',
+      'tools/call',
+      '--phase',
+      'request',
+      '--payload',
+      '{"name":"rm"}',
+      '--config',
+      '{"allow":[1]}',
     ]);
     expect(badConfig.code).toBe(1);
     expect(badConfig.stderr).toContain('config.allow[0] must be string');
@@ -141,7 +161,12 @@ describe('CLI against serve-samples over stdio', () => {
     const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'interceptor/invoke', params: { name: 'request-logger', event: 'tools/call', phase: 'request', payload: { a: 1 }, context: { traceId: 'abc' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'interceptor/invoke',
+      params: { name: 'request-logger', event: 'tools/call', phase: 'request', payload: { a: 1 }, context: { traceId: 'abc' } },
+    });
     const deadline = Date.now() + 30_000; // serve-samples starting on a loaded machine
     while (!stdout.includes('"id":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const lines = stdout.trim().split('\n');
@@ -186,7 +211,12 @@ describe('CLI against serve-samples --http', () => {
 
   it('refuses a foreign Origin or Host (DNS rebinding) before any MCP handling', async () => {
     const { url } = await serveHttp();
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const evilOrigin = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body });
     expect(evilOrigin.status).toBe(403);

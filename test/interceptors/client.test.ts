@@ -89,9 +89,23 @@ describe('InterceptorServerClient discovery', () => {
   });
 
   it('fails discovery clearly on a malformed list result or a looping cursor', async () => {
-    const bad = track(inMemoryClient(rawServer(() => ({ interceptors: 'nope' }), () => ({}))));
+    const bad = track(
+      inMemoryClient(
+        rawServer(
+          () => ({ interceptors: 'nope' }),
+          () => ({}),
+        ),
+      ),
+    );
     await expect(bad.discover()).rejects.toThrow(/malformed result: interceptors/);
-    const loop = track(inMemoryClient(rawServer(() => ({ interceptors: [], nextCursor: 'same' }), () => ({}))));
+    const loop = track(
+      inMemoryClient(
+        rawServer(
+          () => ({ interceptors: [], nextCursor: 'same' }),
+          () => ({}),
+        ),
+      ),
+    );
     await expect(loop.discover()).rejects.toThrow(/repeated cursor/);
   });
 
@@ -122,12 +136,18 @@ describe('InterceptorServerClient discovery', () => {
   });
 
   it('refuses a server without the capability, and explains -32601 from a host lacking list', async () => {
-    const noCap = track(inMemoryClient(rawServer(() => ({ interceptors: [] }), () => ({}), false)));
+    const noCap = track(
+      inMemoryClient(
+        rawServer(
+          () => ({ interceptors: [] }),
+          () => ({}),
+          false,
+        ),
+      ),
+    );
     await expect(noCap.discover()).rejects.toThrow(/does not advertise the interceptors extension/);
     expect(noCap.status.state).toBe('failed');
-    const bare = track(
-      inMemoryClient(() => new Server({ name: 'bare', version: '1' }, { capabilities: { extensions: { [INTERCEPTORS_EXTENSION_ID]: {} } } })),
-    );
+    const bare = track(inMemoryClient(() => new Server({ name: 'bare', version: '1' }, { capabilities: { extensions: { [INTERCEPTORS_EXTENSION_ID]: {} } } })));
     await expect(bare.discover()).rejects.toThrow(/does not implement interceptors\/list \(JSON-RPC -32601\)/);
   });
 
@@ -189,7 +209,13 @@ describe('InterceptorServerClient invoke', () => {
   function failingHost(): InterceptorHost {
     const host = new InterceptorHost();
     host.registerValidator({ name: 'v', events: ['tools/call'], phase: 'request', handler: () => ({ valid: false, severity: 'warn' }) });
-    host.registerValidator({ name: 'crash', phase: 'request', handler: () => { throw new Error('bad day'); } });
+    host.registerValidator({
+      name: 'crash',
+      phase: 'request',
+      handler: () => {
+        throw new Error('bad day');
+      },
+    });
     host.registerValidator({
       name: 'hang',
       phase: 'request',
@@ -240,7 +266,15 @@ describe('InterceptorServerClient invoke', () => {
   });
 
   it('enforces the deadline locally when the host ignores it', async () => {
-    const client = track(inMemoryClient(rawServer(() => ({ interceptors: [] }), () => new Promise(() => undefined)), { timeoutGraceMs: 50 }));
+    const client = track(
+      inMemoryClient(
+        rawServer(
+          () => ({ interceptors: [] }),
+          () => new Promise(() => undefined),
+        ),
+        { timeoutGraceMs: 50 },
+      ),
+    );
     const started = Date.now();
     const err = await invokeError(client.invoke(call, { timeoutMs: 100 }));
     expect(err.kind).toBe('timeout');
@@ -281,7 +315,14 @@ describe('InterceptorServerClient invoke', () => {
       { interceptor: 'v', type: 'observability', phase: 'request', observed: true },
     ];
     let i = 0;
-    const client = track(inMemoryClient(rawServer(() => ({ interceptors: [] }), () => answers[i++])));
+    const client = track(
+      inMemoryClient(
+        rawServer(
+          () => ({ interceptors: [] }),
+          () => answers[i++],
+        ),
+      ),
+    );
     const reasons: string[] = [];
     for (let k = 0; k < answers.length; k++) {
       const err = await invokeError(client.invoke(call));

@@ -50,9 +50,17 @@ describe('an unresponsive interceptor server is killed and restarted', { timeout
     // Until the new process is up, the server's interceptors fail and are routed by failOpen.
     const closed = new ChainRuntime([client]);
     // The same server configured fail-open (A8).
-    const asFailOpen: InterceptorServerHandle = { name: client.name, failOpen: true, discover: (o) => client.discover(o), invoke: (p, o) => client.invoke(p, o) };
+    const asFailOpen: InterceptorServerHandle = {
+      name: client.name,
+      failOpen: true,
+      discover: (o) => client.discover(o),
+      invoke: (p, o) => client.invoke(p, o),
+    };
     const open = new ChainRuntime([asFailOpen]);
-    const [blocked, passed] = await Promise.all([closed.run('tools/call', 'request', call('ok').payload), open.run('tools/call', 'request', call('ok').payload)]);
+    const [blocked, passed] = await Promise.all([
+      closed.run('tools/call', 'request', call('ok').payload),
+      open.run('tools/call', 'request', call('ok').payload),
+    ]);
     expect(blocked.decision).toBe('block');
     // At once, not after the restart: the server is still down, and the reason says it is restarting.
     expect(blocked.trace.blockedBy?.reason).toMatch(/frozen.*fail-closed: interceptor server 'frozen' restarting: it did not answer ping within 1000ms/);
@@ -62,7 +70,12 @@ describe('an unresponsive interceptor server is killed and restarted', { timeout
     await waitFor(() => !alive(pid), 20_000, 'the frozen process to be gone (SIGKILL after the grace period)');
     await waitFor(() => client.status.state === 'connected' && client.status.pid !== pid, 30_000, 'a new process');
     await expect(client.invoke(call('ok'))).resolves.toMatchObject({ valid: true });
-    expect(statuses.filter((s) => s.state === 'connected').map((s) => s.pid).filter((p, i, all) => all.indexOf(p) === i)).toHaveLength(2);
+    expect(
+      statuses
+        .filter((s) => s.state === 'connected')
+        .map((s) => s.pid)
+        .filter((p, i, all) => all.indexOf(p) === i),
+    ).toHaveLength(2);
   });
 
   it('when it stops answering the periodic ping, before its (long) deadline', async () => {

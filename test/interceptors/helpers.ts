@@ -5,10 +5,7 @@ import { InterceptorServerClient, type InterceptorServerClientOptions } from '..
 import type { InterceptorHost } from '../../src/main/interceptors/host';
 
 /** Every (re)connect builds a fresh Server for the host on a fresh linked pair. */
-export function inMemoryClient(
-  host: InterceptorHost | (() => Server),
-  options: Partial<InterceptorServerClientOptions> = {},
-): InterceptorServerClient {
+export function inMemoryClient(host: InterceptorHost | (() => Server), options: Partial<InterceptorServerClientOptions> = {}): InterceptorServerClient {
   return new InterceptorServerClient({
     name: 'mem',
     ...options,
@@ -24,4 +21,3 @@ export function inMemoryClient(
     },
   });
 }
-

@@ -213,7 +213,13 @@ describe('InterceptorHost invoke', () => {
 
   it('a throwing handler → -32603 with {interceptor, reason}, never a validation result', async () => {
     const host = new InterceptorHost();
-    host.registerValidator({ name: 'boom', phase: 'request', handler: () => { throw new Error('kaput'); } });
+    host.registerValidator({
+      name: 'boom',
+      phase: 'request',
+      handler: () => {
+        throw new Error('kaput');
+      },
+    });
     host.registerValidator({ name: 'boom-async', phase: 'request', handler: async () => Promise.reject(new Error('later')) });
     const client = await connect(host);
     const err = await rpcError(call(client, 'interceptor/invoke', { name: 'boom', event: 'tools/call', phase: 'request', payload: {} }));

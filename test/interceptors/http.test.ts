@@ -40,9 +40,7 @@ describe('Streamable HTTP', () => {
     const one = httpClient(s.url);
     const two = httpClient(s.url);
     await Promise.all([one.discover(), two.discover()]);
-    const changed = Promise.all(
-      [one, two].map((c) => new Promise<void>((resolve) => c.onDiscoveryChanged((r) => r === undefined && resolve()))),
-    );
+    const changed = Promise.all([one, two].map((c) => new Promise<void>((resolve) => c.onDiscoveryChanged((r) => r === undefined && resolve()))));
     host.registerValidator({ name: 'b', phase: 'request', handler: () => true });
     await changed;
     expect((await one.discover()).interceptors.map((d) => d.name)).toEqual(['a', 'b']);

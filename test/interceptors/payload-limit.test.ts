@@ -94,7 +94,10 @@ describe('the chain does not send a payload over RunOptions.maxPayloadBytes', ()
       return { valid: true };
     };
     const runtime = new ChainRuntime([
-      memServer('s', [ic(desc('closed', 'validation', { phases: ['request'] }), counting), ic(desc('open', 'validation', { phases: ['request'], failOpen: true }), counting)]),
+      memServer('s', [
+        ic(desc('closed', 'validation', { phases: ['request'] }), counting),
+        ic(desc('open', 'validation', { phases: ['request'], failOpen: true }), counting),
+      ]),
     ]);
     const blocked = await runtime.run('tools/call', 'request', big(5000), { maxPayloadBytes: 4096 });
     expect(invoked).toBe(0);
@@ -111,7 +114,9 @@ describe('the chain does not send a payload over RunOptions.maxPayloadBytes', ()
 
   it('a mutation that grows the payload past the limit is caught at the next step', async () => {
     const grow = () => ({ modified: true, payload: big(10_000) });
-    const runtime = new ChainRuntime([memServer('s', [ic(desc('grow', 'mutation', { phases: ['request'] }), grow), ic(desc('check', 'validation', { phases: ['request'] }), allow)])]);
+    const runtime = new ChainRuntime([
+      memServer('s', [ic(desc('grow', 'mutation', { phases: ['request'] }), grow), ic(desc('check', 'validation', { phases: ['request'] }), allow)]),
+    ]);
     const r = await runtime.run('tools/call', 'request', big(10), { maxPayloadBytes: 4096 });
     expect(r.decision).toBe('block');
     expect(r.trace.blockedBy).toMatchObject({ interceptor: 'check' });

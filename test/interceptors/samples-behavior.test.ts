@@ -62,7 +62,11 @@ async function apply(client: InterceptorServerClient, descriptors: InterceptorDe
   return { decision: blocked ? 'deny' : 'allow', payload };
 }
 
-const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+const files = existsSync(dir)
+  ? readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 
 describe('behaviour fixtures against the security samples', () => {
   it('finds the 10 behaviour fixtures', () => {

@@ -22,7 +22,9 @@ describe('bundled samples on null values and an own __proto__ key', () => {
     for (const d of host.descriptors()) {
       for (const hook of d.hooks) {
         const event = hook.events.includes('tools/call') || hook.events.includes('*') ? 'tools/call' : hook.events[0]!;
-        const payload = JSON.parse(hook.phase === 'request' ? plainText : '{"content":[{"type":"text","text":"ok"}],"structuredContent":{"__proto__":{"x":null},"y":null}}');
+        const payload = JSON.parse(
+          hook.phase === 'request' ? plainText : '{"content":[{"type":"text","text":"ok"}],"structuredContent":{"__proto__":{"x":null},"y":null}}',
+        );
         const before = JSON.stringify(payload);
         const config = d.name === 'tool-allowlist' ? { allow: ['*'] } : undefined;
         const r = await invoke(d.name, event, hook.phase, payload, config);

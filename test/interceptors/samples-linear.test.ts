@@ -55,16 +55,34 @@ describe('linear scanners match what the reference patterns match', () => {
 
   it('findPemBlocks = matchAll of the private_key pattern', () => {
     const pattern = SECRET_FORMATS.find((f) => f.id === 'private_key')!.pattern;
-    const pieces = ['-----BEGIN PRIVATE KEY-----', '-----BEGIN RSA PRIVATE KEY-----', '-----END PRIVATE KEY-----', '-----END EC PRIVATE KEY-----', 'abcdefgh', '-----', 'x', '\n', 'B'.repeat(8180)];
+    const pieces = [
+      '-----BEGIN PRIVATE KEY-----',
+      '-----BEGIN RSA PRIVATE KEY-----',
+      '-----END PRIVATE KEY-----',
+      '-----END EC PRIVATE KEY-----',
+      'abcdefgh',
+      '-----',
+      'x',
+      '\n',
+      'B'.repeat(8180),
+    ];
     for (const text of strings(pieces, 3_000, 9)) {
       const expected = [...text.matchAll(pattern)].map((m) => [m.index, m[0]]);
-      expect([...findPemBlocks(text)].map((m) => [m.index, m.value]), text.slice(0, 120)).toEqual(expected);
+      expect(
+        [...findPemBlocks(text)].map((m) => [m.index, m.value]),
+        text.slice(0, 120),
+      ).toEqual(expected);
     }
   });
 
   it('globMatches = the anchored `.*` regex it replaces, never more permissive across line breaks', () => {
     const reference = (pattern: string, value: string) =>
-      new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ).test(value);
     const patterns = strings(['a', 'b', '*', '_', '.'], 300, 6, 7);
     const values = strings(['a', 'b', '_', '.', '\n'], 300, 8, 11);
     const differ: string[] = [];

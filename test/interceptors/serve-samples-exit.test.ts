@@ -38,14 +38,20 @@ async function busyServeSamples(): Promise<{ child: ChildProcessWithoutNullStrea
       child.stderr.on('data', check);
       check();
     });
-  child.stdin.write(line({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+  child.stdin.write(
+    line({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+  );
   await until('initialize', () => stdout.includes('"id":1'));
   child.stdin.write(line({ method: 'notifications/initialized' }));
   const payload = { name: 'send', arguments: { body: 'a'.repeat(1024 * 1024) } };
   // The logger call is read after the heavy one: its log line says the heavy one was dispatched.
   child.stdin.write(
     line({ id: 2, method: 'interceptor/invoke', params: { name: 'email-redactor', event: 'tools/call', phase: 'request', payload } }) +
-      line({ id: 3, method: 'interceptor/invoke', params: { name: 'request-logger', event: 'tools/call', phase: 'request', payload: {}, context: { traceId: 'marker' } } }),
+      line({
+        id: 3,
+        method: 'interceptor/invoke',
+        params: { name: 'request-logger', event: 'tools/call', phase: 'request', payload: {}, context: { traceId: 'marker' } },
+      }),
   );
   await until('the request-logger line', () => stderr.includes('traceId=marker'));
   return { child, exited };

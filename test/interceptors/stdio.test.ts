@@ -52,7 +52,9 @@ describe('InterceptorServerClient over stdio', () => {
     expect(err).toBeInstanceOf(InvokeError);
     // A crash, named: the signal and the end of the server's stderr.
     expect((err as InvokeError).kind).toBe('crash');
-    expect((err as InvokeError).message).toMatch(/crashed while 'hang' was running: its process \(pid \d+\) was killed by SIGKILL; its stderr ends with: .*hang called/);
+    expect((err as InvokeError).message).toMatch(
+      /crashed while 'hang' was running: its process \(pid \d+\) was killed by SIGKILL; its stderr ends with: .*hang called/,
+    );
     expect(Date.now() - killedAt).toBeLessThan(2_000); // promptly, not at the 20 s deadline
 
     // The background reconnect brings a fresh process; the next invoke uses it.

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { mergeFirstPage } from '../../src/renderer/src/live-list/merge-first-page';
 
 const rows = (...ids: string[]) => ids.map((id) => ({ id }));
-const ids = (merged: ReturnType<typeof mergeFirstPage<{ id: string }>>) => (typeof merged === 'string' ? merged : { ids: merged.items.map((r) => r.id), added: merged.added });
+const ids = (merged: ReturnType<typeof mergeFirstPage<{ id: string }>>) =>
+  typeof merged === 'string' ? merged : { ids: merged.items.map((r) => r.id), added: merged.added };
 
 describe('mergeFirstPage', () => {
   it('merges a new row that sorts below the current top row, in the store order', () => {

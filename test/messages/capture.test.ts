@@ -54,7 +54,14 @@ describe('message capture', { timeout: 90_000 }, () => {
     // The echo call on every side, each hop carrying the execution id.
     const ofEcho = all('capture-gw', { executionId: execution!.id });
     const hops = new Set(ofEcho.map((m) => `${m.side}:${m.direction}:${m.kind}`));
-    for (const hop of ['client:in:request', 'backend:out:request', 'backend:in:response', 'client:out:response', 'interceptor:out:request', 'interceptor:in:response']) {
+    for (const hop of [
+      'client:in:request',
+      'backend:out:request',
+      'backend:in:response',
+      'client:out:response',
+      'interceptor:out:request',
+      'interceptor:in:response',
+    ]) {
       expect(hops, hop).toContain(hop);
     }
     const fromClient = ofEcho.find((m) => m.side === 'client' && m.direction === 'in')!;
@@ -78,10 +85,14 @@ describe('message capture', { timeout: 90_000 }, () => {
     expect(all('capture-gw', { session: null }).some((m) => m.method === 'interceptors/list' && m.side === 'interceptor')).toBe(true);
 
     // Filters are store queries: side, direction, kind, method, text.
-    expect(all('capture-gw', { side: 'backend', direction: 'in', kind: 'notification' }).every((m) => m.side === 'backend' && m.kind === 'notification')).toBe(true);
+    expect(all('capture-gw', { side: 'backend', direction: 'in', kind: 'notification' }).every((m) => m.side === 'backend' && m.kind === 'notification')).toBe(
+      true,
+    );
     expect(all('capture-gw', { method: 'tools/call' }).length).toBeGreaterThanOrEqual(8);
     expect(all('capture-gw', { search: 'hello messages' }).length).toBeGreaterThanOrEqual(4);
-    expect(messageMethods(recorder.store.db, 'capture-gw')).toEqual(expect.arrayContaining(['initialize', 'tools/call', 'interceptor/invoke', 'notifications/progress']));
+    expect(messageMethods(recorder.store.db, 'capture-gw')).toEqual(
+      expect.arrayContaining(['initialize', 'tools/call', 'interceptor/invoke', 'notifications/progress']),
+    );
     // Newest first, keyset pages.
     const page1 = listMessages(recorder.store.db, { gateway: 'capture-gw', session: sessionId }, { limit: 5 });
     const page2 = listMessages(recorder.store.db, { gateway: 'capture-gw', session: sessionId }, { limit: 5, cursor: page1.nextCursor });
@@ -90,7 +101,10 @@ describe('message capture', { timeout: 90_000 }, () => {
 
     // Ids are time-ordered UUIDs (v7), so the uuid and execution indexes grow at their end as messages are
     // written (random v4 ids dirtied pages all over both B-trees): in key order, their time prefix never goes back.
-    const stored = recorder.store.db.prepare("SELECT uuid, execution_uuid AS execution FROM messages WHERE session_key = ? ORDER BY id").all(sessionId) as { uuid: string; execution: string | null }[];
+    const stored = recorder.store.db.prepare('SELECT uuid, execution_uuid AS execution FROM messages WHERE session_key = ? ORDER BY id').all(sessionId) as {
+      uuid: string;
+      execution: string | null;
+    }[];
     const v7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     expect(stored.length).toBeGreaterThan(10);
     for (const row of stored) expect(row.uuid).toMatch(v7);

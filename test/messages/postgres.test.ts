@@ -21,7 +21,17 @@ import { PostgresHistory } from '../../src/main/services/postgres-history';
 const skip = postgresUnavailable();
 
 function message(gateway: string, at: number, i: number): MessageRecord {
-  return { id: randomUUID(), gateway, sessionId: 'outage', at, side: 'client', direction: 'in', kind: 'notification', method: 'notifications/progress', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { i } } };
+  return {
+    id: randomUUID(),
+    gateway,
+    sessionId: 'outage',
+    at,
+    side: 'client',
+    direction: 'in',
+    kind: 'notification',
+    method: 'notifications/progress',
+    message: { jsonrpc: '2.0', method: 'notifications/progress', params: { i } },
+  };
 }
 
 async function counts(url: string, gateway: string): Promise<{ rows: number; distinct: number }> {
@@ -48,11 +58,17 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
   it('migrates a database at version 1 holding executions to the messages schema, every row intact', async () => {
     const url = await cluster.createDatabase();
     const pool = createPool(url, { max: 1 });
-    const records = [makeExecution({ gateway: 'edge-1', sessionId: 'old-session', text: 'zanzibar ledger' }), makeExecution({ gateway: 'edge-1', outcome: 'blocked' })];
+    const records = [
+      makeExecution({ gateway: 'edge-1', sessionId: 'old-session', text: 'zanzibar ledger' }),
+      makeExecution({ gateway: 'edge-1', outcome: 'blocked' }),
+    ];
     try {
       expect(await runPgMigrations(pool, pgMigrations.slice(0, 1))).toEqual({ from: 0, to: 1 });
       // Rows as version 1 wrote them (plain SQL: the recorder of this build writes the latest schema).
-      const gw = await pool.query<{ id: number }>(`INSERT INTO gateways (name, host, created_at, updated_at) VALUES ('edge-1', 'host-1', $1, $1) RETURNING id`, [new Date().toISOString()]);
+      const gw = await pool.query<{ id: number }>(
+        `INSERT INTO gateways (name, host, created_at, updated_at) VALUES ('edge-1', 'host-1', $1, $1) RETURNING id`,
+        [new Date().toISOString()],
+      );
       const gatewayId = gw.rows[0]!.id;
       await pool.query(`INSERT INTO sessions (gateway_id, session_key, started_at, record_json) VALUES ($1, 'old-session', $2, $3)`, [
         gatewayId,
@@ -63,7 +79,18 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
         await pool.query(
           `INSERT INTO executions (uuid, gateway_id, host, session_key, event, target, started_ms, duration_ms, outcome, search, record_json)
            VALUES ($1, $2, 'host-1', $3, $4, $5, $6, $7, $8, $9::tsvector, $10)`,
-          [r.id, gatewayId, r.sessionId ?? null, r.event, r.target ?? null, Date.parse(r.startedAt), r.durationMs, r.outcome, r === records[0] ? `'zanzibar' 'ledger'` : '', JSON.stringify(r)],
+          [
+            r.id,
+            gatewayId,
+            r.sessionId ?? null,
+            r.event,
+            r.target ?? null,
+            Date.parse(r.startedAt),
+            r.durationMs,
+            r.outcome,
+            r === records[0] ? `'zanzibar' 'ledger'` : '',
+            JSON.stringify(r),
+          ],
         );
       }
       expect(await runPgMigrations(pool)).toEqual({ from: 1, to: PG_LATEST_VERSION });
@@ -81,7 +108,9 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
       recorder.recordMessage(m);
       await recorder.close();
       expect(await store.getMessage(m.id)).toMatchObject({ gateway: 'edge-1', sessionId: 'old-session', executionId: records[0]!.id });
-      expect(await store.listMessageSessions('edge-1')).toEqual([{ sessionId: 'old-session', lastAt: new Date(m.at).toISOString(), startedAt: records[0]!.startedAt, clientName: 'claude' }]);
+      expect(await store.listMessageSessions('edge-1')).toEqual([
+        { sessionId: 'old-session', lastAt: new Date(m.at).toISOString(), startedAt: records[0]!.startedAt, clientName: 'claude' },
+      ]);
     } finally {
       await store.close();
     }
@@ -169,7 +198,7 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
     expect(await counts(url, 'edge-p')).toEqual({ rows: 3, distinct: 3 });
   });
 
-  it("writes the messages a SIGKILLed gateway had only in its journal, exactly once, even when they are handed over again", { timeout: 120_000 }, async () => {
+  it('writes the messages a SIGKILLed gateway had only in its journal, exactly once, even when they are handed over again', { timeout: 120_000 }, async () => {
     const url = await cluster.createDatabase();
     const t = tempDir();
     try {

@@ -67,11 +67,18 @@ async function expectRedacted(hits: (needle: string) => Promise<Record<string, n
   let visible: Record<string, number> = {};
   while (Date.now() < deadline) {
     visible = await hits(VISIBLE);
-    if (Object.keys(visible).some((k) => k.startsWith('messages')) && Object.keys(visible).some((k) => k.startsWith('execution')) && (await invokeRows()) > 0) break;
+    if (Object.keys(visible).some((k) => k.startsWith('messages')) && Object.keys(visible).some((k) => k.startsWith('execution')) && (await invokeRows()) > 0)
+      break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  expect(Object.keys(visible).some((k) => k.startsWith('execution')), JSON.stringify(visible)).toBe(true);
-  expect(Object.keys(visible).some((k) => k.startsWith('messages')), JSON.stringify(visible)).toBe(true);
+  expect(
+    Object.keys(visible).some((k) => k.startsWith('execution')),
+    JSON.stringify(visible),
+  ).toBe(true);
+  expect(
+    Object.keys(visible).some((k) => k.startsWith('messages')),
+    JSON.stringify(visible),
+  ).toBe(true);
   expect(await invokeRows()).toBeGreaterThan(0);
   expect(await hits(SECRET)).toEqual({});
 }
@@ -79,7 +86,12 @@ async function expectRedacted(hits: (needle: string) => Promise<Record<string, n
 /** The headless gateway as the console's stdio snippet launches it, driven by an SDK client over stdio. */
 async function headlessCall(db: string, dataDir: string): Promise<void> {
   const config = writeConfig(gatewayConfig());
-  const client = await connectClient('v2', { stdio: { command: process.execPath, args: [cliPath, 'gateway', '--config', config, '--listen', 'stdio', '--gateway-id', 'snippet', '--db', db, '--data-dir', dataDir, '--no-watch'] } });
+  const client = await connectClient('v2', {
+    stdio: {
+      command: process.execPath,
+      args: [cliPath, 'gateway', '--config', config, '--listen', 'stdio', '--gateway-id', 'snippet', '--db', db, '--data-dir', dataDir, '--no-watch'],
+    },
+  });
   try {
     const r = await client.callTool('echo', { message: VISIBLE, password: SECRET });
     expect(r.content[0]!.text).toBe(`Echo: ${VISIBLE}`);
@@ -121,26 +133,37 @@ describe('redaction at rest, every writer', { timeout: 120_000 }, () => {
     const dataDir = join(t.dir, 'data');
     let child: ChildProcess | undefined;
     try {
-      child = spawn(process.execPath, [cliPath, 'web', '--port', '0', '--data-dir', dataDir], { env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [cliPath, 'web', '--port', '0', '--data-dir', dataDir], {
+        env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
       child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
       await waitFor(() => /#token=[\w-]+/.test(out), 30_000, `the console URL:\n${out}`);
       const url = new URL(/(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(out)![1]!);
       const api = async (name: string, input: unknown) => {
-        const res = await fetch(new URL(`/api/call/${name}`, url), { method: 'POST', headers: { authorization: `Bearer ${url.hash.replace('#token=', '')}` }, body: JSON.stringify(input) });
+        const res = await fetch(new URL(`/api/call/${name}`, url), {
+          method: 'POST',
+          headers: { authorization: `Bearer ${url.hash.replace('#token=', '')}` },
+          body: JSON.stringify(input),
+        });
         return (await res.json()) as { ok: boolean; value?: unknown; error?: unknown };
       };
       expect((await api('settings.update', REDACT)).ok).toBe(true);
       const demoFile = join(dataDir, 'gateways', 'demo.json');
       let gatewayUrl: string | undefined;
-      await waitFor(() => {
-        void api('gateways.list', {}).then((r) => {
-          const demo = ((r.value ?? []) as { id: string; status: string; listen: { url?: string } }[]).find((g) => g.id === 'demo');
-          if (demo?.status === 'running') gatewayUrl = demo.listen.url;
-        });
-        return gatewayUrl !== undefined;
-      }, 60_000, `the demo gateway to run:\n${out}`);
+      await waitFor(
+        () => {
+          void api('gateways.list', {}).then((r) => {
+            const demo = ((r.value ?? []) as { id: string; status: string; listen: { url?: string } }[]).find((g) => g.id === 'demo');
+            if (demo?.status === 'running') gatewayUrl = demo.listen.url;
+          });
+          return gatewayUrl !== undefined;
+        },
+        60_000,
+        `the demo gateway to run:\n${out}`,
+      );
       const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { listen: { tokens: Record<string, string> } };
       const client = await connectClient('v2', { http: { url: gatewayUrl!, headers: { Authorization: `Bearer ${Object.keys(demo.listen.tokens)[0]}` } } });
       try {

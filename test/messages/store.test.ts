@@ -16,7 +16,19 @@ const DAY = 86_400_000;
 const NOW = Date.now();
 
 function message(at: number, body: unknown, extra: Partial<MessageRecord> = {}): MessageRecord {
-  return { id: randomUUID(), gateway: 'demo', sessionId: 's1', at, side: 'client', direction: 'in', kind: 'request', method: 'tools/call', jsonrpcId: 1, message: body, ...extra };
+  return {
+    id: randomUUID(),
+    gateway: 'demo',
+    sessionId: 's1',
+    at,
+    side: 'client',
+    direction: 'in',
+    kind: 'request',
+    method: 'tools/call',
+    jsonrpcId: 1,
+    message: body,
+    ...extra,
+  };
 }
 
 /** Every page of a filter, following the cursors (a bounded step may come back short or empty). */
@@ -59,7 +71,13 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
     expect(detail.truncated).toBe(true);
     expect(detail.body.length).toBe(MESSAGE_BODY_LIMIT);
     expect(detail.size).toBe(Buffer.byteLength(JSON.stringify(big)));
-    expect(await store.getMessage(small.id)).toMatchObject({ truncated: false, method: 'ping', jsonrpcId: 2, body: JSON.stringify(small.message), gateway: 'demo' });
+    expect(await store.getMessage(small.id)).toMatchObject({
+      truncated: false,
+      method: 'ping',
+      jsonrpcId: 2,
+      body: JSON.stringify(small.message),
+      gateway: 'demo',
+    });
     // The half pair at the cut is kept as U+FFFD: the message is stored, not refused.
     const cut = (await store.getMessage(emoji.id))!;
     expect(cut).toMatchObject({ truncated: true, size: Buffer.byteLength(JSON.stringify(emoji.message)) });
@@ -109,7 +127,10 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
     const recorder = await history.recorder();
     const rare = message(NOW - 10_000, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { arguments: { text: 'needle-in-the-haystack' } } });
     recorder.recordMessage!(rare);
-    for (let i = 0; i < 3000; i++) recorder.recordMessage!(message(NOW + i, { jsonrpc: '2.0', method: 'notifications/progress', params: { i } }, { kind: 'notification', method: 'notifications/progress' }));
+    for (let i = 0; i < 3000; i++)
+      recorder.recordMessage!(
+        message(NOW + i, { jsonrpc: '2.0', method: 'notifications/progress', params: { i } }, { kind: 'notification', method: 'notifications/progress' }),
+      );
     await recorder.close();
     const store = await history.open();
     // 3,001 rows in walks of 1,000: three empty steps, then the match at the oldest end, then the end.
@@ -125,7 +146,10 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
     const records: { r: MessageRecord; health: boolean }[] = [];
     const add = (health: boolean, extra: Partial<MessageRecord>) => {
       const i = records.length;
-      records.push({ health, r: message(NOW + i, { jsonrpc: '2.0', method: extra.method, params: { i } }, { sessionId: undefined, jsonrpcId: i, method: undefined, ...extra }) });
+      records.push({
+        health,
+        r: message(NOW + i, { jsonrpc: '2.0', method: extra.method, params: { i } }, { sessionId: undefined, jsonrpcId: i, method: undefined, ...extra }),
+      });
     };
     for (let round = 0; round < 3; round++) {
       // The gateway pings an interceptor server (interceptors/client/health.ts) and gets its answer, or an error.
@@ -149,7 +173,11 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
     for (const { r } of records) recorder.recordMessage!(r);
     await recorder.close();
     const store = await history.open();
-    const want = (pred: (r: MessageRecord, health: boolean) => boolean) => records.filter((x) => pred(x.r, x.health)).reverse().map((x) => x.r.id);
+    const want = (pred: (r: MessageRecord, health: boolean) => boolean) =>
+      records
+        .filter((x) => pred(x.r, x.health))
+        .reverse()
+        .map((x) => x.r.id);
     const check = async (filter: Omit<MessageFilter, 'gateway'>, pred: (r: MessageRecord, health: boolean) => boolean) => {
       const expected = want(pred);
       expect(ids((await store.listMessages({ gateway: 'demo', ...filter }, { limit: 1000 })).items), JSON.stringify(filter)).toEqual(expected);
@@ -168,7 +196,10 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
     await check({ excludeMethods: ['ping'] }, (r) => r.method !== 'ping');
     await check({ excludeMethods: ['ping', 'notifications/progress'], session: 's1' }, (r) => r.sessionId === 's1' && r.method === 'tools/call');
     await check({ excludeMethods: ['notifications/progress'], hideHealthPings: true }, (r, health) => !health && r.method !== 'notifications/progress');
-    await check({ excludeMethods: ['tools/call'], side: 'client', kind: 'request' }, (r) => r.side === 'client' && r.kind === 'request' && r.method !== 'tools/call');
+    await check(
+      { excludeMethods: ['tools/call'], side: 'client', kind: 'request' },
+      (r) => r.side === 'client' && r.kind === 'request' && r.method !== 'tools/call',
+    );
   });
 
   describe('the Messages view reads', () => {
@@ -183,23 +214,55 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
       // Three hops of a call in session sess-b (linked to a recorded execution), notifications and a ping in
       // sess-a, the gateway's own interceptor discovery outside any session, and another gateway's message.
       add(0, { peer: 'samples', side: 'interceptor', direction: 'out', kind: 'request', method: 'interceptors/list', jsonrpcId: 'disc-1' });
-      add(1, { peer: 'samples', side: 'interceptor', direction: 'in', kind: 'response', method: 'interceptors/list', jsonrpcId: 'disc-1' }, { jsonrpc: '2.0', id: 'disc-1', result: { interceptors: [] } });
+      add(
+        1,
+        { peer: 'samples', side: 'interceptor', direction: 'in', kind: 'response', method: 'interceptors/list', jsonrpcId: 'disc-1' },
+        { jsonrpc: '2.0', id: 'disc-1', result: { interceptors: [] } },
+      );
       add(2, { sessionId: 'sess-a', side: 'client', direction: 'in', kind: 'notification', method: 'notifications/initialized' });
       add(3, { sessionId: 'sess-a', side: 'client', direction: 'in', kind: 'request', method: 'ping', jsonrpcId: 7 });
-      add(4, { sessionId: 'sess-b', side: 'client', direction: 'in', kind: 'request', method: 'tools/call', jsonrpcId: 1, executionId: execution.id },
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'Quarterly 100%_done' } } });
-      add(5, { sessionId: 'sess-b', side: 'interceptor', peer: 'samples', direction: 'out', kind: 'request', method: 'interceptor/invoke', jsonrpcId: 2, executionId: execution.id });
+      add(
+        4,
+        { sessionId: 'sess-b', side: 'client', direction: 'in', kind: 'request', method: 'tools/call', jsonrpcId: 1, executionId: execution.id },
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'Quarterly 100%_done' } } },
+      );
+      add(5, {
+        sessionId: 'sess-b',
+        side: 'interceptor',
+        peer: 'samples',
+        direction: 'out',
+        kind: 'request',
+        method: 'interceptor/invoke',
+        jsonrpcId: 2,
+        executionId: execution.id,
+      });
       add(6, { sessionId: 'sess-b', side: 'backend', direction: 'out', kind: 'request', method: 'tools/call', jsonrpcId: 1, executionId: execution.id });
-      add(7, { sessionId: 'sess-b', side: 'backend', direction: 'in', kind: 'error', method: 'tools/call', jsonrpcId: 1, executionId: execution.id },
-        { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'backend went away' } });
+      add(
+        7,
+        { sessionId: 'sess-b', side: 'backend', direction: 'in', kind: 'error', method: 'tools/call', jsonrpcId: 1, executionId: execution.id },
+        { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'backend went away' } },
+      );
       add(8, { sessionId: 'sess-b', side: 'client', direction: 'out', kind: 'error', method: 'tools/call', jsonrpcId: 1, executionId: execution.id });
       // Linked to an execution the store does not have (an initialize that worked is not recorded as one).
       add(9, { sessionId: 'sess-a', side: 'client', direction: 'out', kind: 'response', method: 'ping', jsonrpcId: 7, executionId: randomUUID() });
       add(10, { gateway: 'other', sessionId: 'sess-a', side: 'client', direction: 'in', kind: 'request', method: 'tools/list', jsonrpcId: 1 });
       const history = await engine.create();
       const recorder = await history.recorder({ batchSize: 4 });
-      recorder.recordSession({ id: 'sess-b', gateway: 'demo', startedAt: new Date(T0).toISOString(), clientInfo: { name: 'claude', version: '1.0' }, principal: { type: 'user', id: 'ada' }, transport: 'http' });
-      recorder.recordSession({ id: 'sess-a', gateway: 'demo', startedAt: new Date(T0 + 1000).toISOString(), clientInfo: { name: 'inspector' }, transport: 'stdio' });
+      recorder.recordSession({
+        id: 'sess-b',
+        gateway: 'demo',
+        startedAt: new Date(T0).toISOString(),
+        clientInfo: { name: 'claude', version: '1.0' },
+        principal: { type: 'user', id: 'ada' },
+        transport: 'http',
+      });
+      recorder.recordSession({
+        id: 'sess-a',
+        gateway: 'demo',
+        startedAt: new Date(T0 + 1000).toISOString(),
+        clientInfo: { name: 'inspector' },
+        transport: 'stdio',
+      });
       recorder.recordExecution(execution);
       for (const r of records) recorder.recordMessage!(r);
       await recorder.close();
@@ -207,7 +270,11 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
     });
 
     /** The demo gateway's messages matching `pred`, newest first (what a page must hold). */
-    const expected = (pred: (r: MessageRecord) => boolean) => records.filter((r) => r.gateway === 'demo' && pred(r)).reverse().map((r) => r.id);
+    const expected = (pred: (r: MessageRecord) => boolean) =>
+      records
+        .filter((r) => r.gateway === 'demo' && pred(r))
+        .reverse()
+        .map((r) => r.id);
     const ids = (items: MessageSummary[]) => items.map((m) => m.id);
 
     it.each<[string, Omit<MessageFilter, 'gateway'>, (r: MessageRecord) => boolean]>([
@@ -220,8 +287,16 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
       ['method', { method: 'tools/call' }, (r) => r.method === 'tools/call'],
       ['method in a session', { session: 'sess-a', method: 'ping' }, (r) => r.sessionId === 'sess-a' && r.method === 'ping'],
       ['an execution', { executionId: execution.id }, (r) => r.executionId === execution.id],
-      ['an execution and a method', { executionId: execution.id, method: 'interceptor/invoke' }, (r) => r.executionId === execution.id && r.method === 'interceptor/invoke'],
-      ['an execution in a session and a side', { executionId: execution.id, session: 'sess-b', side: 'backend' }, (r) => r.executionId === execution.id && r.side === 'backend'],
+      [
+        'an execution and a method',
+        { executionId: execution.id, method: 'interceptor/invoke' },
+        (r) => r.executionId === execution.id && r.method === 'interceptor/invoke',
+      ],
+      [
+        'an execution in a session and a side',
+        { executionId: execution.id, session: 'sess-b', side: 'backend' },
+        (r) => r.executionId === execution.id && r.side === 'backend',
+      ],
       ['text, any case', { search: 'QUARTERLY' }, (r) => JSON.stringify(r.message).includes('Quarterly')],
       ['text with % and _ taken literally', { search: '100%_done' }, (r) => JSON.stringify(r.message).includes('100%_done')],
       ['text that is not there', { search: '100%x' }, () => false],
@@ -245,7 +320,15 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
       const page = (await store.listMessages({ gateway: 'demo' }, { limit: 1000 })).items;
       const byId = new Map(page.map((m) => [m.id, m]));
       const disc = byId.get(records[0]!.id)!;
-      expect(disc).toMatchObject({ side: 'interceptor', direction: 'out', peer: 'samples', kind: 'request', method: 'interceptors/list', jsonrpcId: 'disc-1', truncated: false });
+      expect(disc).toMatchObject({
+        side: 'interceptor',
+        direction: 'out',
+        peer: 'samples',
+        kind: 'request',
+        method: 'interceptors/list',
+        jsonrpcId: 'disc-1',
+        truncated: false,
+      });
       expect(disc.sessionId).toBeUndefined();
       expect(disc.at).toBe(new Date(T0).toISOString());
       const call = byId.get(records[4]!.id)!;
@@ -261,8 +344,21 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
 
     it('lists the sessions with messages, most recently active first, with what their session record says', async () => {
       expect(await store.listMessageSessions('demo')).toEqual([
-        { sessionId: 'sess-a', lastAt: new Date(T0 + 9000).toISOString(), startedAt: new Date(T0 + 1000).toISOString(), clientName: 'inspector', transport: 'stdio' },
-        { sessionId: 'sess-b', lastAt: new Date(T0 + 8000).toISOString(), startedAt: new Date(T0).toISOString(), clientName: 'claude 1.0', transport: 'http', principal: 'ada' },
+        {
+          sessionId: 'sess-a',
+          lastAt: new Date(T0 + 9000).toISOString(),
+          startedAt: new Date(T0 + 1000).toISOString(),
+          clientName: 'inspector',
+          transport: 'stdio',
+        },
+        {
+          sessionId: 'sess-b',
+          lastAt: new Date(T0 + 8000).toISOString(),
+          startedAt: new Date(T0).toISOString(),
+          clientName: 'claude 1.0',
+          transport: 'http',
+          principal: 'ada',
+        },
         { sessionId: null, lastAt: new Date(T0 + 1000).toISOString() },
       ]);
       expect(await store.listMessageSessions('other')).toEqual([{ sessionId: 'sess-a', lastAt: new Date(T0 + 10_000).toISOString() }]);

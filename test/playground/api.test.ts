@@ -16,7 +16,7 @@ const { call, fails } = dispatcherCalls(() => core);
 
 /** Polls history until `filter` finds something: the store writes in batches, off the gateway's hot path. */
 async function history<T extends { id: string }>(filter: Record<string, unknown>): Promise<T[]> {
-  for (const end = Date.now() + 10_000; ; ) {
+  for (const end = Date.now() + 10_000; ;) {
     const page = await call<{ items: T[] }>('history.query', { filter });
     if (page.items.length > 0 || Date.now() > end) return page.items;
     await new Promise((r) => setTimeout(r, 50));
@@ -39,7 +39,7 @@ beforeAll(async () => {
 }, 120_000);
 
 async function waitConnected(ms: number): Promise<void> {
-  for (const end = Date.now() + ms; ; ) {
+  for (const end = Date.now() + ms; ;) {
     const info = await call<{ interceptorServers: { status: string; error?: string }[] }>('gateways.get', { id: 'demo' });
     if (info.interceptorServers.every((s) => s.status === 'connected')) return;
     if (Date.now() > end) throw new Error(`the demo gateway's interceptor servers did not connect: ${JSON.stringify(info.interceptorServers)}`);
@@ -60,20 +60,25 @@ describe('servers.discover / servers.invoke', () => {
   }, 60_000);
 
   it('invokes email-redactor and returns the mutation with the raw JSON-RPC exchange', async () => {
-    const out = await call<{ result: Record<string, unknown>; rpc: { request: Record<string, unknown>; response: Record<string, unknown> }; durationMs: number }>(
-      'servers.invoke',
-      {
-        id: 'demo',
-        server: 'samples',
-        name: 'email-redactor',
-        event: 'tools/call',
-        phase: 'request',
-        payload: { name: 'echo', arguments: { message: 'mail bob@example.com' } },
-        context: { traceId: 'trace-1', sessionId: 'sess-1', principal: { type: 'user', id: 'alice' } },
-      },
-    );
+    const out = await call<{
+      result: Record<string, unknown>;
+      rpc: { request: Record<string, unknown>; response: Record<string, unknown> };
+      durationMs: number;
+    }>('servers.invoke', {
+      id: 'demo',
+      server: 'samples',
+      name: 'email-redactor',
+      event: 'tools/call',
+      phase: 'request',
+      payload: { name: 'echo', arguments: { message: 'mail bob@example.com' } },
+      context: { traceId: 'trace-1', sessionId: 'sess-1', principal: { type: 'user', id: 'alice' } },
+    });
     expect(out.result).toMatchObject({ type: 'mutation', modified: true, payload: { arguments: { message: 'mail [EMAIL_REDACTED]' } } });
-    expect(out.rpc.request).toMatchObject({ jsonrpc: '2.0', method: 'interceptor/invoke', params: { name: 'email-redactor', context: { traceId: 'trace-1' } } });
+    expect(out.rpc.request).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'interceptor/invoke',
+      params: { name: 'email-redactor', context: { traceId: 'trace-1' } },
+    });
     expect(out.rpc.response.id).toBe(out.rpc.request.id);
     expect((out.rpc.response.result as Record<string, unknown>).modified).toBe(true);
     expect(out.durationMs).toBeGreaterThan(0);
@@ -81,14 +86,24 @@ describe('servers.discover / servers.invoke', () => {
 
   it('invokes pii-validator on an SSN: a blocking verdict with a JSON path', async () => {
     const out = await call<{ result: Record<string, unknown> }>('servers.invoke', {
-      id: 'demo', server: 'samples', name: 'pii-validator', event: 'tools/call', phase: 'request', payload: ssnCall,
+      id: 'demo',
+      server: 'samples',
+      name: 'pii-validator',
+      event: 'tools/call',
+      phase: 'request',
+      payload: ssnCall,
     });
     expect(out.result).toMatchObject({ valid: false, severity: 'error', messages: [{ path: '$.arguments', severity: 'error' }] });
   });
 
   it('reports an unknown interceptor as a JSON-RPC refusal with the raw error response', async () => {
     const out = await call<{ error: { kind: string; code?: number }; rpc: { response: { error: { code: number } } } }>('servers.invoke', {
-      id: 'demo', server: 'samples', name: 'no-such', event: 'tools/call', phase: 'request', payload: {},
+      id: 'demo',
+      server: 'samples',
+      name: 'no-such',
+      event: 'tools/call',
+      phase: 'request',
+      payload: {},
     });
     expect(out.error.kind).toBe('rpc');
     expect(out.rpc.response.error.code).toBe(-32602);
@@ -103,7 +118,11 @@ describe('servers.discover / servers.invoke', () => {
 
 describe('chain.order / chain.dryRun', () => {
   it('orders the tools/call request chain with the engine (mutations first) and lists skips', async () => {
-    const out = await call<{ interceptors: { id: string; pass: string; skipped?: string }[] }>('chain.order', { id: 'demo', event: 'tools/call', phase: 'request' });
+    const out = await call<{ interceptors: { id: string; pass: string; skipped?: string }[] }>('chain.order', {
+      id: 'demo',
+      event: 'tools/call',
+      phase: 'request',
+    });
     const active = out.interceptors.filter((i) => !i.skipped);
     expect(active[0]?.pass).toBe('mutation');
     expect(active.map((i) => i.id)).toEqual(expect.arrayContaining(['samples/email-redactor', 'samples/pii-validator', 'samples/request-logger']));
@@ -124,13 +143,21 @@ describe('chain.order / chain.dryRun', () => {
     expect(byId.get('samples/request-logger')?.outcome).toBe('recorded');
     expect(JSON.stringify(trace.finalPayload)).toContain('[EMAIL_REDACTED]');
     const response = await call<{ steps: { id: string; skipped?: string }[] }>('chain.dryRun', {
-      id: 'demo', event: 'tools/call', phase: 'response', payload: { content: [{ type: 'text', text: 'Echo: hi' }] },
+      id: 'demo',
+      event: 'tools/call',
+      phase: 'response',
+      payload: { content: [{ type: 'text', text: 'Echo: hi' }] },
     });
     expect(response.steps.find((s) => s.id === 'samples/pii-validator')?.skipped).toBe('other-phase');
   });
 
   it('dry-run blocks on an SSN and says who blocked', async () => {
-    const trace = await call<{ decision: string; blockedBy: { interceptor: string } }>('chain.dryRun', { id: 'demo', event: 'tools/call', phase: 'request', payload: ssnCall });
+    const trace = await call<{ decision: string; blockedBy: { interceptor: string } }>('chain.dryRun', {
+      id: 'demo',
+      event: 'tools/call',
+      phase: 'request',
+      payload: ssnCall,
+    });
     expect(trace.decision).toBe('block');
     expect(trace.blockedBy.interceptor).toBe('pii-validator');
   });
@@ -140,11 +167,15 @@ describe('built-in client and failure simulation', () => {
   it('calls echo through the demo gateway; the call is in history', async () => {
     const session = await call<{ sessionId: string; serverInfo: { name: string } }>('client.connect', { target: { kind: 'gateway', id: 'demo' } });
     expect(session.serverInfo.name).toBe('Demo gateway');
-    const catalog = await call<{ tools: { name: string }[]; resourceTemplates: unknown[]; prompts: unknown[] }>('client.list', { sessionId: session.sessionId });
+    const catalog = await call<{ tools: { name: string }[]; resourceTemplates: unknown[]; prompts: unknown[] }>('client.list', {
+      sessionId: session.sessionId,
+    });
     expect(catalog.tools.map((t) => t.name)).toContain('echo');
     expect(catalog.prompts.length).toBeGreaterThan(0);
     const out = await call<{ result: { content: { text: string }[] } }>('client.callTool', {
-      sessionId: session.sessionId, name: 'echo', arguments: { message: 'playground says hi to dave@example.com' },
+      sessionId: session.sessionId,
+      name: 'echo',
+      arguments: { message: 'playground says hi to dave@example.com' },
     });
     expect(out.result.content[0]?.text).toContain('[EMAIL_REDACTED]');
     // The store writes in batches, off the gateway's hot path.
@@ -159,7 +190,10 @@ describe('built-in client and failure simulation', () => {
     const read = await call<{ result: { contents: { uri: string }[] } }>('client.readResource', { sessionId: session.sessionId, uri: resources[0]!.uri });
     expect(read.result.contents[0]?.uri).toBe(resources[0]!.uri);
     // An unknown tool is the server's answer to render (isError), not an API failure.
-    const unknown = await call<{ result: { isError?: boolean; content: { text: string }[] } }>('client.callTool', { sessionId: session.sessionId, name: 'no-such-tool' });
+    const unknown = await call<{ result: { isError?: boolean; content: { text: string }[] } }>('client.callTool', {
+      sessionId: session.sessionId,
+      name: 'no-such-tool',
+    });
     expect(unknown.result.isError).toBe(true);
     expect(unknown.result.content[0]?.text).toContain('no-such-tool');
     await call('client.disconnect', { sessionId: session.sessionId });
@@ -168,22 +202,36 @@ describe('built-in client and failure simulation', () => {
   });
 
   it('a crash armed on the fail-closed pii-validator blocks the next call, recorded as simulated', async () => {
-    const sim = await call<{ id: string; remaining: number }>('simulation.arm', { id: 'demo', server: 'samples', name: 'pii-validator', kind: 'crash', count: 1 });
+    const sim = await call<{ id: string; remaining: number }>('simulation.arm', {
+      id: 'demo',
+      server: 'samples',
+      name: 'pii-validator',
+      kind: 'crash',
+      count: 1,
+    });
     expect(sim.remaining).toBe(1);
     expect(await call<unknown[]>('simulation.list', { id: 'demo' })).toHaveLength(1);
     const session = await call<{ sessionId: string }>('client.connect', { target: { kind: 'gateway', id: 'demo' } });
     const blocked = await call<{ result: { isError?: boolean; content: { text: string }[] } }>('client.callTool', {
-      sessionId: session.sessionId, name: 'echo', arguments: { message: 'harmless' },
+      sessionId: session.sessionId,
+      name: 'echo',
+      arguments: { message: 'harmless' },
     });
     expect(blocked.result.isError).toBe(true);
     expect(blocked.result.content[0]?.text).toContain('pii-validator');
     expect(await call<unknown[]>('simulation.list', { id: 'demo' })).toHaveLength(0);
     const blockedItems = await history<{ id: string }>({ gateway: 'demo', outcome: 'blocked', search: 'harmless' });
-    const detail = await call<{ simulated?: boolean; requestTrace: { steps: { name: string; simulated?: boolean }[] } }>('history.detail', { executionId: blockedItems[0]!.id });
+    const detail = await call<{ simulated?: boolean; requestTrace: { steps: { name: string; simulated?: boolean }[] } }>('history.detail', {
+      executionId: blockedItems[0]!.id,
+    });
     expect(detail.simulated).toBe(true);
     expect(detail.requestTrace.steps.find((s) => s.name === 'pii-validator')?.simulated).toBe(true);
     // Disarmed after one: the next harmless call goes through.
-    const ok = await call<{ result: { isError?: boolean } }>('client.callTool', { sessionId: session.sessionId, name: 'echo', arguments: { message: 'harmless' } });
+    const ok = await call<{ result: { isError?: boolean } }>('client.callTool', {
+      sessionId: session.sessionId,
+      name: 'echo',
+      arguments: { message: 'harmless' },
+    });
     expect(ok.result.isError).toBeFalsy();
   });
 
@@ -193,11 +241,16 @@ describe('built-in client and failure simulation', () => {
     await call('simulation.arm', { id: 'demo', server: 'samples', name: 'request-logger', kind: 'timeout', count: 1, event: 'tools/call', phase: 'request' });
     const session = await call<{ sessionId: string }>('client.connect', { target: { kind: 'gateway', id: 'demo' } });
     const out = await call<{ result: { isError?: boolean; content: { text: string }[] } }>('client.callTool', {
-      sessionId: session.sessionId, name: 'echo', arguments: { message: 'sinkprobe' },
+      sessionId: session.sessionId,
+      name: 'echo',
+      arguments: { message: 'sinkprobe' },
     });
     expect(out.result.isError).toBeFalsy();
     const [item] = await history<{ id: string; outcome: string }>({ gateway: 'demo', search: 'sinkprobe' });
-    const detail = await call<{ simulated?: boolean; outcome: string; requestTrace: { steps: { name: string; simulated?: boolean; outcome: string }[] } }>('history.detail', { executionId: item!.id });
+    const detail = await call<{ simulated?: boolean; outcome: string; requestTrace: { steps: { name: string; simulated?: boolean; outcome: string }[] } }>(
+      'history.detail',
+      { executionId: item!.id },
+    );
     expect(detail.simulated).toBe(true);
     expect(detail.requestTrace.steps.find((s) => s.name === 'request-logger')).toMatchObject({ simulated: true, outcome: 'not-recorded' });
     await call('client.disconnect', { sessionId: session.sessionId });
@@ -221,7 +274,9 @@ describe('built-in client and failure simulation', () => {
     // server-everything is a devDependency: always installed where the tests run.
     const everything = serverEverythingEntry();
     expect(everything, '@modelcontextprotocol/server-everything is not installed').toBeDefined();
-    const session = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(everything)} stdio` } });
+    const session = await call<{ sessionId: string }>('client.connect', {
+      target: { kind: 'stdio', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(everything)} stdio` },
+    });
     const catalog = await call<{ tools: { name: string }[] }>('client.list', { sessionId: session.sessionId });
     expect(catalog.tools.map((t) => t.name)).toContain('echo');
     await call('client.disconnect', { sessionId: session.sessionId });

@@ -60,7 +60,9 @@ afterAll(async () => {
 
 describe('the built-in client speaks sampling, elicitation and roots', { timeout: 60_000 }, () => {
   it('declares them, so server-everything lists the tools that need them', async () => {
-    const session = await call<{ sessionId: string; clientCapabilities: Record<string, unknown> }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } });
+    const session = await call<{ sessionId: string; clientCapabilities: Record<string, unknown> }>('client.connect', {
+      target: { kind: 'stdio', command: everythingCommand },
+    });
     expect(session.clientCapabilities).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
     const { tools } = await call<{ tools: { name: string }[] }>('client.list', { sessionId: session.sessionId });
     const names = tools.map((t) => t.name);
@@ -85,8 +87,14 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     expect(bad.code).toBe('invalid_input');
     expect(await call<unknown[]>('client.pending', { sessionId })).toHaveLength(1);
     // An elicitation answer does not fit a sampling request.
-    expect((await fails('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'elicitation', action: 'decline' } })).message).toContain('sampling reply');
-    await call('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'sampling', model: 'human-1', text: 'Why did the proxy cross the road?', stopReason: 'endTurn' } });
+    expect((await fails('client.answer', { sessionId, requestId: request!.id, answer: { kind: 'elicitation', action: 'decline' } })).message).toContain(
+      'sampling reply',
+    );
+    await call('client.answer', {
+      sessionId,
+      requestId: request!.id,
+      answer: { kind: 'sampling', model: 'human-1', text: 'Why did the proxy cross the road?', stopReason: 'endTurn' },
+    });
     const out = text(await calling);
     expect(out).toContain('Why did the proxy cross the road?');
     expect(out).toContain('"model": "human-1"');
@@ -107,7 +115,10 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     expect((await fails('client.answer', answer({ name: 'Zed', integer: 500 }))).message).toMatch(/integer: .*100/);
     expect((await fails('client.answer', answer({ name: 'Zed', untitledSingleSelectEnum: 'Gunther' }))).message).toContain('untitledSingleSelectEnum');
     expect((await fails('client.answer', answer({ name: 'Zed', email: 'not-an-address' }))).message).toContain('email');
-    await call('client.answer', answer({ name: 'Zed', check: true, integer: 7, titledSingleSelectEnum: 'hero-2', untitledMultipleSelectEnum: ['Piano', 'Drums'] }));
+    await call(
+      'client.answer',
+      answer({ name: 'Zed', check: true, integer: 7, titledSingleSelectEnum: 'hero-2', untitledMultipleSelectEnum: ['Piano', 'Drums'] }),
+    );
     let out = text(await calling);
     expect(out).toContain('- Name: Zed');
     expect(out).toContain('- Favorite Integer: 7');

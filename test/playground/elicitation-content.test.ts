@@ -15,7 +15,13 @@ const requestedSchema = {
     site: { type: 'string', format: 'uri' },
     born: { type: 'string', format: 'date' },
     color: { type: 'string', enum: ['red', 'green'] },
-    hero: { type: 'string', oneOf: [{ const: 'h1', title: 'Superman' }, { const: 'h2', title: 'Batman' }] },
+    hero: {
+      type: 'string',
+      oneOf: [
+        { const: 'h1', title: 'Superman' },
+        { const: 'h2', title: 'Batman' },
+      ],
+    },
     fish: { type: 'array', minItems: 1, maxItems: 2, items: { anyOf: [{ const: 'f1' }, { const: 'f2' }, { const: 'f3' }] } },
   },
   required: ['name', 'age'],
@@ -27,7 +33,9 @@ describe('elicitation content against requestedSchema', () => {
 
   it('accepts content that fits, optional fields left out', () => {
     expect(ok({ name: 'Ada', age: 36 })).toBe(true);
-    expect(ok({ name: 'Ada', age: 36, ratio: 0.5, ok: false, site: 'https://ada.example', born: '1815-12-10', color: 'red', hero: 'h2', fish: ['f1', 'f3'] })).toBe(true);
+    expect(
+      ok({ name: 'Ada', age: 36, ratio: 0.5, ok: false, site: 'https://ada.example', born: '1815-12-10', color: 'red', hero: 'h2', fish: ['f1', 'f3'] }),
+    ).toBe(true);
   });
 
   it('refuses what the schema refuses', () => {
@@ -70,7 +78,9 @@ describe('answers into results', () => {
       content: { name: 'Ada', age: 36 },
     });
     expect(resultFor('elicitation/create', elicitation, { kind: 'elicitation', action: 'decline', content: { name: 'x' } })).toEqual({ action: 'decline' });
-    expect(resultFor('elicitation/create', { mode: 'url', url: 'https://x.example', elicitationId: 'e1', message: 'go' }, { kind: 'elicitation', action: 'accept' })).toEqual({
+    expect(
+      resultFor('elicitation/create', { mode: 'url', url: 'https://x.example', elicitationId: 'e1', message: 'go' }, { kind: 'elicitation', action: 'accept' }),
+    ).toEqual({
       action: 'accept',
     });
   });

@@ -76,7 +76,14 @@ describe('schema subset for generated forms', () => {
 });
 
 describe('failure simulations', () => {
-  const target = { id: 'samples/pii-validator', server: 'samples', name: 'pii-validator', type: 'validation' as const, event: 'tools/call', phase: 'request' as const };
+  const target = {
+    id: 'samples/pii-validator',
+    server: 'samples',
+    name: 'pii-validator',
+    type: 'validation' as const,
+    event: 'tools/call',
+    phase: 'request' as const,
+  };
 
   it('fails exactly the next N matching invocations, then disarms itself', () => {
     const changes: string[] = [];

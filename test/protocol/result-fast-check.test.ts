@@ -19,7 +19,28 @@ const shapes: Record<string, unknown>[] = [
   { ...base, type: 'sink', recorded: false },
 ];
 
-const replacements: unknown[] = [undefined, null, 0, 1.5, Number.NaN, Infinity, '', 'error', 'request', true, false, [], [1], {}, { message: 'm', severity: 'info' }, [{ message: 'm', severity: 'info' }], [{ message: 'm', severity: 'bad' }], [{ path: 1 }], { a: 'x' }, { a: Infinity }];
+const replacements: unknown[] = [
+  undefined,
+  null,
+  0,
+  1.5,
+  Number.NaN,
+  Infinity,
+  '',
+  'error',
+  'request',
+  true,
+  false,
+  [],
+  [1],
+  {},
+  { message: 'm', severity: 'info' },
+  [{ message: 'm', severity: 'info' }],
+  [{ message: 'm', severity: 'bad' }],
+  [{ path: 1 }],
+  { a: 'x' },
+  { a: Infinity },
+];
 
 function variants(): unknown[] {
   const out: unknown[] = [null, [], 'x', 1, {}, Object.create(null)];

@@ -64,7 +64,13 @@ describe('npm start: desktop app or web mode', () => {
   it('runtime present: the desktop app, nothing downloaded', async () => {
     const c = checkout();
     writeRuntime(c.electronDir);
-    const choice = await chooseStartMode({ root: c.dir, electronDir: c.electronDir, env: envFor(c, standInInstaller('fails')), platform: 'linux', log: () => {} });
+    const choice = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, standInInstaller('fails')),
+      platform: 'linux',
+      log: () => {},
+    });
     expect(choice).toEqual({ mode: 'desktop', binary: join(c.electronDir, 'dist', 'electron') });
     expect(existsSync(c.ranMarker)).toBe(false);
   });
@@ -72,7 +78,13 @@ describe('npm start: desktop app or web mode', () => {
   it('no runtime, download succeeds: Electron’s installer runs, then the desktop app', async () => {
     const c = checkout();
     const logged: string[] = [];
-    const choice = await chooseStartMode({ root: c.dir, electronDir: c.electronDir, env: envFor(c, standInInstaller('succeeds')), platform: 'linux', log: (l) => logged.push(l) });
+    const choice = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, standInInstaller('succeeds')),
+      platform: 'linux',
+      log: (l) => logged.push(l),
+    });
     expect(existsSync(c.ranMarker)).toBe(true);
     expect(choice).toEqual({ mode: 'desktop', binary: join(c.electronDir, 'dist', 'electron') });
     expect(logged.join('\n')).toMatch(/Downloading the Electron runtime/);
@@ -80,7 +92,13 @@ describe('npm start: desktop app or web mode', () => {
 
   it('no runtime, download fails: web mode, with the installer’s error as the reason', async () => {
     const c = checkout();
-    const choice = await chooseStartMode({ root: c.dir, electronDir: c.electronDir, env: envFor(c, standInInstaller('fails')), platform: 'linux', log: () => {} });
+    const choice = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, standInInstaller('fails')),
+      platform: 'linux',
+      log: () => {},
+    });
     expect(existsSync(c.ranMarker)).toBe(true);
     expect(choice.mode).toBe('web');
     expect(choice.mode === 'web' && choice.reason).toMatch(/^the Electron runtime could not be downloaded \(exit code 1: TypeError: fetch failed\)/);
@@ -93,7 +111,13 @@ describe('npm start: desktop app or web mode', () => {
     expect(choice).toEqual({ mode: 'web', reason: 'there is no display: neither DISPLAY nor WAYLAND_DISPLAY is set' });
     expect(existsSync(c.ranMarker)).toBe(false);
     // Wayland alone is a display.
-    const wayland = await chooseStartMode({ root: c.dir, electronDir: c.electronDir, env: { ...env, WAYLAND_DISPLAY: 'wayland-0' }, platform: 'linux', log: () => {} });
+    const wayland = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: { ...env, WAYLAND_DISPLAY: 'wayland-0' },
+      platform: 'linux',
+      log: () => {},
+    });
     expect(wayland.mode).toBe('desktop');
     rmSync(join(c.electronDir, 'path.txt'));
     rmSync(c.ranMarker);
@@ -104,9 +128,21 @@ describe('npm start: desktop app or web mode', () => {
   it('INTERCEPTOR_CONSOLE_WEB=1 and ELECTRON_SKIP_BINARY_DOWNLOAD=1 are obeyed without a download', async () => {
     const c = checkout();
     const installer = standInInstaller('succeeds');
-    const forced = await chooseStartMode({ root: c.dir, electronDir: c.electronDir, env: envFor(c, installer, { INTERCEPTOR_CONSOLE_WEB: '1' }), platform: 'linux', log: () => {} });
+    const forced = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, installer, { INTERCEPTOR_CONSOLE_WEB: '1' }),
+      platform: 'linux',
+      log: () => {},
+    });
     expect(forced).toEqual({ mode: 'web', reason: 'INTERCEPTOR_CONSOLE_WEB=1' });
-    const skip = await chooseStartMode({ root: c.dir, electronDir: c.electronDir, env: envFor(c, installer, { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }), platform: 'linux', log: () => {} });
+    const skip = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, installer, { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }),
+      platform: 'linux',
+      log: () => {},
+    });
     expect(skip.mode === 'web' && skip.reason).toMatch(/ELECTRON_SKIP_BINARY_DOWNLOAD=1/);
     expect(existsSync(c.ranMarker)).toBe(false);
   });
@@ -128,7 +164,11 @@ describe.skipIf(process.platform !== 'linux')('scripts/start.mjs on a desktop wi
     };
     delete env.INTERCEPTOR_CONSOLE_WEB;
     delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
-    const start = spawn(process.execPath, [join(root, 'scripts', 'start.mjs'), '--port', '0', '--data-dir', dataDir, '--no-demo'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const start = spawn(process.execPath, [join(root, 'scripts', 'start.mjs'), '--port', '0', '--data-dir', dataDir, '--no-demo'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     start.stdout.on('data', (c: Buffer) => (out += c.toString()));
     start.stderr.on('data', (c: Buffer) => (out += c.toString()));

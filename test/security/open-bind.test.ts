@@ -11,7 +11,12 @@ import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliPath, rawBackend, waitFor, writeConfig } from '../gateway/helpers';
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'open-bind', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'open-bind', version: '1' } },
+});
 
 /** This machine's first non-loopback IPv4 address: a connection from it is a remote peer to the gateway. */
 const remoteIp = Object.values(networkInterfaces())
@@ -31,7 +36,9 @@ afterEach(() => {
 
 function startGateway(listen: Record<string, unknown>, extraArgs: string[] = []): Started {
   const config = writeConfig({ backend: rawBackend(), listen: { transport: 'http', port: 0, ...listen } });
-  const child = spawn(process.execPath, [cliPath, 'gateway', '--config', config, '--no-record', '--no-watch', ...extraArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, 'gateway', '--config', config, '--no-record', '--no-watch', ...extraArgs], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   let code: number | null | undefined;
@@ -65,7 +72,11 @@ function post(to: string, from: string, port: number, host: string, token?: stri
 describe('a non-loopback bind without a token', () => {
   it('opted in with --quiet: the warning is still printed (--quiet keeps security warnings)', async () => {
     const g = startGateway({ host: '0.0.0.0', allowRemoteWithoutToken: true }, ['--quiet']);
-    await waitFor(() => /warning: listen\.host "0\.0\.0\.0" without listen\.tokens/.test(g.stderr()) || g.exit() !== undefined, 20_000, 'the warning or an exit');
+    await waitFor(
+      () => /warning: listen\.host "0\.0\.0\.0" without listen\.tokens/.test(g.stderr()) || g.exit() !== undefined,
+      20_000,
+      'the warning or an exit',
+    );
     expect(g.stderr()).toMatch(/warning: listen\.host "0\.0\.0\.0" without listen\.tokens/);
   }, 30_000);
 

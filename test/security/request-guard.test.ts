@@ -25,7 +25,12 @@ interface Running {
   close(): Promise<void>;
 }
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'guard-table', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'guard-table', version: '1' } },
+});
 const EXTRA_HOST = 'proxy.example';
 const EXTRA_ORIGIN = 'http://inspector.example:6274';
 
@@ -89,22 +94,46 @@ interface Case {
 
 const bearer = (t: string) => `Bearer ${t}`;
 const CASES: Case[] = [
-  { name: 'token, Host 127.0.0.1:port, no Origin (CLI and MCP clients)', headers: (p, t) => ({ host: `127.0.0.1:${p}`, authorization: bearer(t) }), expect: 200 },
+  {
+    name: 'token, Host 127.0.0.1:port, no Origin (CLI and MCP clients)',
+    headers: (p, t) => ({ host: `127.0.0.1:${p}`, authorization: bearer(t) }),
+    expect: 200,
+  },
   { name: 'Host localhost:port', headers: (p, t) => ({ host: `localhost:${p}`, authorization: bearer(t) }), expect: 200 },
   { name: 'Host [::1]:port', headers: (p, t) => ({ host: `[::1]:${p}`, authorization: bearer(t) }), expect: 200 },
   { name: 'Host on another port (a forwarded port)', headers: (p, t) => ({ host: `127.0.0.1:${p + 1}`, authorization: bearer(t) }), expect: 200 },
   { name: 'Host without a port', headers: (_p, t) => ({ host: '127.0.0.1', authorization: bearer(t) }), expect: 200 },
-  { name: 'Origin equal to its own origin', headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: `http://127.0.0.1:${p}`, authorization: bearer(t) }), expect: 200 },
-  { name: 'Origin equal to a forwarded origin', headers: (_p, t) => ({ host: 'localhost:9000', origin: 'http://localhost:9000', authorization: bearer(t) }), expect: 200 },
+  {
+    name: 'Origin equal to its own origin',
+    headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: `http://127.0.0.1:${p}`, authorization: bearer(t) }),
+    expect: 200,
+  },
+  {
+    name: 'Origin equal to a forwarded origin',
+    headers: (_p, t) => ({ host: 'localhost:9000', origin: 'http://localhost:9000', authorization: bearer(t) }),
+    expect: 200,
+  },
   { name: 'lower-case bearer scheme', headers: (p, t) => ({ host: `127.0.0.1:${p}`, authorization: `bearer ${t}` }), expect: 200 },
   { name: 'foreign Host (DNS rebinding)', headers: (p, t) => ({ host: `evil.example:${p}`, authorization: bearer(t) }), expect: 403 },
   { name: 'Host that only starts with a loopback name', headers: (p, t) => ({ host: `127.0.0.1.nip.io:${p}`, authorization: bearer(t) }), expect: 403 },
   { name: 'no Host header', headers: (_p, t) => ({ host: null, authorization: bearer(t) }), expect: 403 },
-  { name: 'Origin of another local port', headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: `http://127.0.0.1:${p + 1}`, authorization: bearer(t) }), expect: 403 },
-  { name: 'Origin localhost while Host is 127.0.0.1 (another origin)', headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: `http://localhost:${p}`, authorization: bearer(t) }), expect: 403 },
+  {
+    name: 'Origin of another local port',
+    headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: `http://127.0.0.1:${p + 1}`, authorization: bearer(t) }),
+    expect: 403,
+  },
+  {
+    name: 'Origin localhost while Host is 127.0.0.1 (another origin)',
+    headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: `http://localhost:${p}`, authorization: bearer(t) }),
+    expect: 403,
+  },
   { name: 'foreign Origin', headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: 'http://evil.example', authorization: bearer(t) }), expect: 403 },
   { name: 'Origin null (sandboxed frame, file://)', headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: 'null', authorization: bearer(t) }), expect: 403 },
-  { name: 'Origin with another scheme', headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: `https://127.0.0.1:${p}`, authorization: bearer(t) }), expect: 403 },
+  {
+    name: 'Origin with another scheme',
+    headers: (p, t) => ({ host: `127.0.0.1:${p}`, origin: `https://127.0.0.1:${p}`, authorization: bearer(t) }),
+    expect: 403,
+  },
   { name: 'foreign Origin and no token: 403 first', headers: (p) => ({ host: `127.0.0.1:${p}`, origin: 'http://evil.example' }), expect: 403 },
   { name: 'no token', headers: (p) => ({ host: `127.0.0.1:${p}` }), expect: 401 },
   { name: 'wrong token', headers: (p) => ({ host: `127.0.0.1:${p}`, authorization: bearer('nope') }), expect: 401 },
@@ -113,7 +142,11 @@ const CASES: Case[] = [
   { name: 'token under another scheme', headers: (p, t) => ({ host: `127.0.0.1:${p}`, authorization: `Basic ${t}` }), expect: 401 },
   { name: 'token in a cookie', headers: (p, t) => ({ host: `127.0.0.1:${p}`, cookie: `token=${t}; ic_token=${t}` }), expect: 401 },
   { name: 'token in the query string', headers: (p) => ({ host: `127.0.0.1:${p}` }), query: (t) => `?token=${t}`, expect: 401 },
-  { name: 'token as a WebSocket subprotocol on a plain request', headers: (p, t) => ({ host: `127.0.0.1:${p}`, 'sec-websocket-protocol': `bearer.${t}` }), expect: 401 },
+  {
+    name: 'token as a WebSocket subprotocol on a plain request',
+    headers: (p, t) => ({ host: `127.0.0.1:${p}`, 'sec-websocket-protocol': `bearer.${t}` }),
+    expect: 401,
+  },
 ];
 
 /** The status of one raw request; without a Host header it is sent as HTTP/1.0 (1.1 requires one). */
@@ -162,11 +195,12 @@ describe.each(Object.entries(listeners))('request guard: %s', (_name, listener) 
   });
 
   // Web mode has no such settings (it is reached through its printed URL only); the other two do.
-  if (listener.configurable) it('accepts a configured host name and a configured origin, and no other', async () => {
-    const ok = (h: Record<string, string>) => send(running.port, running.path, running.body, { authorization: bearer(running.token), ...h });
-    expect(await ok({ host: `${EXTRA_HOST}:443` })).toBe(200);
-    expect(await ok({ host: `127.0.0.1:${running.port}`, origin: EXTRA_ORIGIN })).toBe(200);
-    expect(await ok({ host: `127.0.0.1:${running.port}`, origin: 'http://inspector.example:6275' })).toBe(403);
-    expect(await ok({ host: `other.${EXTRA_HOST}` })).toBe(403);
-  });
+  if (listener.configurable)
+    it('accepts a configured host name and a configured origin, and no other', async () => {
+      const ok = (h: Record<string, string>) => send(running.port, running.path, running.body, { authorization: bearer(running.token), ...h });
+      expect(await ok({ host: `${EXTRA_HOST}:443` })).toBe(200);
+      expect(await ok({ host: `127.0.0.1:${running.port}`, origin: EXTRA_ORIGIN })).toBe(200);
+      expect(await ok({ host: `127.0.0.1:${running.port}`, origin: 'http://inspector.example:6275' })).toBe(403);
+      expect(await ok({ host: `other.${EXTRA_HOST}` })).toBe(403);
+    });
 });

@@ -20,9 +20,15 @@ beforeAll(() => {
   if (root) {
     // As root the CLI runs as nobody (below), who must reach the build: a checkout under a private folder
     // (mktemp -d is 0700) fails every case with MODULE_NOT_FOUND. Say so once instead.
-    const probe = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(cliPath)}, 4)`], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    const probe = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(cliPath)}, 4)`], {
+      uid: 65534,
+      gid: 65534,
+      encoding: 'utf8',
+    });
     if (probe.status !== 0) {
-      throw new Error(`These cases run the CLI as user nobody (65534), who cannot read ${cliPath}: make the checkout's parent folders traversable (chmod o+x) or run the tests as a user other than root.`);
+      throw new Error(
+        `These cases run the CLI as user nobody (65534), who cannot read ${cliPath}: make the checkout's parent folders traversable (chmod o+x) or run the tests as a user other than root.`,
+      );
     }
   }
   ({ dir, cleanup } = tempDir('ic-store-states-'));
@@ -86,34 +92,46 @@ describe.runIf(process.platform !== 'win32')('a history on a read-only path', ()
     ['a read-only folder (read from a private copy)', false, /from a temporary copy/],
     // SQLite itself falls back to a read-only connection here: nothing to say, nothing written.
     ['a read-only file in a writable folder (read in place)', true, undefined],
-  ])('in %s: history and export read it, prune says it cannot write, the file is unchanged', async (_what, folderWritable, how) => {
-    const folder = join(dir, `ro-${folderWritable ? 'file' : 'folder'}`);
-    spawnSync('mkdir', ['-p', folder]);
-    chmodSync(folder, 0o755);
-    const db = await recordedFile(folder);
-    const before = sha(db);
-    // SQLite's own -wal and -shm files may appear beside a file read in place: the file itself stays as it was.
-    const files = () => readdirSync(folder).filter((f) => !/-(wal|shm)$/.test(f)).sort();
-    const entries = files();
+  ])(
+    'in %s: history and export read it, prune says it cannot write, the file is unchanged',
+    async (_what, folderWritable, how) => {
+      const folder = join(dir, `ro-${folderWritable ? 'file' : 'folder'}`);
+      spawnSync('mkdir', ['-p', folder]);
+      chmodSync(folder, 0o755);
+      const db = await recordedFile(folder);
+      const before = sha(db);
+      // SQLite's own -wal and -shm files may appear beside a file read in place: the file itself stays as it was.
+      const files = () =>
+        readdirSync(folder)
+          .filter((f) => !/-(wal|shm)$/.test(f))
+          .sort();
+      const entries = files();
 
-    const history = cliWithoutWriteAccess(db, folder, folderWritable, 'history', '--db', db, '--limit', '5');
-    expect(history.code, history.stderr).toBe(0);
-    expect(history.stdout.trim().split('\n')).toHaveLength(2 + 5);
-    if (how) expect(history.stderr).toMatch(how);
-    expect(history.stderr).not.toMatch(/error/);
+      const history = cliWithoutWriteAccess(db, folder, folderWritable, 'history', '--db', db, '--limit', '5');
+      expect(history.code, history.stderr).toBe(0);
+      expect(history.stdout.trim().split('\n')).toHaveLength(2 + 5);
+      if (how) expect(history.stderr).toMatch(how);
+      expect(history.stderr).not.toMatch(/error/);
 
-    const exported = cliWithoutWriteAccess(db, folder, folderWritable, 'export', '--db', db);
-    expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stdout.trim().split('\n').filter((l) => l.startsWith('{"type":"execution"'))).toHaveLength(EXECUTIONS);
+      const exported = cliWithoutWriteAccess(db, folder, folderWritable, 'export', '--db', db);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(
+        exported.stdout
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('{"type":"execution"')),
+      ).toHaveLength(EXECUTIONS);
 
-    const prune = cliWithoutWriteAccess(db, folder, folderWritable, 'prune', '--db', db, '--max-executions', '1');
-    expect(prune.code).toBe(1);
-    oneLineError(prune.stderr);
-    expect(prune.stderr).toMatch(/cannot be written here.*read-only path/);
+      const prune = cliWithoutWriteAccess(db, folder, folderWritable, 'prune', '--db', db, '--max-executions', '1');
+      expect(prune.code).toBe(1);
+      oneLineError(prune.stderr);
+      expect(prune.stderr).toMatch(/cannot be written here.*read-only path/);
 
-    expect(sha(db)).toBe(before);
-    expect(files()).toEqual(entries);
-  }, 60_000);
+      expect(sha(db)).toBe(before);
+      expect(files()).toEqual(entries);
+    },
+    60_000,
+  );
 });
 
 describe('a history damaged past its first pages', () => {

@@ -47,7 +47,12 @@ const sqlite: Engine = {
     const path = join(t.dir, 'history.db');
     return {
       location: path,
-      recorder: async (o = {}) => SqliteHistoryWriter.open(path, { writerThread: false, ...(o.batchSize ? { batchSize: o.batchSize } : {}), ...(o.redactor ? { redactor: o.redactor } : {}) }),
+      recorder: async (o = {}) =>
+        SqliteHistoryWriter.open(path, {
+          writerThread: false,
+          ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+          ...(o.redactor ? { redactor: o.redactor } : {}),
+        }),
       open: async () => {
         const s = new SqliteHistoryStore(openStore(path, { create: true }), true);
         cleanups.push(() => s.close());
@@ -67,7 +72,11 @@ const postgres: Engine = {
     return {
       location: url,
       recorder: async (o = {}) =>
-        openPgHistoryWriter(url, { ...(o.batchSize ? { batchSize: o.batchSize } : {}), ...(o.redactor ? { redactor: o.redactor } : {}), ...(o.host ? { host: o.host } : {}) }),
+        openPgHistoryWriter(url, {
+          ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+          ...(o.redactor ? { redactor: o.redactor } : {}),
+          ...(o.host ? { host: o.host } : {}),
+        }),
       open: async () => {
         const s = await PgHistoryStore.open(url);
         cleanups.push(() => s.close());

@@ -43,36 +43,93 @@ export function makeExecution(o: ExecutionOptions = {}): ExecutionRecord {
   const tool = o.tool ?? 'send_email';
   const text = o.text ?? 'write to alice@example.com about the quarterly report';
   const received = { name: tool, arguments: { to: 'alice@example.com', body: text } };
-  const forwarded = { name: tool, arguments: { to: '[EMAIL_REDACTED]', body: text.split(' ').map((w) => (w.includes('@') ? '[EMAIL_REDACTED]' : w)).join(' ') } };
+  const forwarded = {
+    name: tool,
+    arguments: {
+      to: '[EMAIL_REDACTED]',
+      body: text
+        .split(' ')
+        .map((w) => (w.includes('@') ? '[EMAIL_REDACTED]' : w))
+        .join(' '),
+    },
+  };
   const blocked = outcome === 'blocked';
   const response = { content: [{ type: 'text', text: `sent: ${text}` }], isError: false };
   const startedAt = o.startedAt ?? new Date().toISOString();
   const requestSteps: TraceStep[] = [
     step({
-      server: 'samples', name: 'email-redactor', type: 'mutation', pass: 'mutation', outcome: 'mutated', priority: -1000,
-      input: received, startMs: 0.1, durationMs: 1.5,
+      server: 'samples',
+      name: 'email-redactor',
+      type: 'mutation',
+      pass: 'mutation',
+      outcome: 'mutated',
+      priority: -1000,
+      input: received,
+      startMs: 0.1,
+      durationMs: 1.5,
       result: { interceptor: 'email-redactor', phase: 'request', type: 'mutation', modified: true, payload: forwarded },
     }),
     step({
-      server: 'samples', name: 'pii-validator', type: 'validation', pass: 'validation', outcome: blocked ? 'blocked' : 'allowed',
-      input: forwarded, startMs: 1.7, durationMs: 0.8,
+      server: 'samples',
+      name: 'pii-validator',
+      type: 'validation',
+      pass: 'validation',
+      outcome: blocked ? 'blocked' : 'allowed',
+      input: forwarded,
+      startMs: 1.7,
+      durationMs: 0.8,
       result: blocked
-        ? { interceptor: 'pii-validator', phase: 'request', type: 'validation', valid: false, severity: 'error', messages: [{ message: 'Payload may contain Social Security Number data', severity: 'error', path: '$.arguments' }] }
+        ? {
+            interceptor: 'pii-validator',
+            phase: 'request',
+            type: 'validation',
+            valid: false,
+            severity: 'error',
+            messages: [{ message: 'Payload may contain Social Security Number data', severity: 'error', path: '$.arguments' }],
+          }
         : { interceptor: 'pii-validator', phase: 'request', type: 'validation', valid: true },
     }),
     step({
-      server: 'samples', name: 'request-logger', type: 'sink', pass: 'sink', outcome: blocked ? 'skipped' : o.sinkRecorded === false ? 'not-recorded' : 'recorded',
-      ...(blocked ? { skipped: 'validation-failed' as const } : { input: forwarded, result: { interceptor: 'request-logger', phase: 'request', type: 'sink', recorded: o.sinkRecorded ?? true, metrics: { payloadBytes: 120 } } }),
-      startMs: 2.6, durationMs: blocked ? 0 : 0.4,
+      server: 'samples',
+      name: 'request-logger',
+      type: 'sink',
+      pass: 'sink',
+      outcome: blocked ? 'skipped' : o.sinkRecorded === false ? 'not-recorded' : 'recorded',
+      ...(blocked
+        ? { skipped: 'validation-failed' as const }
+        : {
+            input: forwarded,
+            result: { interceptor: 'request-logger', phase: 'request', type: 'sink', recorded: o.sinkRecorded ?? true, metrics: { payloadBytes: 120 } },
+          }),
+      startMs: 2.6,
+      durationMs: blocked ? 0 : 0.4,
     }),
   ];
   const requestTrace: ChainTrace = {
-    event: 'tools/call', phase: 'request', startedAt, durationMs: 3.1, decision: blocked ? 'block' : 'allow',
-    status: blocked ? 'validation_failed' : 'success', inputPayload: received, finalPayload: forwarded, modified: true,
+    event: 'tools/call',
+    phase: 'request',
+    startedAt,
+    durationMs: 3.1,
+    decision: blocked ? 'block' : 'allow',
+    status: blocked ? 'validation_failed' : 'success',
+    inputPayload: received,
+    finalPayload: forwarded,
+    modified: true,
     discovery: [{ server: 'samples', ok: true, failOpen: false, durationMs: 2, interceptorCount: 3, skippedDescriptors: [] }],
     steps: requestSteps,
     validationSummary: { errors: blocked ? 1 : 0, warnings: 0, infos: 0 },
-    ...(blocked ? { blockedBy: { server: 'samples', interceptor: 'pii-validator', phase: 'request' as const, event: 'tools/call', reason: 'Payload may contain Social Security Number data', messages: ['Payload may contain Social Security Number data'] } } : {}),
+    ...(blocked
+      ? {
+          blockedBy: {
+            server: 'samples',
+            interceptor: 'pii-validator',
+            phase: 'request' as const,
+            event: 'tools/call',
+            reason: 'Payload may contain Social Security Number data',
+            messages: ['Payload may contain Social Security Number data'],
+          },
+        }
+      : {}),
   };
   const record: ExecutionRecord = {
     id: o.id ?? randomUUID(),
@@ -93,7 +150,10 @@ export function makeExecution(o: ExecutionOptions = {}): ExecutionRecord {
   }
   if (blocked) {
     record.blockedBy = requestTrace.blockedBy;
-    record.responseReturned = { content: [{ type: 'text', text: 'Blocked by samples/pii-validator (request): Payload may contain Social Security Number data' }], isError: true };
+    record.responseReturned = {
+      content: [{ type: 'text', text: 'Blocked by samples/pii-validator (request): Payload may contain Social Security Number data' }],
+      isError: true,
+    };
     return record;
   }
   if (outcome === 'error') {
@@ -105,11 +165,26 @@ export function makeExecution(o: ExecutionOptions = {}): ExecutionRecord {
   record.responseReceived = response;
   record.responseReturned = response;
   record.responseTrace = {
-    event: 'tools/call', phase: 'response', startedAt, durationMs: 0.9, decision: 'allow', status: 'success',
-    inputPayload: response, finalPayload: response, modified: false, discovery: [],
+    event: 'tools/call',
+    phase: 'response',
+    startedAt,
+    durationMs: 0.9,
+    decision: 'allow',
+    status: 'success',
+    inputPayload: response,
+    finalPayload: response,
+    modified: false,
+    discovery: [],
     steps: [
       step({
-        server: 'samples', name: 'request-logger', type: 'sink', pass: 'sink', outcome: 'recorded', input: response, startMs: 0.1, durationMs: 0.3,
+        server: 'samples',
+        name: 'request-logger',
+        type: 'sink',
+        pass: 'sink',
+        outcome: 'recorded',
+        input: response,
+        startMs: 0.1,
+        durationMs: 0.3,
         result: { interceptor: 'request-logger', phase: 'response', type: 'sink', recorded: true, metrics: { payloadBytes: 80 } },
       }),
     ],

@@ -49,7 +49,10 @@ function exportWithSecrets(): string {
 
 /** Every byte SQLite keeps for the file: the database, and the WAL if one is left. */
 function rawBytes(path: string): string {
-  return [path, `${path}-wal`].filter(existsSync).map((p) => readFileSync(p).toString('latin1')).join('');
+  return [path, `${path}-wal`]
+    .filter(existsSync)
+    .map((p) => readFileSync(p).toString('latin1'))
+    .join('');
 }
 
 const redactBody = createRedactor({ paths: ['arguments.password'] })!;
@@ -74,9 +77,21 @@ describe('import through the store', () => {
     const cases: [string, (e: Record<string, unknown>) => void, RegExp][] = [
       ['startedAt', (e) => (e.startedAt = 'not-a-date'), /^line 4: execution\.startedAt: must be a date and time .*got "not-a-date"/],
       ['durationMs', (e) => (e.durationMs = -5), /^line 4: execution\.durationMs: must not be negative, got -5/],
-      ['trace durationMs', (e) => ((e.requestTrace as Record<string, unknown>).durationMs = -1), /^line 4: execution\.requestTrace\.durationMs: must not be negative/],
-      ['step durationMs', (e) => ((e.requestTrace as { steps: Record<string, unknown>[] }).steps[0]!.durationMs = -2), /^line 4: execution\.requestTrace\.steps\.0\.durationMs: must not be negative/],
-      ['trace startedAt', (e) => ((e.requestTrace as Record<string, unknown>).startedAt = 'yesterday'), /^line 4: execution\.requestTrace\.startedAt: must be a date/],
+      [
+        'trace durationMs',
+        (e) => ((e.requestTrace as Record<string, unknown>).durationMs = -1),
+        /^line 4: execution\.requestTrace\.durationMs: must not be negative/,
+      ],
+      [
+        'step durationMs',
+        (e) => ((e.requestTrace as { steps: Record<string, unknown>[] }).steps[0]!.durationMs = -2),
+        /^line 4: execution\.requestTrace\.steps\.0\.durationMs: must not be negative/,
+      ],
+      [
+        'trace startedAt',
+        (e) => ((e.requestTrace as Record<string, unknown>).startedAt = 'yesterday'),
+        /^line 4: execution\.requestTrace\.startedAt: must be a date/,
+      ],
     ];
     for (const [what, spoil, message] of cases) {
       const bad = makeExecution() as unknown as Record<string, unknown>;

@@ -12,7 +12,11 @@ const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 const item = (uuid: string) => ({ kind: 'message', uuid }) as unknown as EncodedItem;
-const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { uuid: string }).uuid);
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { uuid: string }).uuid);
 
 describe('the journal writes records by age', () => {
   it('journals an old record at its tick but not one accepted just before it, then that one within an interval', async () => {

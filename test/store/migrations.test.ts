@@ -31,8 +31,7 @@ function fileAt(version: number): Database.Database {
   return db;
 }
 
-const objects = (db: Database.Database) =>
-  new Set((db.prepare(`SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'`).pluck().all() as string[]));
+const objects = (db: Database.Database) => new Set(db.prepare(`SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'`).pluck().all() as string[]);
 const version = (db: Database.Database) => db.pragma('user_version', { simple: true });
 
 describe('migrations', () => {
@@ -61,7 +60,9 @@ describe('migrations', () => {
     db.pragma('foreign_keys = ON');
     db.exec('DELETE FROM executions WHERE id = 5');
     expect(db.prepare('SELECT count(*) FROM steps').pluck().get()).toBe(0);
-    expect(() => db.exec(`INSERT INTO executions (id, uuid, gateway_id, event, started_ms, duration_ms, outcome) VALUES (6, 'v', 1, 'x', 0, 1, 'maybe')`)).toThrow(/CHECK/);
+    expect(() =>
+      db.exec(`INSERT INTO executions (id, uuid, gateway_id, event, started_ms, duration_ms, outcome) VALUES (6, 'v', 1, 'x', 0, 1, 'maybe')`),
+    ).toThrow(/CHECK/);
   });
 
   it('0002 adds sink events with their indexes', () => {
@@ -122,9 +123,13 @@ async function rowsAt(version: number): Promise<{ old: string; reference: string
   recorder.recordGateway('alpha', { backend: { transport: 'stdio', command: 'server-everything' } });
   recorder.recordSession({ id: 's1', gateway: 'alpha', startedAt: '2025-06-01T12:00:00.000Z', transport: 'http' });
   recorder.recordExecution(makeExecution({ gateway: 'alpha', sessionId: 's1', text: 'invoice for Zanzibar', startedAt: '2025-06-01T12:00:01.000Z' }));
-  recorder.recordExecution(makeExecution({ gateway: 'alpha', outcome: 'blocked', text: 'ssn of Quimby', startedAt: '2025-06-01T12:00:02.000Z', sinkRecorded: false }));
+  recorder.recordExecution(
+    makeExecution({ gateway: 'alpha', outcome: 'blocked', text: 'ssn of Quimby', startedAt: '2025-06-01T12:00:02.000Z', sinkRecorded: false }),
+  );
   // A large payload (kept once in the payloads table) and an error reply.
-  recorder.recordExecution(makeExecution({ gateway: 'beta', outcome: 'error', text: `Xylophone ${'long text '.repeat(5000)}`, startedAt: '2025-06-01T12:00:03.000Z' }));
+  recorder.recordExecution(
+    makeExecution({ gateway: 'beta', outcome: 'error', text: `Xylophone ${'long text '.repeat(5000)}`, startedAt: '2025-06-01T12:00:03.000Z' }),
+  );
   await recorder.close();
 
   const old = join(dir, `at-${version}.db`);
@@ -147,40 +152,43 @@ async function rowsAt(version: number): Promise<{ old: string; reference: string
 }
 
 describe('migrations carry the rows a file already holds', () => {
-  it.each(migrations.map((m) => m.version).filter((v) => v > 1))('migration %i: rows written at the version before it read back the same, and get what it adds', async (v) => {
-    const { old, reference } = await rowsAt(v - 1);
-    const migrated = openStore(old, { migrateTo: v });
-    const ref = openStore(reference, { create: false });
-    try {
-      expect(migrated.db.pragma('user_version', { simple: true })).toBe(v);
-      expect(listExecutions(migrated.db).items).toHaveLength(3);
-      // Every gateway, session and execution, field for field (export is lossless).
-      expect(exportToString(migrated.db).jsonl).toBe(exportToString(ref.db).jsonl);
-      if (v >= 2) {
-        // Sink steps recorded before version 2 are on the Sinks screen too.
-        const events = listSinkEvents(migrated.db, {}, { limit: 100 }).items;
-        expect(events.length).toBeGreaterThan(0);
-        expect(events).toEqual(listSinkEvents(ref.db, {}, { limit: 100 }).items);
-      }
-      if (v >= 4) {
-        // Messages start with version 4: an upgraded file has the table, empty, with its indexes.
-        expect(migrated.db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
-        expect(objects(migrated.db).has('messages_by_session')).toBe(true);
-      }
-      if (v === 3) {
-        // Executions recorded before version 3 are found by the free-text search. (Only here: rowsAt copies
-        // tables, not the contentless index, so a file copied at version 3 or later has no search rows.)
-        for (const word of ['zanzibar', 'quimby', 'xylophone', 'alice', 'sent', 'Quim*']) {
-          const ids = (db: Database.Database) => listExecutions(db, { search: word }).items.map((e) => e.id);
-          expect(ids(migrated.db), word).toEqual(ids(ref.db));
-          expect(ids(migrated.db).length, word).toBeGreaterThan(0);
+  it.each(migrations.map((m) => m.version).filter((v) => v > 1))(
+    'migration %i: rows written at the version before it read back the same, and get what it adds',
+    async (v) => {
+      const { old, reference } = await rowsAt(v - 1);
+      const migrated = openStore(old, { migrateTo: v });
+      const ref = openStore(reference, { create: false });
+      try {
+        expect(migrated.db.pragma('user_version', { simple: true })).toBe(v);
+        expect(listExecutions(migrated.db).items).toHaveLength(3);
+        // Every gateway, session and execution, field for field (export is lossless).
+        expect(exportToString(migrated.db).jsonl).toBe(exportToString(ref.db).jsonl);
+        if (v >= 2) {
+          // Sink steps recorded before version 2 are on the Sinks screen too.
+          const events = listSinkEvents(migrated.db, {}, { limit: 100 }).items;
+          expect(events.length).toBeGreaterThan(0);
+          expect(events).toEqual(listSinkEvents(ref.db, {}, { limit: 100 }).items);
         }
+        if (v >= 4) {
+          // Messages start with version 4: an upgraded file has the table, empty, with its indexes.
+          expect(migrated.db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
+          expect(objects(migrated.db).has('messages_by_session')).toBe(true);
+        }
+        if (v === 3) {
+          // Executions recorded before version 3 are found by the free-text search. (Only here: rowsAt copies
+          // tables, not the contentless index, so a file copied at version 3 or later has no search rows.)
+          for (const word of ['zanzibar', 'quimby', 'xylophone', 'alice', 'sent', 'Quim*']) {
+            const ids = (db: Database.Database) => listExecutions(db, { search: word }).items.map((e) => e.id);
+            expect(ids(migrated.db), word).toEqual(ids(ref.db));
+            expect(ids(migrated.db).length, word).toBeGreaterThan(0);
+          }
+        }
+      } finally {
+        migrated.close();
+        ref.close();
       }
-    } finally {
-      migrated.close();
-      ref.close();
-    }
-  });
+    },
+  );
 
   it('the search finds executions recorded before version 3 once the file is opened (upgraded)', async () => {
     const { old } = await rowsAt(2);

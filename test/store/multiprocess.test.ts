@@ -32,32 +32,36 @@ describe('two processes writing one history file', () => {
   it.each([
     ['with the default busy timeout', undefined],
     ['with a 1 ms busy timeout (retries do the waiting)', 1],
-  ])('lose nothing %s', async (_name, busy) => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const db = join(t.dir, 'shared.db');
-    openStore(db).close(); // both children open an existing, migrated file
-    const N = 1500;
-    const base = Date.UTC(2025, 0, 1);
-    const reader = openStore(db, { create: false });
-    // A reader pages the file while both write. An expect() inside the timer would throw into the
-    // timer, not into the test: each page is kept, and checked below.
-    const pages: string[][] = [];
-    const reading = setInterval(() => pages.push(listExecutions(reader.db, {}, { limit: 50 }).items.map((i) => i.startedAt)), 20);
-    let results: Record<string, unknown>[];
-    try {
-      results = await Promise.all([writer(db, N, 'aaaaaaaa', base, busy), writer(db, N, 'bbbbbbbb', base, busy)]);
-    } finally {
-      clearInterval(reading);
-    }
-    for (const stats of results) expect(stats).toMatchObject({ written: N, lost: 0, rejected: 0, queued: 0 });
-    expect(countExecutions(reader.db)).toBe(2 * N);
-    expect(countExecutions(reader.db, { gateway: 'aaaaaaaa' })).toBe(N);
-    expect(countExecutions(reader.db, { gateway: 'bbbbbbbb' })).toBe(N);
-    expect(reader.db.prepare('SELECT count(DISTINCT uuid) FROM executions').pluck().get()).toBe(2 * N);
-    expect(pages.length).toBeGreaterThan(0);
-    // Every page the reader saw while both wrote was newest first.
-    for (const keys of pages) expect(keys).toEqual([...keys].sort().reverse());
-    reader.close();
-  }, 120_000);
+  ])(
+    'lose nothing %s',
+    async (_name, busy) => {
+      const t = tempDir();
+      cleanups.push(t.cleanup);
+      const db = join(t.dir, 'shared.db');
+      openStore(db).close(); // both children open an existing, migrated file
+      const N = 1500;
+      const base = Date.UTC(2025, 0, 1);
+      const reader = openStore(db, { create: false });
+      // A reader pages the file while both write. An expect() inside the timer would throw into the
+      // timer, not into the test: each page is kept, and checked below.
+      const pages: string[][] = [];
+      const reading = setInterval(() => pages.push(listExecutions(reader.db, {}, { limit: 50 }).items.map((i) => i.startedAt)), 20);
+      let results: Record<string, unknown>[];
+      try {
+        results = await Promise.all([writer(db, N, 'aaaaaaaa', base, busy), writer(db, N, 'bbbbbbbb', base, busy)]);
+      } finally {
+        clearInterval(reading);
+      }
+      for (const stats of results) expect(stats).toMatchObject({ written: N, lost: 0, rejected: 0, queued: 0 });
+      expect(countExecutions(reader.db)).toBe(2 * N);
+      expect(countExecutions(reader.db, { gateway: 'aaaaaaaa' })).toBe(N);
+      expect(countExecutions(reader.db, { gateway: 'bbbbbbbb' })).toBe(N);
+      expect(reader.db.prepare('SELECT count(DISTINCT uuid) FROM executions').pluck().get()).toBe(2 * N);
+      expect(pages.length).toBeGreaterThan(0);
+      // Every page the reader saw while both wrote was newest first.
+      for (const keys of pages) expect(keys).toEqual([...keys].sort().reverse());
+      reader.close();
+    },
+    120_000,
+  );
 });

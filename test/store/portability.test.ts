@@ -23,7 +23,14 @@ async function recordedFile(): Promise<string> {
   const path = join(dir(), 'source.db');
   const recorder = SqliteHistoryWriter.open(path, { writerThread: false });
   recorder.recordGateway('alpha', { name: 'alpha', backend: { transport: 'stdio', command: 'server-everything' } });
-  recorder.recordSession({ id: 's1', gateway: 'alpha', startedAt: '2025-06-01T12:00:00.000Z', clientInfo: { name: 'cursor', version: '1' }, protocolVersion: '2025-06-18', transport: 'http' });
+  recorder.recordSession({
+    id: 's1',
+    gateway: 'alpha',
+    startedAt: '2025-06-01T12:00:00.000Z',
+    clientInfo: { name: 'cursor', version: '1' },
+    protocolVersion: '2025-06-18',
+    transport: 'http',
+  });
   const original = makeExecution({ gateway: 'alpha', sessionId: 's1', startedAt: '2025-06-01T12:00:01.000Z' });
   recorder.recordExecution(original);
   recorder.recordExecution(makeExecution({ gateway: 'alpha', outcome: 'blocked', startedAt: '2025-06-01T12:00:02.000Z' }));
@@ -74,7 +81,12 @@ describe('export / import', () => {
     expect(count).toBe(0);
     const mutated = exportToString(source.db, { gateway: 'alpha', outcome: 'mutated' });
     expect(mutated.count).toBe(1);
-    expect(mutated.jsonl.split('\n').filter(Boolean).map((l) => JSON.parse(l).type)).toEqual([undefined, 'gateway', 'session', 'execution']);
+    expect(
+      mutated.jsonl
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).type),
+    ).toEqual([undefined, 'gateway', 'session', 'execution']);
     expect(jsonl.split('\n').filter(Boolean)).toHaveLength(1);
     expect([...exportLines(source.db, { search: 'nothing-matches-this' })]).toHaveLength(1);
     source.close();
@@ -82,7 +94,13 @@ describe('export / import', () => {
 
   it.each([
     ['a line that is not JSON', (l: string[]) => l.splice(5, 0, '{"type":"execution",'), 6, /not valid JSON/],
-    ['a record missing a field', (l: string[]) => l.splice(5, 0, '{"type":"execution","execution":{"id":"x","gateway":"g","event":"tools/call","startedAt":"2025-01-01T00:00:00Z","durationMs":1}}'), 6, /execution\.outcome/],
+    [
+      'a record missing a field',
+      (l: string[]) =>
+        l.splice(5, 0, '{"type":"execution","execution":{"id":"x","gateway":"g","event":"tools/call","startedAt":"2025-01-01T00:00:00Z","durationMs":1}}'),
+      6,
+      /execution\.outcome/,
+    ],
     ['an unknown line type', (l: string[]) => l.splice(3, 0, '{"type":"bogus"}'), 4, /type/],
     ['a missing header', (l: string[]) => l.splice(0, 1), 1, /first line must be/],
   ])('imports nothing when it meets %s, and names the line', async (_what, corrupt, lineNo, message) => {

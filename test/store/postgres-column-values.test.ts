@@ -28,8 +28,16 @@ describe.skipIf(skip)('PostgreSQL history: values its columns cannot hold', () =
       const plain = makeExecution({ gateway: 'nul-gw' });
       const evil = makeExecution({ gateway: 'nul-gw', tool: 'hide\u0000me', sessionId: 's\u00001', text: 'secret\u0000word exfiltrate' });
       const message: MessageRecord = {
-        id: randomUUID(), gateway: 'nul-gw', sessionId: 's\u00001', at: Date.now(), side: 'client', direction: 'in', kind: 'request',
-        method: 'tools/\u0000call', jsonrpcId: 'id\u00001', message: { jsonrpc: '2.0', id: 'id\u00001', method: 'tools/\u0000call', params: { name: 'hide\u0000me' } },
+        id: randomUUID(),
+        gateway: 'nul-gw',
+        sessionId: 's\u00001',
+        at: Date.now(),
+        side: 'client',
+        direction: 'in',
+        kind: 'request',
+        method: 'tools/\u0000call',
+        jsonrpcId: 'id\u00001',
+        message: { jsonrpc: '2.0', id: 'id\u00001', method: 'tools/\u0000call', params: { name: 'hide\u0000me' } },
       };
       writer.recordExecution(plain);
       writer.recordExecution(evil);
@@ -57,7 +65,10 @@ describe.skipIf(skip)('PostgreSQL history: values its columns cannot hold', () =
     const store = await PgHistoryStore.open(url);
     try {
       // Random text does not compress: 8,000 characters is past the ~2.7 kB a btree entry may hold.
-      const longName = Array.from({ length: 250 }, () => randomUUID()).join('').slice(0, 8000) + '\u{1F600}';
+      const longName =
+        Array.from({ length: 250 }, () => randomUUID())
+          .join('')
+          .slice(0, 8000) + '\u{1F600}';
       const long = makeExecution({ gateway: 'limits-gw', tool: longName });
       const code = { ...makeExecution({ gateway: 'limits-gw' }), errorReturned: { code: 2 ** 40, message: 'a backend said so' } };
       writer.recordExecution(long);

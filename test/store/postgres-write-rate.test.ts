@@ -43,7 +43,10 @@ describe.skipIf(skip)('PostgreSQL history writer write path', () => {
   }
   /** Until a recorder's insert is seen waiting on that lock (an event of the server, not a delay). */
   const waitingOnLock = async (db: pg.Client) =>
-    Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'interceptor-console' AND wait_event_type = 'Lock'`)).rows[0]!.n);
+    Number(
+      (await db.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'interceptor-console' AND wait_event_type = 'Lock'`))
+        .rows[0]!.n,
+    );
 
   it('keeps committing later batches while one waits on the server, then writes that one too', async () => {
     const url = await cluster.createDatabase();
@@ -116,8 +119,16 @@ describe.skipIf(skip)('PostgreSQL history writer write path', () => {
       await admin.query(`SELECT 1 FROM gateways WHERE name = 'msg-gw' FOR NO KEY UPDATE`); // holds batch 1 at its first statement
       const at = Date.now(); // one millisecond for all: the Messages view orders them by key
       const message = (i: number): MessageRecord => ({
-        id: randomUUID(), gateway: 'msg-gw', sessionId: 's-1', at, side: 'client', direction: i % 2 ? 'out' : 'in',
-        kind: i % 2 ? 'response' : 'request', method: 'tools/call', jsonrpcId: Math.floor(i / 2), message: { jsonrpc: '2.0', id: Math.floor(i / 2) },
+        id: randomUUID(),
+        gateway: 'msg-gw',
+        sessionId: 's-1',
+        at,
+        side: 'client',
+        direction: i % 2 ? 'out' : 'in',
+        kind: i % 2 ? 'response' : 'request',
+        method: 'tools/call',
+        jsonrpcId: Math.floor(i / 2),
+        message: { jsonrpc: '2.0', id: Math.floor(i / 2) },
       });
       const messages = Array.from({ length: 9 }, (_, i) => message(i));
       recorder.recordGateway('msg-gw', { version: 2 });
@@ -182,7 +193,11 @@ describe.skipIf(skip)('PostgreSQL history writer write path', () => {
       try {
         expect(await store.countExecutions({ gateway: 'stop-gw' })).toBe(1500);
         const ids = new Set<string>();
-        for (let cursor: string | undefined, page; (page = await store.listExecutions({ gateway: 'stop-gw' }, { limit: 500, ...(cursor ? { cursor } : {}) })).items.length > 0; cursor = page.nextCursor) {
+        for (
+          let cursor: string | undefined, page;
+          (page = await store.listExecutions({ gateway: 'stop-gw' }, { limit: 500, ...(cursor ? { cursor } : {}) })).items.length > 0;
+          cursor = page.nextCursor
+        ) {
           for (const item of page.items) ids.add(item.id);
           if (!page.nextCursor) break;
         }
@@ -205,7 +220,14 @@ describe.skipIf(skip)('PostgreSQL history writer write path', () => {
     const recorder = await openPgHistoryWriter(url);
     try {
       const at = new Date().toISOString();
-      const bare = (n: number): ExecutionRecord => ({ id: `00000000-0000-4000-8000-00000000000${n}`, gateway: 'bare-gw', event: 'ping', startedAt: at, durationMs: 1, outcome: 'allow' });
+      const bare = (n: number): ExecutionRecord => ({
+        id: `00000000-0000-4000-8000-00000000000${n}`,
+        gateway: 'bare-gw',
+        event: 'ping',
+        startedAt: at,
+        durationMs: 1,
+        outcome: 'allow',
+      });
       recorder.recordExecution(bare(1));
       await recorder.flush(); // a batch of one whose search words are no text at all
       for (const r of [bare(2), makeExecution({ gateway: 'bare-gw', text: 'quarterly' }), bare(3)]) recorder.recordExecution(r);

@@ -125,7 +125,10 @@ describe.skipIf(skip)('PostgreSQL store', () => {
     await recorder.close();
     const t = tempDir();
     const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '', INTERCEPTOR_CONSOLE_DATA: t.dir, ...env } });
+      spawnSync(process.execPath, [cliPath, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '', INTERCEPTOR_CONSOLE_DATA: t.dir, ...env },
+      });
     try {
       const listed = cli(['history', '--db', from, '--search', 'figures', '--json']);
       expect(listed.status, listed.stderr).toBe(0);

@@ -38,13 +38,25 @@ describe.each(ENGINES)('$name store', (engine) => {
   }
   let store: HistoryStore;
   const recorded = sixtyExecutions();
-  const expected = (pred: (r: ExecutionRecord) => boolean) => recorded.filter(pred).reverse().map((r) => r.id);
+  const expected = (pred: (r: ExecutionRecord) => boolean) =>
+    recorded
+      .filter(pred)
+      .reverse()
+      .map((r) => r.id);
 
   beforeAll(async () => {
     const history = await engine.create();
     // Two recording hosts, as a gateway scaled out over two machines: the first 40 from host-a, the rest from host-b.
     const recorder = await history.recorder({ batchSize: 7, host: 'host-a' });
-    recorder.recordSession({ id: 'session-1', gateway: 'alpha', startedAt: at(0), clientInfo: { name: 'claude', version: '1.0' }, principal: { type: 'user', id: 'ada' }, protocolVersion: '2025-06-18', transport: 'stdio' });
+    recorder.recordSession({
+      id: 'session-1',
+      gateway: 'alpha',
+      startedAt: at(0),
+      clientInfo: { name: 'claude', version: '1.0' },
+      principal: { type: 'user', id: 'ada' },
+      protocolVersion: '2025-06-18',
+      transport: 'stdio',
+    });
     for (const rec of recorded.slice(0, 40)) recorder.recordExecution(rec);
     await recorder.close();
     const second = await history.recorder({ batchSize: 7, host: 'host-b' });
@@ -58,7 +70,12 @@ describe.each(ENGINES)('$name store', (engine) => {
       const page = await store.listExecutions({}, { limit: 3 });
       expect(ids(page.items)).toEqual(expected(() => true).slice(0, 3));
       const blocked = (await store.listExecutions({ outcome: 'blocked' }, { limit: 1 })).items[0]!;
-      expect(blocked).toMatchObject({ gateway: 'alpha', event: 'tools/call', outcome: 'blocked', blockedBy: { server: 'samples', interceptor: 'pii-validator', phase: 'request' } });
+      expect(blocked).toMatchObject({
+        gateway: 'alpha',
+        event: 'tools/call',
+        outcome: 'blocked',
+        blockedBy: { server: 'samples', interceptor: 'pii-validator', phase: 'request' },
+      });
     });
 
     it.each([
@@ -75,7 +92,11 @@ describe.each(ENGINES)('$name store', (engine) => {
       ['unknown gateway', { gateway: 'gamma' }, () => false],
       // Only a shared history records the host (SQLite: one machine, no host, so nothing matches).
       ['host', { host: 'host-b' }, (r: ExecutionRecord) => engine.name === 'postgres' && recorded.indexOf(r) >= 40],
-      ['host + gateway', { host: 'host-a', gateway: 'beta' }, (r: ExecutionRecord) => engine.name === 'postgres' && recorded.indexOf(r) < 40 && r.gateway === 'beta'],
+      [
+        'host + gateway',
+        { host: 'host-a', gateway: 'beta' },
+        (r: ExecutionRecord) => engine.name === 'postgres' && recorded.indexOf(r) < 40 && r.gateway === 'beta',
+      ],
       ['unknown host', { host: 'host-z' }, () => false],
       ['time range', { since: at(10), until: at(20) }, (r: ExecutionRecord) => r.startedAt >= at(10) && r.startedAt < at(20)],
       ['time range in epoch ms', { since: T0 + 50 * 60_000 }, (r: ExecutionRecord) => r.startedAt >= at(50)],
@@ -87,7 +108,11 @@ describe.each(ENGINES)('$name store', (engine) => {
       ['search: a redaction marker, as its words', { search: 'EMAIL_REDACTED' }, (r: ExecutionRecord) => r.outcome !== 'blocked'],
       ['search: part of an e-mail address, as its words', { search: 'alice' }, () => true],
       ['search: operators are taken literally', { search: 'NEAR( "unbalanced' }, () => false],
-      ['search + filters', { search: 'message', gateway: 'alpha', outcome: 'allow' as const }, (r: ExecutionRecord) => r.gateway === 'alpha' && r.outcome === 'allow' && r !== recorded[42]],
+      [
+        'search + filters',
+        { search: 'message', gateway: 'alpha', outcome: 'allow' as const },
+        (r: ExecutionRecord) => r.gateway === 'alpha' && r.outcome === 'allow' && r !== recorded[42],
+      ],
     ])('filters by %s', async (_name, filter, pred) => {
       const want = expected(pred);
       const page = await store.listExecutions(filter, { limit: 100, withTotal: true });
@@ -135,7 +160,10 @@ describe.each(ENGINES)('$name store', (engine) => {
     it('adds sink events, the session and replays', async () => {
       const detail = (await store.getExecution(recorded[0]!.id))!;
       expect(detail.session).toMatchObject({ id: 'session-1', clientInfo: { name: 'claude' }, principal: { type: 'user', id: 'ada' } });
-      expect(detail.sinkEvents.map((e) => [e.phase, e.recorded])).toEqual([['request', false], ['response', true]]);
+      expect(detail.sinkEvents.map((e) => [e.phase, e.recorded])).toEqual([
+        ['request', false],
+        ['response', true],
+      ]);
       expect(detail.replayedBy).toEqual([]);
       expect(await store.getExecution('no-such-id')).toBeUndefined();
     });
@@ -149,7 +177,12 @@ describe.each(ENGINES)('$name store', (engine) => {
       expect(all[0]!.executionId).toBe(recorded[59]!.id);
       expect(all[0]).toMatchObject({ interceptor: 'samples/request-logger', event: 'tools/call', metrics: { payloadBytes: expect.any(Number) } });
       const notRecorded = (await store.listSinkEvents({ recorded: false }, { limit: 1000 })).items;
-      expect(notRecorded.map((e) => e.executionId).sort()).toEqual(recorded.filter((r, i) => i % 5 === 0 && r.outcome !== 'blocked').map((r) => r.id).sort());
+      expect(notRecorded.map((e) => e.executionId).sort()).toEqual(
+        recorded
+          .filter((r, i) => i % 5 === 0 && r.outcome !== 'blocked')
+          .map((r) => r.id)
+          .sort(),
+      );
       expect((await store.listSinkEvents({ interceptor: 'request-logger', phase: 'response', gateway: 'alpha' }, { limit: 1000 })).items).toHaveLength(15);
       expect((await store.listSinkEvents({ since: at(30) }, { limit: 1000 })).items.every((e) => e.at >= at(30))).toBe(true);
       const page1 = await store.listSinkEvents({}, { limit: 40 });
@@ -187,7 +220,15 @@ describe.each(ENGINES)('$name store', (engine) => {
       const counters = await store.gatewayCounters();
       const alpha = recorded.filter((r) => r.gateway === 'alpha');
       expect(counters.map((c) => c.gateway)).toEqual(['alpha', 'beta']);
-      expect(counters[0]).toMatchObject({ calls: 30, allowed: 15, blocked: 15, mutated: 0, errors: 0, p50Ms: median(alpha.map((r) => r.durationMs)), lastAt: at(58) });
+      expect(counters[0]).toMatchObject({
+        calls: 30,
+        allowed: 15,
+        blocked: 15,
+        mutated: 0,
+        errors: 0,
+        p50Ms: median(alpha.map((r) => r.durationMs)),
+        lastAt: at(58),
+      });
       expect(counters[1]).toMatchObject({ calls: 30, mutated: 15, errors: 15 });
       expect((await store.gatewayCounters({ gateway: 'beta', since: at(50) }))[0]).toMatchObject({ calls: 5 });
     });

@@ -25,8 +25,20 @@ describe('redaction paths', () => {
   it('replaces matches copy-on-write, never touching the input', () => {
     const value = { arguments: { password: 'p', nested: { apiKey: 'k', keep: 1 } }, items: [{ token: 't1' }, { token: 't2', other: 2 }], untouched: { a: 1 } };
     const frozen = JSON.stringify(value);
-    const out = redactPaths(value, [['arguments', 'password'], ['**', 'apiKey'], ['items', '*', 'token']], '[R]') as typeof value;
-    expect(out).toEqual({ arguments: { password: '[R]', nested: { apiKey: '[R]', keep: 1 } }, items: [{ token: '[R]' }, { token: '[R]', other: 2 }], untouched: { a: 1 } });
+    const out = redactPaths(
+      value,
+      [
+        ['arguments', 'password'],
+        ['**', 'apiKey'],
+        ['items', '*', 'token'],
+      ],
+      '[R]',
+    ) as typeof value;
+    expect(out).toEqual({
+      arguments: { password: '[R]', nested: { apiKey: '[R]', keep: 1 } },
+      items: [{ token: '[R]' }, { token: '[R]', other: 2 }],
+      untouched: { a: 1 },
+    });
     expect(JSON.stringify(value)).toBe(frozen);
     expect(out.untouched).toBe(value.untouched);
   });

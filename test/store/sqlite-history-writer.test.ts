@@ -108,7 +108,10 @@ describe.each([
     const stats = recorder.stats();
     expect(stats).toMatchObject({ written: 11, rejected: 1, lost: 0, queued: 0 });
     expect(stats.lastError).toMatch(/execution poison was refused by the database.*refused for the test/);
-    const kept = readFileSync(stats.deadLetterPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const kept = readFileSync(stats.deadLetterPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatchObject({ reason: expect.stringMatching(/refused for the test/), item: { kind: 'execution', uuid: 'poison' } });
     expect(count(path)).toBe(11);

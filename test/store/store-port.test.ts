@@ -17,7 +17,12 @@ async function tenDays(history: History): Promise<void> {
   for (let day = 10; day >= 1; day--) {
     recorder.recordSession({ id: `day-${day}`, gateway: 'demo', startedAt: new Date(NOW - day * DAY).toISOString() });
     for (let i = 0; i < 20; i++) {
-      const rec = makeExecution({ sessionId: `day-${day}`, startedAt: new Date(NOW - day * DAY + i * 1000).toISOString(), outcome: 'allow', text: `day${day} note` });
+      const rec = makeExecution({
+        sessionId: `day-${day}`,
+        startedAt: new Date(NOW - day * DAY + i * 1000).toISOString(),
+        outcome: 'allow',
+        text: `day${day} note`,
+      });
       recorder.recordExecution(rec);
     }
   }
@@ -70,7 +75,11 @@ describe.each(ENGINES)('$name store port', (engine) => {
     const again = await exportToText(to);
     expect(again.count).toBe(200);
     // The same records, in the same order (oldest first).
-    const records = (text: string) => text.split('\n').filter((l) => l.startsWith('{"type":"execution"')).map((l) => JSON.parse(l) as unknown);
+    const records = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('{"type":"execution"'))
+        .map((l) => JSON.parse(l) as unknown);
     expect(records(again.jsonl)).toEqual(records(exported.jsonl));
     const first = (await from.listExecutions({}, { limit: 1 })).items[0]!;
     expect(await to.getExecutionRecord(first.id)).toEqual(await from.getExecutionRecord(first.id));

@@ -87,7 +87,14 @@ describe('OpenTelemetry export from a headless gateway', { timeout: 90_000 }, ()
     expect(backend[0]!.name).toBe('backend tools/call');
     const steps = children.filter((s) => s.kind === 1);
     const stepIds = steps.map((s) => `${s.attributes['mcp.interceptor.phase']} ${s.attributes['mcp.interceptor.id']}`);
-    expect(stepIds).toEqual(expect.arrayContaining(['request samples/pii-validator', 'request samples/tool-allowlist', 'request samples/email-redactor', 'response samples/request-logger']));
+    expect(stepIds).toEqual(
+      expect.arrayContaining([
+        'request samples/pii-validator',
+        'request samples/tool-allowlist',
+        'request samples/email-redactor',
+        'response samples/request-logger',
+      ]),
+    );
     expect(steps.find((s) => s.attributes['mcp.interceptor.id'] === 'samples/email-redactor')!.attributes).toMatchObject({
       'mcp.interceptor.type': 'mutation',
       'mcp.interceptor.outcome': 'mutated',
@@ -129,7 +136,11 @@ describe('OpenTelemetry export from a headless gateway', { timeout: 90_000 }, ()
     const config = writeConfig({ serverInfo: { name: 'otel-raw', version: '1' }, backend: rawBackend(), staticInterceptors: [samples], overrides });
     const gw = gateway(['--config', config, '--no-record', '--otlp-endpoint', url]);
     await gw.initialize();
-    const res = (await gw.request(7, 'tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` } })) as {
+    const res = (await gw.request(7, 'tools/call', {
+      name: 'echo',
+      arguments: { text: 'hi' },
+      _meta: { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` },
+    })) as {
       result: { receivedTraceparent?: string };
     };
     const sent = res.result.receivedTraceparent;
@@ -144,7 +155,9 @@ describe('OpenTelemetry export from a headless gateway', { timeout: 90_000 }, ()
     const plain = gateway(['--config', config, '--no-record'], { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' });
     await plain.initialize();
     const own = `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`;
-    const passed = (await plain.request(8, 'tools/call', { name: 'echo', arguments: {}, _meta: { traceparent: own } })) as { result: { receivedTraceparent?: string } };
+    const passed = (await plain.request(8, 'tools/call', { name: 'echo', arguments: {}, _meta: { traceparent: own } })) as {
+      result: { receivedTraceparent?: string };
+    };
     expect(passed.result.receivedTraceparent).toBe(own);
     const none = (await plain.request(9, 'tools/call', { name: 'echo', arguments: {} })) as { result: Record<string, unknown> };
     expect(none.result).not.toHaveProperty('receivedTraceparent');

@@ -34,7 +34,8 @@ function anyValue(v: IAnyValue): unknown {
 }
 
 /** JSON-encoded OTLP ids are hex strings (the exporter's JSON serializer); protobuf would be bytes. */
-const hex = (id: ISpan['traceId'] | undefined): string | undefined => (id === undefined || id === '' ? undefined : typeof id === 'string' ? id : Buffer.from(id).toString('hex'));
+const hex = (id: ISpan['traceId'] | undefined): string | undefined =>
+  id === undefined || id === '' ? undefined : typeof id === 'string' ? id : Buffer.from(id).toString('hex');
 
 export class OtlpReceiver {
   readonly traces: IExportTraceServiceRequest[] = [];

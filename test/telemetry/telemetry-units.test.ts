@@ -29,7 +29,15 @@ describe('traceparent', () => {
   it('accepts valid W3C values and ignores malformed, all-zero or version-ff ones', () => {
     expect(parseTraceParent(`00-${T}-${S}-01`)).toEqual({ traceId: T, spanId: S, flags: 1 });
     expect(parseTraceParent(`00-${T}-${S}-00`)?.flags).toBe(0);
-    for (const bad of [`00-${'0'.repeat(32)}-${S}-01`, `00-${T}-${'0'.repeat(16)}-01`, `ff-${T}-${S}-01`, `00-${T}-${S}-01-extra`, `00-${T.slice(1)}-${S}-01`, 42, undefined]) {
+    for (const bad of [
+      `00-${'0'.repeat(32)}-${S}-01`,
+      `00-${T}-${'0'.repeat(16)}-01`,
+      `ff-${T}-${S}-01`,
+      `00-${T}-${S}-01-extra`,
+      `00-${T.slice(1)}-${S}-01`,
+      42,
+      undefined,
+    ]) {
       expect(parseTraceParent(bad)).toBeUndefined();
     }
     expect(traceParentOf({ _meta: { traceparent: `00-${T}-${S}-01` } })?.spanId).toBe(S);
@@ -73,7 +81,14 @@ describe('export options and queue', () => {
     const options = resolveTelemetryOptions(`http://127.0.0.1:${await freePort()}`, { OTEL_EXPORTER_OTLP_TIMEOUT: '500' }, '0.0.0')!;
     const lines: string[] = [];
     const telemetry = new OtelTelemetry(options, (l) => lines.push(l));
-    const record: ExecutionRecord = { id: '0b0e8b5e-3c3a-4d4e-9f00-123456789abc', gateway: 'g', event: 'tools/call', startedAt: new Date().toISOString(), durationMs: 1, outcome: 'allow' };
+    const record: ExecutionRecord = {
+      id: '0b0e8b5e-3c3a-4d4e-9f00-123456789abc',
+      gateway: 'g',
+      event: 'tools/call',
+      startedAt: new Date().toISOString(),
+      durationMs: 1,
+      outcome: 'allow',
+    };
     const burst = PENDING_MAX + 5000;
     for (let i = 0; i < burst; i++) telemetry.recordExecution(record); // one synchronous burst: no drain in between
     expect(telemetry.stats()).toMatchObject({ pending: PENDING_MAX, dropped: burst - PENDING_MAX });
@@ -81,22 +96,25 @@ describe('export options and queue', () => {
     expect(lines.join('\n')).toContain(`${burst - PENDING_MAX} execution(s) were not exported (queue full)`);
   });
 
-  it.runIf(process.platform === 'linux')('runs the export thread at a lower priority than the thread that started it, so traffic goes first', { timeout: 60_000 }, async () => {
-    const own = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
-    const expected = Math.min(19, own + 10);
-    expect(expected).toBeGreaterThan(own); // else this runner is already as nice as it gets and nothing is shown
-    const before = threadNiceness();
-    const options = resolveTelemetryOptions(`http://127.0.0.1:${await freePort()}`, { OTEL_EXPORTER_OTLP_TIMEOUT: '500' }, '0.0.0')!;
-    const telemetry = new OtelTelemetry(options, () => undefined);
-    try {
-      expect(telemetry.stats().thread).toBe(true);
-      const niced = () => [...threadNiceness()].filter(([tid, nice]) => !before.has(tid) && nice === expected);
-      await waitFor(() => niced().length > 0, 20_000, `a new thread at nice ${expected}`);
-      // Only the export thread: the process (its main thread) keeps its priority.
-      expect(threadNiceness().get(process.pid)).toBe(before.get(process.pid));
-    } finally {
-      await telemetry.shutdown();
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'runs the export thread at a lower priority than the thread that started it, so traffic goes first',
+    { timeout: 60_000 },
+    async () => {
+      const own = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
+      const expected = Math.min(19, own + 10);
+      expect(expected).toBeGreaterThan(own); // else this runner is already as nice as it gets and nothing is shown
+      const before = threadNiceness();
+      const options = resolveTelemetryOptions(`http://127.0.0.1:${await freePort()}`, { OTEL_EXPORTER_OTLP_TIMEOUT: '500' }, '0.0.0')!;
+      const telemetry = new OtelTelemetry(options, () => undefined);
+      try {
+        expect(telemetry.stats().thread).toBe(true);
+        const niced = () => [...threadNiceness()].filter(([tid, nice]) => !before.has(tid) && nice === expected);
+        await waitFor(() => niced().length > 0, 20_000, `a new thread at nice ${expected}`);
+        // Only the export thread: the process (its main thread) keeps its priority.
+        expect(threadNiceness().get(process.pid)).toBe(before.get(process.pid));
+      } finally {
+        await telemetry.shutdown();
+      }
+    },
+  );
 });
-

@@ -53,7 +53,12 @@ describe('BulkReplayJob', () => {
       { originalId: 'a', replayId: 'r-a' },
       { originalId: 'b', replayId: 'r-b' },
     ]);
-    expect(view.groups.find((g) => g.kind === 'failed')!.pairs.map((p) => p.error).sort()).toEqual(['backend unreachable', 'no longer recorded (pruned?)']);
+    expect(
+      view.groups
+        .find((g) => g.kind === 'failed')!
+        .pairs.map((p) => p.error)
+        .sort(),
+    ).toEqual(['backend unreachable', 'no longer recorded (pruned?)']);
     expect(finished && rep.closed).toBe(true);
     expect(progress.at(-1)).toMatchObject({ state: 'done', done: 6 });
   });
@@ -69,7 +74,7 @@ describe('BulkReplayJob', () => {
       finished: async () => undefined,
     });
     // Wait for the first replays to start, then check no more than four did.
-    for (const end = Date.now() + 10_000; gates.length < 4 && Date.now() < end; ) await new Promise((r) => setImmediate(r));
+    for (const end = Date.now() + 10_000; gates.length < 4 && Date.now() < end;) await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     expect(gates).toHaveLength(4); // four at a time
     job.cancel();

@@ -38,9 +38,13 @@ const trace = (phase: 'request' | 'response', steps: TraceStep[], startedAt = '2
 
 const requestSteps = (blocked: boolean) => [
   step('email-redactor', 'unchanged', { type: 'mutation', pass: 'mutation' }),
-  blocked ? step('pii-validator', 'blocked', { result: { valid: false, messages: [{ message: 'Payload may contain SSN', severity: 'error' }] } as never }) : step('pii-validator', 'allowed'),
+  blocked
+    ? step('pii-validator', 'blocked', { result: { valid: false, messages: [{ message: 'Payload may contain SSN', severity: 'error' }] } as never })
+    : step('pii-validator', 'allowed'),
   step('tool-allowlist', 'allowed'),
-  blocked ? step('request-logger', 'skipped', { type: 'sink', pass: 'sink', skipped: 'validation-failed' }) : step('request-logger', 'recorded', { type: 'sink', pass: 'sink' }),
+  blocked
+    ? step('request-logger', 'skipped', { type: 'sink', pass: 'sink', skipped: 'validation-failed' })
+    : step('request-logger', 'recorded', { type: 'sink', pass: 'sink' }),
 ];
 const responseSteps = () => [
   step('cross-boundary-guard', 'allowed'),
@@ -80,14 +84,34 @@ describe('compareExecutions: which steps differ', () => {
   it('identical content with other timings (startMs, durationMs, startedAt): nothing differs', () => {
     const retimed: Comparable = {
       ...allowed,
-      requestTrace: { ...trace('request', requestSteps(false).map((s) => ({ ...s, startMs: 40, durationMs: 99.5 })), '2026-02-02T10:00:00.000Z'), durationMs: 120 },
-      responseTrace: { ...trace('response', responseSteps().map((s) => ({ ...s, startMs: 7, durationMs: 0.25 })), '2026-02-02T10:00:01.000Z'), durationMs: 3 },
+      requestTrace: {
+        ...trace(
+          'request',
+          requestSteps(false).map((s) => ({ ...s, startMs: 40, durationMs: 99.5 })),
+          '2026-02-02T10:00:00.000Z',
+        ),
+        durationMs: 120,
+      },
+      responseTrace: {
+        ...trace(
+          'response',
+          responseSteps().map((s) => ({ ...s, startMs: 7, durationMs: 0.25 })),
+          '2026-02-02T10:00:01.000Z',
+        ),
+        durationMs: 3,
+      },
     };
     expect(changed(allowed, retimed)).toEqual([]);
   });
 
   it('an interceptor in one chain and not the other, in a phase both ran, still counts', () => {
-    const fewer: Comparable = { ...allowed, responseTrace: trace('response', responseSteps().filter((s) => s.name !== 'cross-boundary-guard')) };
+    const fewer: Comparable = {
+      ...allowed,
+      responseTrace: trace(
+        'response',
+        responseSteps().filter((s) => s.name !== 'cross-boundary-guard'),
+      ),
+    };
     expect(changed(allowed, fewer)).toEqual(['response:samples/cross-boundary-guard']);
   });
 

@@ -8,17 +8,31 @@ describe('diffJson', () => {
   });
 
   it('reports a changed string with a word-level diff', () => {
-    const changes = diffJson({ name: 'echo', arguments: { message: 'mail bob@example.com now' } }, { name: 'echo', arguments: { message: 'mail [EMAIL_REDACTED] now' } });
+    const changes = diffJson(
+      { name: 'echo', arguments: { message: 'mail bob@example.com now' } },
+      { name: 'echo', arguments: { message: 'mail [EMAIL_REDACTED] now' } },
+    );
     expect(changes).toHaveLength(1);
     const c = changes[0]!;
     expect(c.kind).toBe('changed');
     expect(formatPath(c.path)).toBe('$.arguments.message');
     if (c.kind !== 'changed') throw new Error('unreachable');
-    const removed = c.text!.filter((p) => p.kind === 'removed').map((p) => p.text).join('');
-    const added = c.text!.filter((p) => p.kind === 'added').map((p) => p.text).join('');
+    const removed = c
+      .text!.filter((p) => p.kind === 'removed')
+      .map((p) => p.text)
+      .join('');
+    const added = c
+      .text!.filter((p) => p.kind === 'added')
+      .map((p) => p.text)
+      .join('');
     expect(removed).toBe('bob@example.com');
     expect(added).toBe('[EMAIL_REDACTED]');
-    expect(c.text!.filter((p) => p.kind === 'same').map((p) => p.text).join('')).toBe('mail  now');
+    expect(
+      c
+        .text!.filter((p) => p.kind === 'same')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe('mail  now');
   });
 
   it('reports added and removed keys', () => {

@@ -39,7 +39,12 @@ describe.each(ENGINES)('$name: tool errors in the Traffic list', (engine) => {
     for (const port of ports) {
       const { items } = await port.page({}, undefined, 100);
       const row = (id: string) => items.find((i) => i.id === id)!;
-      expect(items.filter((i) => i.toolError).map((i) => i.id).sort()).toEqual([allowedFailed.id, mutatedFailedLarge.id].sort());
+      expect(
+        items
+          .filter((i) => i.toolError)
+          .map((i) => i.id)
+          .sort(),
+      ).toEqual([allowedFailed.id, mutatedFailedLarge.id].sort());
       expect(row(allowedFailed.id).outcome).toBe('allow');
       expect(row(mutatedFailedLarge.id).outcome).toBe('mutated');
       expect(row(blocked.id).toolError).toBeUndefined();

@@ -68,7 +68,10 @@ describe('Traffic API over a real gateway and store', () => {
 
   it('pages newest first with badges, filters by outcome in the store, counts lazily and lists facets', async () => {
     const all = await rows();
-    expect(all.map((r) => r.outcome), JSON.stringify(all.map((r) => r.blockedBy))).toEqual(['allow', 'blocked', 'blocked', 'mutated', 'allow']);
+    expect(
+      all.map((r) => r.outcome),
+      JSON.stringify(all.map((r) => r.blockedBy)),
+    ).toEqual(['allow', 'blocked', 'blocked', 'mutated', 'allow']);
     expect(all.every((r) => r.gateway === 'tt' && r.event === 'tools/call')).toBe(true);
     // tool-allowlist runs in audit mode: every call carries the shadow badge.
     expect(all.every((r) => r.shadow === true)).toBe(true);
@@ -153,7 +156,10 @@ describe('Traffic API over a real gateway and store', () => {
   });
 
   it('pages sink events by interceptor and recorded flag, each linked to its execution', async () => {
-    const page = await call<{ items: { executionId: string; interceptor: string; recorded: boolean }[] }>('sinks.query', { interceptor: 'request-logger', recorded: true });
+    const page = await call<{ items: { executionId: string; interceptor: string; recorded: boolean }[] }>('sinks.query', {
+      interceptor: 'request-logger',
+      recorded: true,
+    });
     expect(page.items.length).toBeGreaterThan(0);
     expect(page.items.every((e) => e.interceptor === 'samples/request-logger' && e.recorded)).toBe(true);
     const detail = await call<Detail>('history.detail', { executionId: page.items[0]!.executionId });

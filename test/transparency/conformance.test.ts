@@ -28,7 +28,11 @@ describe.each<Requirements>(['2025-11-25', '2026-07-28'])('conformance suite --r
     backend = await startHttpBackend();
     viaHttp = await startGateway(backend.url);
     viaStdio = await startGateway('stdio');
-    [runs.direct, runs.http, runs.stdio] = await Promise.all([runConformance(backend.url, requirements), runConformance(viaHttp.url, requirements), runConformance(viaStdio.url, requirements)]);
+    [runs.direct, runs.http, runs.stdio] = await Promise.all([
+      runConformance(backend.url, requirements),
+      runConformance(viaHttp.url, requirements),
+      runConformance(viaStdio.url, requirements),
+    ]);
     console.log(
       `conformance ${requirements}: direct ${JSON.stringify(tally(runs.direct))}, gateway HTTP→HTTP ${JSON.stringify(tally(runs.http))}, gateway HTTP→stdio ${JSON.stringify(tally(runs.stdio))}`,
     );
@@ -110,9 +114,14 @@ describe.each<{ shape: string; args: string[]; requirements: Requirements; lacki
     expect(passed).toBeGreaterThan(failed);
   });
 
-  it(lacking ? 'HTTP→HTTP: every check has the status it has directly, but those of what the gateway adds' : 'HTTP→HTTP: every check has the status it has directly', () => {
-    const [direct, through] = [verdicts(runs.direct), verdicts(runs.http)];
-    expect(lacking ? beyondWhatTheGatewayAdds(direct, through) : differences(direct, through)).toEqual([]);
-    if (lacking) expect(tally(through).failed).toBe(tally(direct).failed);
-  });
+  it(
+    lacking
+      ? 'HTTP→HTTP: every check has the status it has directly, but those of what the gateway adds'
+      : 'HTTP→HTTP: every check has the status it has directly',
+    () => {
+      const [direct, through] = [verdicts(runs.direct), verdicts(runs.http)];
+      expect(lacking ? beyondWhatTheGatewayAdds(direct, through) : differences(direct, through)).toEqual([]);
+      if (lacking) expect(tally(through).failed).toBe(tally(direct).failed);
+    },
+  );
 });

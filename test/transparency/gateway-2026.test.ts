@@ -20,18 +20,39 @@ afterAll(async () => {
   await backend?.stop();
 });
 
-const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
 
 /** One raw 2026-07-28 POST: the HTTP status and the JSON-RPC answer (first SSE data event, or the JSON body). */
-async function post2026(url: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; message: Record<string, unknown> }> {
+async function post2026(
+  url: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; message: Record<string, unknown> }> {
   const method = String(body.method);
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', ...body }),
   });
   const text = await response.text();
-  const data = text.trim().startsWith('{') ? text : (text.split('\n').filter((l) => l.startsWith('data:') && l.length > 6).at(-1) ?? '').slice(5);
+  const data = text.trim().startsWith('{')
+    ? text
+    : (
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('data:') && l.length > 6)
+          .at(-1) ?? ''
+      ).slice(5);
   return { status: response.status, message: JSON.parse(data) as Record<string, unknown> };
 }
 
@@ -39,8 +60,16 @@ describe('2026-07-28 over HTTP→HTTP: the backend answers, the gateway relays',
   const cases: [string, Record<string, unknown>, Record<string, string>][] = [
     ['a removed method (ping)', { id: 7, method: 'ping', params: { _meta: envelope } }, {}],
     ['an unknown resource', { id: 8, method: 'resources/read', params: { uri: 'test://missing', _meta: envelope } }, { 'mcp-name': 'test://missing' }],
-    ['a Mcp-Name header that disagrees with the body', { id: 9, method: 'tools/call', params: { name: 'test_simple_text', arguments: {}, _meta: envelope } }, { 'mcp-name': 'other' }],
-    ['an unsupported protocol version', { id: 10, method: 'tools/list', params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } }, { 'mcp-protocol-version': '2099-01-01' }],
+    [
+      'a Mcp-Name header that disagrees with the body',
+      { id: 9, method: 'tools/call', params: { name: 'test_simple_text', arguments: {}, _meta: envelope } },
+      { 'mcp-name': 'other' },
+    ],
+    [
+      'an unsupported protocol version',
+      { id: 10, method: 'tools/list', params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } },
+      { 'mcp-protocol-version': '2099-01-01' },
+    ],
   ];
   it.each(cases)('%s: same HTTP status, error code, data and id as directly', async (_what, body, headers) => {
     const direct = await post2026(backend.url, body, headers);
@@ -128,13 +157,22 @@ describe('stream resumption (SEP-1699) through the gateway', () => {
     const init = await fetch(gateway.url, {
       method: 'POST',
       headers: base,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     const session = init.headers.get('mcp-session-id')!;
     await init.text();
     const headers = { ...base, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     await fetch(gateway.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.text());
-    const call = await fetch(gateway.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_simple_text', arguments: {} } }) });
+    const call = await fetch(gateway.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_simple_text', arguments: {} } }),
+    });
     // The first event is the priming event (an id, no data): drop the stream right there.
     const [priming] = await readEvents(call, () => true);
     expect(priming?.id).toBeTruthy();

@@ -59,7 +59,12 @@ export function ensureNode22(): Promise<void> {
 export async function runConformance(url: string, requirements: Requirements, timeoutMs = 240_000): Promise<CheckStatuses> {
   await ensureNode22();
   const outDir = mkdtempSync(join(tmpdir(), `ic-conformance-${requirements}-`));
-  const { out, timedOut } = await run('npx', ['-y', 'node@22', conformanceBin, 'server', '--url', url, '--requirements', requirements, '-o', outDir, '--timeout', '20000'], timeoutMs, outDir);
+  const { out, timedOut } = await run(
+    'npx',
+    ['-y', 'node@22', conformanceBin, 'server', '--url', url, '--requirements', requirements, '-o', outDir, '--timeout', '20000'],
+    timeoutMs,
+    outDir,
+  );
   if (timedOut) throw new Error(`the conformance suite against ${url} (${requirements}) did not finish within ${timeoutMs / 1000}s:\n${out.slice(-3000)}`);
   const statuses: CheckStatuses = new Map();
   for (const dir of readdirSync(outDir).sort()) {
@@ -92,7 +97,9 @@ export function tally(statuses: CheckStatuses): { passed: number; failed: number
 /** Checks whose status differs between two runs (or that ran in only one), as readable lines. */
 export function differences(direct: CheckStatuses, through: CheckStatuses): string[] {
   const keys = new Set([...direct.keys(), ...through.keys()]);
-  return [...keys].sort().flatMap((k) => (direct.get(k) === through.get(k) ? [] : [`${k}: direct ${direct.get(k) ?? '(absent)'}, gateway ${through.get(k) ?? '(absent)'}`]));
+  return [...keys]
+    .sort()
+    .flatMap((k) => (direct.get(k) === through.get(k) ? [] : [`${k}: direct ${direct.get(k) ?? '(absent)'}, gateway ${through.get(k) ?? '(absent)'}`]));
 }
 
 export interface Running {

@@ -16,12 +16,22 @@ afterAll(async () => {
   await backend?.stop();
 });
 
-const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
 
 function post(url: string, method: string, params: Record<string, unknown>, name?: string, signal?: AbortSignal): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 41, method, params: { ...params, _meta: { ...envelope, ...(params._meta as object) } } }),
     signal,
   });
@@ -90,13 +100,16 @@ describe('json-lines framing through a gateway (HTTP→HTTP)', () => {
 describe('progress tokens through a gateway', () => {
   it('the backend sees the client’s own token; two requests in flight with one token each get their own progress', async () => {
     const params = (token: string) => ({ name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: token } });
-    const [first, second] = await Promise.all([post(gateway.url, 'tools/call', params('same'), 'test_tool_with_progress'), post(gateway.url, 'tools/call', params('same'), 'test_tool_with_progress')]);
+    const [first, second] = await Promise.all([
+      post(gateway.url, 'tools/call', params('same'), 'test_tool_with_progress'),
+      post(gateway.url, 'tools/call', params('same'), 'test_tool_with_progress'),
+    ]);
     const [a, b] = await Promise.all([readLines(first, 4, 5000), readLines(second, 4, 5000)]);
     for (const { messages } of [a, b]) {
       expect(messages.slice(0, 3).map((m) => (m.params as { progressToken: string }).progressToken)).toEqual(['same', 'same', 'same']);
     }
     // The tool echoes the token it was given: one of the two saw the client's, the other the gateway's stand-in.
-    const echoed = [a, b].map(({ messages }) => ((messages[3]!.result as { content: { text: string }[] }).content[0]!.text));
+    const echoed = [a, b].map(({ messages }) => (messages[3]!.result as { content: { text: string }[] }).content[0]!.text);
     expect(echoed.filter((t) => t === 'same')).toHaveLength(1);
   });
 });

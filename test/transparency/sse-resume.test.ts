@@ -23,12 +23,23 @@ async function session(url: string): Promise<string> {
   const init = await fetch(url, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'resume', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'resume', version: '1' } },
+    }),
   });
   const id = init.headers.get('mcp-session-id');
   await init.text();
   expect(id).toBeTruthy();
-  await (await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': id! }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+  await (
+    await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': id! },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    })
+  ).text();
   return id!;
 }
 
@@ -83,7 +94,9 @@ describe('stream resumption through a gateway, backend retry 5 s', () => {
     const through = await callAndResume(gateway.url);
     expect(through.dropped).not.toMatch(/Reconnection test completed/);
     expect(through.answer?.result).toEqual({
-      content: [{ type: 'text', text: 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.' }],
+      content: [
+        { type: 'text', text: 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.' },
+      ],
     });
     expect(through.resumedMs).toBeLessThan(1500);
   });

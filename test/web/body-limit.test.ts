@@ -80,13 +80,17 @@ describe('web API body limit', () => {
   it.each([
     ['declared with Content-Length', false],
     ['sent chunked, found while reading', true],
-  ])('a body over 32 MB %s gets 413 with a JSON error', async (_how, chunked) => {
-    const r = await post(LIMIT + 1024 * 1024, chunked);
-    expect(r.status).toBe(413);
-    expect(r.body.ok).toBe(false);
-    expect(r.body.error?.code).toBe('invalid_input');
-    expect(r.body.error?.message).toMatch(/larger than the web API's limit of 32 MB; send less at once/);
-  }, 60_000);
+  ])(
+    'a body over 32 MB %s gets 413 with a JSON error',
+    async (_how, chunked) => {
+      const r = await post(LIMIT + 1024 * 1024, chunked);
+      expect(r.status).toBe(413);
+      expect(r.body.ok).toBe(false);
+      expect(r.body.error?.code).toBe('invalid_input');
+      expect(r.body.error?.message).toMatch(/larger than the web API's limit of 32 MB; send less at once/);
+    },
+    60_000,
+  );
 
   it('a body under the limit is still served, and the server keeps serving after a refused one', async () => {
     const ok = await fetch(new URL('/api/call/app.info', base), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' });

@@ -81,8 +81,11 @@ describe('web mode over HTTP', () => {
 
   it('runs a process-starting procedure only for the bearer of the token (the attack of issue #16)', async () => {
     const marker = join(markerDir, 'ran');
-    const body = JSON.stringify({ entry: { transport: 'stdio', name: 'x', command: process.execPath, arguments: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } });
-    const call = (headers: Record<string, string>) => http('/api/call/chain.testBackend', { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body });
+    const body = JSON.stringify({
+      entry: { transport: 'stdio', name: 'x', command: process.execPath, arguments: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] },
+    });
+    const call = (headers: Record<string, string>) =>
+      http('/api/call/chain.testBackend', { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body });
     // What a page on another local port could send: the old cookie, its own Origin, or no Origin at all.
     expect((await call({ cookie: `ic_token_${server.port}=${server.token}`, origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(403);
     expect((await call({ cookie: `ic_token_${server.port}=${server.token}` })).status).toBe(401);
@@ -105,7 +108,7 @@ describe('web mode over HTTP', () => {
     expect(legacy.headers['set-cookie']).toBeUndefined();
   });
 
-  it('sends the CSP as a header: no inline script, styles only by this response\'s nonce', async () => {
+  it("sends the CSP as a header: no inline script, styles only by this response's nonce", async () => {
     const a = await http('/');
     const b = await http('/');
     const nonceA = /content="([^"]+)"/.exec(a.body.slice(a.body.indexOf('csp-nonce')))![1]!;

@@ -26,8 +26,10 @@ export function buildChainHandlers(d: HandlerDeps): Handlers {
     'chain.testServer': ({ entry }) => probeInterceptorServer(entry, d.env),
     'chain.testBackend': ({ entry }) => probeBackend(entry, d.env),
     'chain.samplesEntry': ({ name }) =>
-      (localizeConfig({ staticInterceptors: [{ transport: 'stdio', name, command: 'interceptor-console', arguments: ['serve-samples'] }] }, d.env)
-        .staticInterceptors as Record<string, unknown>[])[0]!,
+      (
+        localizeConfig({ staticInterceptors: [{ transport: 'stdio', name, command: 'interceptor-console', arguments: ['serve-samples'] }] }, d.env)
+          .staticInterceptors as Record<string, unknown>[]
+      )[0]!,
     'chain.freePort': async () => ({ port: await freeLoopbackPort() }),
     'chain.reloads': ({ id }) => {
       d.manager.status(id); // not_found for an unknown gateway

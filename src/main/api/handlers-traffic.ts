@@ -22,7 +22,9 @@ export function buildTrafficHandlers(d: HandlerDeps): Handlers {
     const key = history.traffic ?? sqlite;
     if (!built || built.key !== key) {
       const traffic = history.traffic ?? (history.kind === 'sqlite' && sqlite ? new SqliteTraffic(sqlite.db) : undefined);
-      const service = traffic ? new TrafficService({ manager, traffic, recorder: history.recorder, emit: d.emit, liveHost: (id) => manager.replayHost(id) }) : undefined;
+      const service = traffic
+        ? new TrafficService({ manager, traffic, recorder: history.recorder, emit: d.emit, liveHost: (id) => manager.replayHost(id) })
+        : undefined;
       built = { key, traffic, service };
     }
     return built;
@@ -70,5 +72,8 @@ function tooMany(count: { count: number; capped: boolean }, filter: HistoryFilte
 }
 
 function unavailable(): never {
-  throw new ApiError('unavailable', 'The history store is not in use (history is kept in memory only; app.info says why), so this procedure has nothing to read.');
+  throw new ApiError(
+    'unavailable',
+    'The history store is not in use (history is kept in memory only; app.info says why), so this procedure has nothing to read.',
+  );
 }

@@ -112,7 +112,10 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       const info = manager.get(id);
       return d.pool && info.status !== 'failed' ? d.pool.states(id, manager.config(id)) : info.interceptorServers;
     },
-    'servers.discover': ({ id, server, refresh }) => pool().discover(id, manager.config(id), server, refresh).then((r) => ({ server, ...r })),
+    'servers.discover': ({ id, server, refresh }) =>
+      pool()
+        .discover(id, manager.config(id), server, refresh)
+        .then((r) => ({ server, ...r })),
     'servers.invoke': ({ id, server, ...params }) => pool().invoke(id, manager.config(id), server, params),
 
     'chain.dryRun': ({ id, event, phase, payload, context }) =>
@@ -141,8 +144,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       return testConnection(url);
     },
 
-    'history.switchStore': (target) =>
-      d.switchStore ? d.switchStore(target) : unavailable('This console cannot switch its history store while it runs.'),
+    'history.switchStore': (target) => (d.switchStore ? d.switchStore(target) : unavailable('This console cannot switch its history store while it runs.')),
 
     'settings.get': () => settings.get(),
     'settings.update': async (patch) => {

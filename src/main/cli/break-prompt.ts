@@ -64,7 +64,9 @@ export function attachBreakPrompt(breakpoints: GatewayBreakpoints, options: Brea
 
   const promptFor = async (pause: PausedCall) => {
     say('');
-    say(`[break] paused: ${pause.method}${pause.target ? ` ${pause.target}` : ''} (${WHERE[pause.at]}${pause.interceptor ? ` ${pause.interceptor}` : ''}) at breakpoint ${pause.breakpoint}`);
+    say(
+      `[break] paused: ${pause.method}${pause.target ? ` ${pause.target}` : ''} (${WHERE[pause.at]}${pause.interceptor ? ` ${pause.interceptor}` : ''}) at breakpoint ${pause.breakpoint}`,
+    );
     say(`[break] ${pause.onTimeout === 'block' ? 'blocks' : 'continues'} by itself in ${Math.round(pause.timeoutMs / 1000)} s`);
     say(JSON.stringify(pause.payload, null, 2));
     const keys = [

@@ -7,11 +7,7 @@ export function installMenu(dataDir: string): void {
     ...(isMac ? [{ role: 'appMenu' as const }] : []),
     {
       label: 'File',
-      submenu: [
-        { label: 'Open Data Folder', click: () => void shell.openPath(dataDir) },
-        { type: 'separator' },
-        isMac ? { role: 'close' } : { role: 'quit' },
-      ],
+      submenu: [{ label: 'Open Data Folder', click: () => void shell.openPath(dataDir) }, { type: 'separator' }, isMac ? { role: 'close' } : { role: 'quit' }],
     },
     { role: 'editMenu' },
     {

@@ -38,9 +38,7 @@ export function hardenSession(session: Session, csp: string): void {
   // The policy as a response header on everything the session loads, replacing any the server sent. The
   // built index.html carries the same policy as a meta tag, for file:// loads where Chromium may not apply it.
   session.webRequest.onHeadersReceived((details, callback) => {
-    const headers = Object.fromEntries(
-      Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'),
-    );
+    const headers = Object.fromEntries(Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'));
     // electronegativity-justified CSP_GLOBAL_CHECK: the tool reads only literal policies and cannot parse a
     // variable; this one comes from contentSecurityPolicy() (src/shared/security/csp.ts) and is evaluated in
     // its literal form in src/renderer/index.html.

@@ -251,7 +251,11 @@ export class Backend {
             // Sees the transport's standalone GET (the stream for unrelated server messages) being answered.
             fetch: (input, init) => {
               const response = fetch(input, init);
-              if ((init?.method ?? 'GET') === 'GET') void response.then(() => this.standalone.open(), () => this.standalone.open());
+              if ((init?.method ?? 'GET') === 'GET')
+                void response.then(
+                  () => this.standalone.open(),
+                  () => this.standalone.open(),
+                );
               return response;
             },
             // Called when a stream ended without its answer and will be resumed after the backend's `retry`

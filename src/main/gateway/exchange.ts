@@ -156,11 +156,7 @@ export function coerceToolSchemas(result: Record<string, unknown>): Record<strin
  * capabilities a gateway cannot proxy (tasks: task-augmented requests outlive the exchange the chain
  * guards), and with the interceptor extension when the gateway exposes the protocol.
  */
-export function mirrorInitializeResult(
-  backend: Record<string, unknown>,
-  config: GatewayConfig,
-  supportedEvents: string[] | null,
-): Record<string, unknown> {
+export function mirrorInitializeResult(backend: Record<string, unknown>, config: GatewayConfig, supportedEvents: string[] | null): Record<string, unknown> {
   let result: Record<string, unknown> = { ...backend };
   if (config.serverInfo) {
     result.serverInfo = config.serverInfo;

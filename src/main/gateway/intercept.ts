@@ -79,7 +79,15 @@ export class Interception {
     return this.events === null || this.events.has(event);
   }
 
-  run(runtime: ChainRuntime, event: string, phase: Phase, payload: unknown, context: InvocationContext, signal?: AbortSignal, stepGate?: StepGate): Promise<ChainResult> {
+  run(
+    runtime: ChainRuntime,
+    event: string,
+    phase: Phase,
+    payload: unknown,
+    context: InvocationContext,
+    signal?: AbortSignal,
+    stepGate?: StepGate,
+  ): Promise<ChainResult> {
     return runtime.run(event, phase, payload, {
       ...(stepGate ? { stepGate } : {}),
       context,
@@ -192,7 +200,10 @@ export class Interception {
     const log = this.options.log;
     if (entry.transport === 'bundled') {
       // No wire to capture: the trace's steps hold each invoke's payload and result.
-      return bundledSamplesHandle(entry.name, { failOpen: entry.failOpen ?? false, ...(log ? { log: (line: string) => log(`[interceptors ${entry.name}] ${line}`) } : {}) });
+      return bundledSamplesHandle(entry.name, {
+        failOpen: entry.failOpen ?? false,
+        ...(log ? { log: (line: string) => log(`[interceptors ${entry.name}] ${line}`) } : {}),
+      });
     }
     const wire = this.options.wire?.(entry.name);
     return new InterceptorServerClient({

@@ -7,9 +7,7 @@ import { RawIds } from './raw-ids';
 import { checkMessage, errorResponse, RpcCode, type JsonRpcError, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
 
 export type InvalidLine =
-  | { kind: 'oversize'; bytes: number; limit: number }
-  | { kind: 'parse'; error: string }
-  | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
+  { kind: 'oversize'; bytes: number; limit: number } | { kind: 'parse'; error: string } | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
 
 export interface MessageChannel {
   send(message: JsonRpcMessage, options?: { relatedRequestId?: JsonRpcId }): void;

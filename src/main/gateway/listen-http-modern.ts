@@ -128,7 +128,11 @@ class ModernHub implements ModernRelay {
   private toClient(message: JsonRpcMessage, related: JsonRpcId | undefined): void {
     if (isRequest(message)) {
       this.session.handleClientMessage(
-        errorResponse(message.id, RpcCode.MethodNotFound, `${message.method} cannot reach a 2026-07-28 client over HTTP (no server→client requests in that revision)`),
+        errorResponse(
+          message.id,
+          RpcCode.MethodNotFound,
+          `${message.method} cannot reach a 2026-07-28 client over HTTP (no server→client requests in that revision)`,
+        ),
       );
       return;
     }

@@ -163,7 +163,8 @@ export class HttpListener {
     if (!this.accepting) return reply(res, 503, rpcError(-32000, 'The gateway is stopping and takes no new sessions; retry once it runs again'));
     // The body is read here once: which era a POST belongs to is in its body (the 2026 `_meta` envelope).
     const body = await readBody(req, this.maxMessageBytes);
-    if (body.kind === 'too-large') return reply(res, 413, rpcError(-32600, `the request body exceeds the gateway's cap of ${this.maxMessageBytes} bytes (maxMessageBytes)`));
+    if (body.kind === 'too-large')
+      return reply(res, 413, rpcError(-32600, `the request body exceeds the gateway's cap of ${this.maxMessageBytes} bytes (maxMessageBytes)`));
     if (body.kind === 'invalid') return reply(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
     // Before the SDK transport or the era check walk it (they recurse and would answer 500 with a stack
     // overflow). +1: the message's own object around its params. No session exists yet: nothing to record.
@@ -173,7 +174,10 @@ export class HttpListener {
       return reply(
         res,
         503,
-        rpcError(-32000, `This gateway already serves ${this.listen.maxSessions} client sessions (listen.maxSessions): end one with DELETE, wait for idle ones to close, or raise listen.maxSessions`),
+        rpcError(
+          -32000,
+          `This gateway already serves ${this.listen.maxSessions} client sessions (listen.maxSessions): end one with DELETE, wait for idle ones to close, or raise listen.maxSessions`,
+        ),
       );
     }
     this.opening++;

@@ -40,7 +40,15 @@ export class MessageCapture {
   emit(fields: Omit<MessageRecord, 'id' | 'at' | 'gateway'>): void {
     const at = Date.now();
     // Time-ordered: the uuid index (and the execution index, see SessionTap) grows at its end.
-    const record: MessageRecord = { id: timeOrderedUuid(at), gateway: this.gateway, at, side: fields.side, direction: fields.direction, kind: fields.kind, message: fields.message };
+    const record: MessageRecord = {
+      id: timeOrderedUuid(at),
+      gateway: this.gateway,
+      at,
+      side: fields.side,
+      direction: fields.direction,
+      kind: fields.kind,
+      message: fields.message,
+    };
     if (fields.sessionId !== undefined) record.sessionId = fields.sessionId;
     if (fields.peer !== undefined) record.peer = fields.peer;
     if (fields.method !== undefined) record.method = fields.method;

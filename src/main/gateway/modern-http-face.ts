@@ -13,7 +13,14 @@ const MODERN_REVISIONS = ['2026-07-28'];
 /** The SDK's ladder table: the statuses its HTTP entry gives these codes (everything else is in-band, 200). */
 const LADDER_STATUS: Record<number, number> = { [-32700]: 400, [-32600]: 400, [-32601]: 404, [-32022]: 400, [-32021]: 400, [HEADER_MISMATCH]: 400 };
 /** Which body field the Mcp-Name header mirrors (SEP-2243, and SEP-2663 for tasks). */
-const NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
+const NAME_SOURCE: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 const BASE64_PREFIX = '=?base64?';
 const BASE64_SUFFIX = '?=';
 
@@ -34,7 +41,13 @@ export function entryRejection(req: IncomingMessage, body: unknown): Rejection |
   const methodHeader = header('mcp-method');
   const nameHeader = header('mcp-name');
   const id = ((body as { id?: JsonRpcId } | null)?.id ?? null) as JsonRpcId | null;
-  const outcome = classifyInboundRequest({ httpMethod: req.method ?? 'POST', protocolVersionHeader: versionHeader, mcpMethodHeader: methodHeader, mcpNameHeader: nameHeader, body });
+  const outcome = classifyInboundRequest({
+    httpMethod: req.method ?? 'POST',
+    protocolVersionHeader: versionHeader,
+    mcpMethodHeader: methodHeader,
+    mcpNameHeader: nameHeader,
+    body,
+  });
   if (outcome.kind === 'reject') return { status: outcome.httpStatus, body: errorResponse(id, outcome.code, outcome.message, outcome.data) };
   if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return undefined;
   const mismatch = (headerValue: string, what: string): Rejection => ({
@@ -47,17 +60,22 @@ export function entryRejection(req: IncomingMessage, body: unknown): Rejection |
     return { status: 400, body: errorResponse(id, error.code, error.message, error.data) };
   }
   const method = outcome.message.method;
-  if (versionHeader === undefined) return mismatch('(missing)', 'the body carries a modern per-request envelope but the required MCP-Protocol-Version header is absent');
+  if (versionHeader === undefined)
+    return mismatch('(missing)', 'the body carries a modern per-request envelope but the required MCP-Protocol-Version header is absent');
   if (methodHeader === undefined) return mismatch('(missing)', `the body names method ${method} but the required Mcp-Method header is absent`);
   const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method]! : undefined;
   if (field === undefined) return undefined;
   const raw = (outcome.message.params as Record<string, unknown> | undefined)?.[field];
   const bodyValue = typeof raw === 'string' ? raw : undefined;
-  if (nameHeader === undefined) return bodyValue === undefined ? undefined : mismatch('(missing)', `the body carries params.${field}="${bodyValue}" but the required Mcp-Name header is absent`);
+  if (nameHeader === undefined)
+    return bodyValue === undefined
+      ? undefined
+      : mismatch('(missing)', `the body carries params.${field}="${bodyValue}" but the required Mcp-Name header is absent`);
   const trimmed = nameHeader.replace(/^[ \t]+|[ \t]+$/g, '');
   const decoded = decodeParam(trimmed);
   if (decoded === undefined) return mismatch(trimmed, 'the Mcp-Name header carries an invalid Base64 sentinel value');
-  if (bodyValue !== undefined && decoded !== bodyValue) return mismatch(trimmed, `the body carries params.${field}="${bodyValue}" but the Mcp-Name header names "${decoded}"`);
+  if (bodyValue !== undefined && decoded !== bodyValue)
+    return mismatch(trimmed, `the body carries params.${field}="${bodyValue}" but the Mcp-Name header names "${decoded}"`);
   return undefined;
 }
 

@@ -72,10 +72,14 @@ export class ReplayClient {
       onExecution: (record) => this.onRecord(record),
       onBackendEvent: (event) => host.log(`replay: ${event.type}: ${event.detail}`),
     };
-    this.session = new GatewaySession(sessionHost, { send: (message) => this.onMessage(message) }, {
-      transport: 'stdio',
-      ...(options.principal ? { principal: options.principal } : {}),
-    });
+    this.session = new GatewaySession(
+      sessionHost,
+      { send: (message) => this.onMessage(message) },
+      {
+        transport: 'stdio',
+        ...(options.principal ? { principal: options.principal } : {}),
+      },
+    );
   }
 
   /** Connects the gateway's backend for this replay session and initializes it. */
@@ -97,7 +101,9 @@ export class ReplayClient {
   send(method: string, params: unknown, replayOf: string): Promise<ExecutionRecord> {
     if (this.closed) return Promise.reject(new Error('the replay session is closed'));
     if (SERVER_TO_CLIENT_METHODS.has(method)) {
-      return Promise.reject(new Error(`${method} is a request the backend sends to the client, so it cannot be re-sent to the backend; use "Replay chain only"`));
+      return Promise.reject(
+        new Error(`${method} is a request the backend sends to the client, so it cannot be re-sent to the backend; use "Replay chain only"`),
+      );
     }
     const id = `replay-${++this.seq}`;
     return new Promise<ExecutionRecord>((resolve, reject) => {

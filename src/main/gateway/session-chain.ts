@@ -8,11 +8,7 @@ import { ChainCancelledError, type ChainRuntime, type StepGate } from '../interc
 import type { Exchange } from './exchange';
 import type { Interception } from './intercept';
 
-export type PhaseOutcome =
-  | { kind: 'forward'; payload: unknown }
-  | { kind: 'blocked' }
-  | { kind: 'cancelled' }
-  | { kind: 'failed'; message: string };
+export type PhaseOutcome = { kind: 'forward'; payload: unknown } | { kind: 'blocked' } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
 
 export interface SessionChainOwner {
   readonly id: string;

@@ -29,7 +29,11 @@ export class BackendFaults {
   streamEndGuard(ex: Exchange): () => void {
     return () => {
       if (this.exchanges.fromClient.get(ex.id) !== ex) return; // answered (or cancelled) already
-      this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `the backend's response stream for ${ex.method} ended without an answer (backend gone?); retry the request`);
+      this.exchanges.failFromClient(
+        ex,
+        RpcCode.BackendUnavailable,
+        `the backend's response stream for ${ex.method} ended without an answer (backend gone?); retry the request`,
+      );
     };
   }
 
@@ -43,7 +47,11 @@ export class BackendFaults {
       // the backend's. The link stays; the request gets a clear error and is recorded with its params cut short.
       ex.requestReceived = depthLimited(ex.requestReceived, RECORD_DEPTH);
       if (ex.requestForwarded !== undefined) ex.requestForwarded = depthLimited(ex.requestForwarded, RECORD_DEPTH);
-      this.exchanges.failFromClient(ex, RpcCode.InvalidParams, `The ${ex.method} request cannot be forwarded: its params are nested too deeply to serialize (${err.message}); send a flatter structure`);
+      this.exchanges.failFromClient(
+        ex,
+        RpcCode.InvalidParams,
+        `The ${ex.method} request cannot be forwarded: its params are nested too deeply to serialize (${err.message}); send a flatter structure`,
+      );
       return;
     }
     const reason = `backend "${backend.entry.name}" (${backend.describe()}) failed: ${err.message}`;
@@ -60,7 +68,8 @@ export class BackendFaults {
     this.host.log(`${reason}\nThe gateway reconnects on the next request.`);
     this.host.onBackendEvent({ type: 'backend-crashed', sessionId: this.sessionId, detail: reason, beforeClient });
     for (const ex of [...this.exchanges.fromClient.values()]) {
-      if (ex.forwarded || ex.method === 'initialize') this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
+      if (ex.forwarded || ex.method === 'initialize')
+        this.exchanges.failFromClient(ex, RpcCode.BackendUnavailable, `${reason}; retry the request to reconnect`);
     }
     // Requests the dead backend made of the client can no longer be answered.
     this.exchanges.dropBackendRequests();

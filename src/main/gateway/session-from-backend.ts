@@ -7,9 +7,27 @@
 import { MAX_PAYLOAD_DEPTH, MAX_RELAY_DEPTH } from '../../shared/protocol/payload-depth';
 import type { PhaseParts } from './breakpoints/phase-with-breaks';
 import type { SessionBreaks } from './breakpoints/session-breaks';
-import { backendRequestTooDeepMessage, cutMessage, droppedNotificationLine, relayable, uninspectableResultMessage, unrelayableAnswerMessage } from './deep-messages';
+import {
+  backendRequestTooDeepMessage,
+  cutMessage,
+  droppedNotificationLine,
+  relayable,
+  uninspectableResultMessage,
+  unrelayableAnswerMessage,
+} from './deep-messages';
 import { coerceToolSchemas, markProgress, mirrorInitializeResult, newestForwarded, newExchange, restampServerInfo, type Exchange } from './exchange';
-import { errorResponse, isErrorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
+import {
+  errorResponse,
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  RpcCode,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './jsonrpc';
 import type { SessionTap } from './message-capture';
 import type { BackendLink } from './session-backend';
 import type { SessionChain } from './session-chain';
@@ -64,8 +82,7 @@ export class BackendToClient {
       if (ex.method === 'server/discover') {
         this.s.handshake.completeDiscover();
         result = await this.mirror(res.result);
-      }
-      else if (host.config.serverInfo) result = restampServerInfo(result as Record<string, unknown>, host.config.serverInfo);
+      } else if (host.config.serverInfo) result = restampServerInfo(result as Record<string, unknown>, host.config.serverInfo);
       if (this.s.chain.needed(ex) || this.s.breaks.armed(ex)) {
         result = await runPhase(this.s.phaseParts, ex, 'response', result);
         if (result === undefined) return;

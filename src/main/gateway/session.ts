@@ -81,22 +81,33 @@ export class GatewaySession {
       currentInterception: () => this.host.interception,
       protocolVersion: () => this.handshake.protocolVersion,
     });
-    this.link = new BackendLink(host, this.id, {
-      onmessage: (m, related, tooDeep) => {
-        if (!this.closed) this.backendToClient.handle(m, related, tooDeep);
+    this.link = new BackendLink(
+      host,
+      this.id,
+      {
+        onmessage: (m, related, tooDeep) => {
+          if (!this.closed) this.backendToClient.handle(m, related, tooDeep);
+        },
+        onclose: (reason) => {
+          if (this.closed) return;
+          const beforeClient = !this.handshake.initRequest && !this.handshake.initialized && this.exchanges.fromClient.size === 0;
+          this.faults.closed(reason, beforeClient);
+        },
+        oninvalid: (problem) => this.faults.invalid(problem),
+        // The backend closed a stream mid-call: so does the gateway, so that its client sees what a direct one would.
+        onstreamdrop: () => {
+          for (const ex of this.exchanges.fromClient.values()) if (ex.forwarded) this.client.closeStream?.(ex.id);
+        },
       },
-      onclose: (reason) => {
-        if (this.closed) return;
-        const beforeClient = !this.handshake.initRequest && !this.handshake.initialized && this.exchanges.fromClient.size === 0;
-        this.faults.closed(reason, beforeClient);
-      },
-      oninvalid: (problem) => this.faults.invalid(problem),
-      // The backend closed a stream mid-call: so does the gateway, so that its client sees what a direct one would.
-      onstreamdrop: () => {
-        for (const ex of this.exchanges.fromClient.values()) if (ex.forwarded) this.client.closeStream?.(ex.id);
-      },
-    }, this.tap);
-    this.exchanges = new SessionExchanges(host, this.id, this.client, (m) => this.link.sendIfUp(m), () => this.handshake.protocolVersion);
+      this.tap,
+    );
+    this.exchanges = new SessionExchanges(
+      host,
+      this.id,
+      this.client,
+      (m) => this.link.sendIfUp(m),
+      () => this.handshake.protocolVersion,
+    );
     this.faults = new BackendFaults(host, this.id, this.exchanges, this.link);
     this.deadlines = new BackendDeadlines(
       () => this.host.config,
@@ -252,7 +263,12 @@ export class GatewaySession {
       (this.exchanges.fromClient.has(ex.id)
         ? `A request with id ${JSON.stringify(ex.id)} is already in flight in this session; use a new id`
         : `Too many requests in flight in this session (${MAX_PENDING}); wait for answers before sending more`);
-    const code = this.draining !== undefined || this.closed ? RpcCode.BackendUnavailable : this.exchanges.fromClient.has(ex.id) ? RpcCode.InvalidRequest : RpcCode.TooManyPending;
+    const code =
+      this.draining !== undefined || this.closed
+        ? RpcCode.BackendUnavailable
+        : this.exchanges.fromClient.has(ex.id)
+          ? RpcCode.InvalidRequest
+          : RpcCode.TooManyPending;
     ex.errorReturned = { code, message };
     this.client.send(errorResponse(ex.id, code, message), ex.id);
     this.exchanges.record(ex);

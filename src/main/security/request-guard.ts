@@ -37,9 +37,7 @@ export interface RequestGuardOptions {
   tokenSource?: string;
 }
 
-export type GuardDecision =
-  | { ok: true; principal: string | undefined }
-  | { ok: false; status: 401 | 403; message: string };
+export type GuardDecision = { ok: true; principal: string | undefined } | { ok: false; status: 401 | 403; message: string };
 
 export class RequestGuard {
   private readonly hostnames: Set<string>;

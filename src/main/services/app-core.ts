@@ -62,7 +62,17 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   manager.onEvent(emit);
   const settings = new SettingsStore(env.dataDir, env.logger, (next) => history.checkRedaction(next.redactPaths));
   const pauses = new PauseService(manager, emit);
-  const handlers = buildHandlers({ env, manager, settings, history, chain: ports.chain, pool: ports.pool, emit, ports, playground, pauses,
+  const handlers = buildHandlers({
+    env,
+    manager,
+    settings,
+    history,
+    chain: ports.chain,
+    pool: ports.pool,
+    emit,
+    ports,
+    playground,
+    pauses,
     switchStore: (target) => switchHistoryStore({ env, settings, history, emit }, target),
   });
   const dispatcher = createDispatcher(handlers, env.logger);

@@ -36,7 +36,13 @@ export function buildEnvironment(o: BootstrapOptions): AppEnvironment {
     dataDir,
     // A postgres:// connection string names a shared server, not a file: kept as given. Without --db or
     // INTERCEPTOR_CONSOLE_DB, the history chosen in Settings (a PostgreSQL URL), else the data folder's file.
-    dbPath: o.dbPath ? (isPostgresUrl(o.dbPath) ? o.dbPath.trim() : resolve(o.dbPath)) : dbOverride ? defaultDbPath(dataDir) : (savedHistoryUrl(dataDir) ?? defaultDbPath(dataDir)),
+    dbPath: o.dbPath
+      ? isPostgresUrl(o.dbPath)
+        ? o.dbPath.trim()
+        : resolve(o.dbPath)
+      : dbOverride
+        ? defaultDbPath(dataDir)
+        : (savedHistoryUrl(dataDir) ?? defaultDbPath(dataDir)),
     ...(dbOverride ? { dbOverride } : {}),
     resourcesDir: o.resourcesDir ?? join(o.packageRoot, 'resources'),
     cli: o.cli ?? cliLaunchFor(join(o.packageRoot, 'out', 'cli', 'index.js')),

@@ -33,9 +33,7 @@ export async function demoGatewayConfig(env: AppEnvironment): Promise<Record<str
   return {
     serverInfo: { name: 'Demo gateway', version: env.version },
     backend: { transport: 'stdio', name: 'everything', command: env.cli.command, arguments: [everything, 'stdio'], ...envVars },
-    staticInterceptors: [
-      { transport: 'stdio', name: 'samples', command: env.cli.command, arguments: [...env.cli.args, 'serve-samples'], ...envVars },
-    ],
+    staticInterceptors: [{ transport: 'stdio', name: 'samples', command: env.cli.command, arguments: [...env.cli.args, 'serve-samples'], ...envVars }],
     listen: { transport: 'http', host: '127.0.0.1', port, path: '/mcp', tokens: { [token]: 'demo-user' } },
     // tool-allowlist refuses to run without an explicit list; in audit mode it shows what it would
     // block (as shadow results) without blocking the demo's other tools.

@@ -43,11 +43,13 @@ export const systemClock: Clock = { now: () => new Date() };
 export function stderrLogger(prefix = 'interceptor-console', level: 'debug' | 'info' | 'warn' | 'error' = 'info'): Logger {
   const order = ['debug', 'info', 'warn', 'error'];
   const min = order.indexOf(level);
-  const write = (lvl: string) => (message: string, ...details: unknown[]) => {
-    if (order.indexOf(lvl) < min) return;
-    const extra = details.map((d) => (d instanceof Error ? (d.stack ?? d.message) : typeof d === 'string' ? d : JSON.stringify(d)));
-    process.stderr.write(`[${prefix}] ${lvl}: ${[message, ...extra].join(' ')}\n`);
-  };
+  const write =
+    (lvl: string) =>
+    (message: string, ...details: unknown[]) => {
+      if (order.indexOf(lvl) < min) return;
+      const extra = details.map((d) => (d instanceof Error ? (d.stack ?? d.message) : typeof d === 'string' ? d : JSON.stringify(d)));
+      process.stderr.write(`[${prefix}] ${lvl}: ${[message, ...extra].join(' ')}\n`);
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 

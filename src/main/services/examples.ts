@@ -51,7 +51,10 @@ function freshListenerTokens(listen: unknown): { listen?: unknown } {
   const tokens = (listen as { tokens?: unknown }).tokens;
   if (!tokens || typeof tokens !== 'object' || Array.isArray(tokens)) return {};
   const next = Object.fromEntries(
-    Object.entries(tokens as Record<string, unknown>).map(([token, principal]) => [isPlaceholderToken(token) ? randomBytes(18).toString('base64url') : token, principal]),
+    Object.entries(tokens as Record<string, unknown>).map(([token, principal]) => [
+      isPlaceholderToken(token) ? randomBytes(18).toString('base64url') : token,
+      principal,
+    ]),
   );
   return { listen: { ...listen, tokens: next } };
 }

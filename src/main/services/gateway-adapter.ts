@@ -144,10 +144,13 @@ class GatewayRuntimeAdapter implements GatewayRuntime {
         this.discoveryErrors.set(handle.name, err instanceof Error ? err.message : String(err));
         this.o.onChange?.();
         if (attempt >= WARM_UP_RETRIES) return;
-        const timer = setTimeout(() => {
-          // Only while this very interception is live (not after a stop or a reload).
-          if (this.started && this.gateway.interception === interception) this.discoverWithRetry(handle, interception, attempt + 1);
-        }, Math.min(1000 * 2 ** attempt, 15_000));
+        const timer = setTimeout(
+          () => {
+            // Only while this very interception is live (not after a stop or a reload).
+            if (this.started && this.gateway.interception === interception) this.discoverWithRetry(handle, interception, attempt + 1);
+          },
+          Math.min(1000 * 2 ** attempt, 15_000),
+        );
         timer.unref?.();
       },
     );

@@ -12,7 +12,14 @@ export type { OrderedInterceptorView } from '../../shared/api/chain-order';
 
 export interface ChainPort {
   order(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, options?: { protocolVersion?: string }): Promise<OrderedInterceptorView[]>;
-  dryRun(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, payload: unknown, options?: { context?: InvocationContext }): Promise<ChainTrace>;
+  dryRun(
+    gatewayId: string,
+    config: GatewayConfig,
+    event: string,
+    phase: Phase,
+    payload: unknown,
+    options?: { context?: InvocationContext },
+  ): Promise<ChainTrace>;
 }
 
 export interface ServerPoolPort {

@@ -16,7 +16,10 @@ export interface SnippetDb {
 export function snippetDb(dbPath: string, dataDir: string): SnippetDb {
   if (!isPostgresUrl(dbPath)) return { args: ['--db', dbPath] };
   if (splitPassword(dbPath).password === undefined) {
-    return { args: ['--db', dbPath.trim()], note: 'The connection string has no password: the gateway uses $PGPASSWORD (or ~/.pgpass) of the environment the client starts it in.' };
+    return {
+      args: ['--db', dbPath.trim()],
+      note: 'The connection string has no password: the gateway uses $PGPASSWORD (or ~/.pgpass) of the environment the client starts it in.',
+    };
   }
   const { url, passwordFile: file } = keepPasswordPrivately(dataDir, dbPath);
   return {

@@ -21,7 +21,19 @@ export function buildSnippets(options: {
   // its calls show up under this gateway in Traffic filters, card counters and replay.
   const db = snippetDb(env.dbPath, env.dataDir);
   // --data-dir: the launched gateway applies this console's redaction at rest (settings.json) to what it records.
-  const args = [...env.cli.args, 'gateway', '--config', options.stdioConfigPath, '--listen', 'stdio', '--gateway-id', id, ...db.args, '--data-dir', env.dataDir];
+  const args = [
+    ...env.cli.args,
+    'gateway',
+    '--config',
+    options.stdioConfigPath,
+    '--listen',
+    'stdio',
+    '--gateway-id',
+    id,
+    ...db.args,
+    '--data-dir',
+    env.dataDir,
+  ];
   const launch = { command: env.cli.command, args, ...(env.cli.env ? { env: env.cli.env } : {}) };
   const stdio = {
     claudeDesktop: json({ mcpServers: { [id]: launch } }),

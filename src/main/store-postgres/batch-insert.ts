@@ -9,11 +9,7 @@ import { searchVector } from './search-words';
 import { insertMessages } from './message-insert';
 import { indexedText, int32OrNull, nulFree, nulFreeJson } from './column-values';
 
-export type PgItem =
-  | EncodedGateway
-  | (EncodedSession & { json: string })
-  | (EncodedExecution & { json: string })
-  | EncodedMessage;
+export type PgItem = EncodedGateway | (EncodedSession & { json: string }) | (EncodedExecution & { json: string }) | EncodedMessage;
 
 export interface BatchResult {
   /** Executions inserted; the others of the batch were already stored. */
@@ -47,7 +43,11 @@ async function ensureGateways(client: pg.PoolClient, names: string[], host: stri
            ON CONFLICT (name) DO NOTHING`,
     values: [missing, host, now],
   });
-  const r = await client.query<{ id: number; name: string }>({ name: 'ic_gateways_ids', text: 'SELECT id, name FROM gateways WHERE name = ANY($1::text[])', values: [missing] });
+  const r = await client.query<{ id: number; name: string }>({
+    name: 'ic_gateways_ids',
+    text: 'SELECT id, name FROM gateways WHERE name = ANY($1::text[])',
+    values: [missing],
+  });
   for (const row of r.rows) cache.gateways.set(row.name, row.id);
 }
 
@@ -118,7 +118,12 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
     });
   }
 
-  await insertMessages(client, items.filter((i): i is EncodedMessage => i.kind === 'message'), host, gw);
+  await insertMessages(
+    client,
+    items.filter((i): i is EncodedMessage => i.kind === 'message'),
+    host,
+    gw,
+  );
 
   const executions = items.filter((i): i is EncodedExecution & { json: string } => i.kind === 'execution');
   if (executions.length === 0) return { inserted: 0, duplicates: 0 };
@@ -159,8 +164,31 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
     values: [nulFreeJson(rows), executions.map((e) => oneLine(e.json)).join('\n'), nulFree(executions.map((e) => searchVector(e)).join('\n'))],
   });
   const ids = new Map(r.rows.map((row) => [row.uuid, row.id]));
-  const step = { e: [] as string[], seq: [] as number[], phase: [] as string[], ic: [] as number[], type: [] as string[], outcome: [] as string[], skipped: [] as (string | null)[], shadow: [] as boolean[], failed: [] as boolean[], dur: [] as number[] };
-  const sink = { sm: [] as number[], e: [] as string[], seq: [] as number[], gw: [] as number[], ic: [] as number[], event: [] as string[], phase: [] as string[], rec: [] as boolean[], metrics: [] as (string | null)[], error: [] as (string | null)[], at: [] as number[] };
+  const step = {
+    e: [] as string[],
+    seq: [] as number[],
+    phase: [] as string[],
+    ic: [] as number[],
+    type: [] as string[],
+    outcome: [] as string[],
+    skipped: [] as (string | null)[],
+    shadow: [] as boolean[],
+    failed: [] as boolean[],
+    dur: [] as number[],
+  };
+  const sink = {
+    sm: [] as number[],
+    e: [] as string[],
+    seq: [] as number[],
+    gw: [] as number[],
+    ic: [] as number[],
+    event: [] as string[],
+    phase: [] as string[],
+    rec: [] as boolean[],
+    metrics: [] as (string | null)[],
+    error: [] as (string | null)[],
+    at: [] as number[],
+  };
   for (const e of executions) {
     const id = ids.get(e.uuid);
     if (id === undefined) continue;

@@ -49,7 +49,9 @@ export function compilePgFilter(filter: ExecutionFilter, p: Params): { where: st
   if (outcomes.length > 0) where.push(equality('e.outcome', outcomes, p));
   if (filter.blockedBy) where.push(`e.blocked_interceptor_id IN ${interceptorSubquery(filter.blockedBy, p)}`);
   if (filter.interceptor) {
-    where.push(`EXISTS (SELECT 1 FROM steps s WHERE s.execution_id = e.id AND s.skipped IS NULL AND s.interceptor_id IN ${interceptorSubquery(filter.interceptor, p)})`);
+    where.push(
+      `EXISTS (SELECT 1 FROM steps s WHERE s.execution_id = e.id AND s.skipped IS NULL AND s.interceptor_id IN ${interceptorSubquery(filter.interceptor, p)})`,
+    );
   }
   if (filter.sessionId) where.push(`e.session_key = ${p.add(filter.sessionId)}`);
   if (filter.since !== undefined && filter.since !== '') where.push(`e.started_ms >= ${p.add(toMs(filter.since, 'since'))}`);

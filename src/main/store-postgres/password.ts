@@ -23,7 +23,9 @@ export function withPasswordFromFile(url: string, file: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read the PostgreSQL password file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message} (give a file holding only the password, readable by this user)`);
+    throw new Error(
+      `cannot read the PostgreSQL password file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message} (give a file holding only the password, readable by this user)`,
+    );
   }
   const password = text.split(/\r?\n/)[0] ?? '';
   if (password === '') throw new Error(`the PostgreSQL password file ${file} is empty: its first line is the password`);

@@ -26,8 +26,15 @@ export async function pgGatewayCounters(db: pg.Pool, window: AggregateWindow = {
       percentile_cont(0.5) WITHIN GROUP (ORDER BY e.duration_ms) AS p50, percentile_cont(0.95) WITHIN GROUP (ORDER BY e.duration_ms) AS p95,
       max(e.started_ms) AS last_ms
     FROM executions e JOIN gateways g ON g.id = e.gateway_id ${whereClause(where)} GROUP BY g.name ORDER BY g.name`;
-  const rows = (await prepared<Omit<GatewayCounters, 'p50Ms' | 'p95Ms' | 'lastAt'> & { p50: number | null; p95: number | null; last_ms: string | null }>(db, sql, p.values)).rows;
-  return rows.map(({ p50, p95, last_ms, ...c }) => ({ ...c, p50Ms: p50, p95Ms: p95, lastAt: last_ms === null ? null : new Date(Number(last_ms)).toISOString() }));
+  const rows = (
+    await prepared<Omit<GatewayCounters, 'p50Ms' | 'p95Ms' | 'lastAt'> & { p50: number | null; p95: number | null; last_ms: string | null }>(db, sql, p.values)
+  ).rows;
+  return rows.map(({ p50, p95, last_ms, ...c }) => ({
+    ...c,
+    p50Ms: p50,
+    p95Ms: p95,
+    lastAt: last_ms === null ? null : new Date(Number(last_ms)).toISOString(),
+  }));
 }
 
 export async function pgTimeBuckets(
@@ -58,7 +65,8 @@ export async function pgTimeBuckets(
       count(*) FILTER (WHERE e.outcome = 'blocked')::int AS blocked, count(*) FILTER (WHERE e.outcome = 'mutated')::int AS mutated,
       count(*) FILTER (WHERE e.outcome = 'error')::int AS errors, percentile_cont(0.5) WITHIN GROUP (ORDER BY e.duration_ms) AS p50
     FROM executions e ${whereClause(where)} GROUP BY 1`;
-  for (const row of (await prepared<{ b: number; calls: number; blocked: number; mutated: number; errors: number; p50: number | null }>(db, sql, p.values)).rows) {
+  for (const row of (await prepared<{ b: number; calls: number; blocked: number; mutated: number; errors: number; p50: number | null }>(db, sql, p.values))
+    .rows) {
     const bucket = buckets[row.b];
     if (bucket) Object.assign(bucket, { calls: row.calls, blocked: row.blocked, mutated: row.mutated, errors: row.errors, p50Ms: row.p50 });
   }
@@ -97,7 +105,9 @@ export async function pgFacets(db: pg.Pool): Promise<Facets> {
     distinct('event', 200),
     distinct('target', 300),
     names(`SELECT server || '/' || name AS x FROM interceptors ORDER BY server, name`),
-    names(`SELECT server || '/' || name AS x FROM interceptors i WHERE EXISTS (SELECT 1 FROM sink_events s WHERE s.interceptor_id = i.id) ORDER BY server, name`),
+    names(
+      `SELECT server || '/' || name AS x FROM interceptors i WHERE EXISTS (SELECT 1 FROM sink_events s WHERE s.interceptor_id = i.id) ORDER BY server, name`,
+    ),
   ]);
   return { gateways, hosts, events, targets, interceptors, sinks };
 }

@@ -327,11 +327,14 @@ export class PgHistoryWriter implements Recorder {
     this.failures++;
     this.backingOff = true;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.backingOff = false;
-      this.pump(true);
-    }, backoffDelay(this.failures, { baseMs: 100, maxMs: 5000 }));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.backingOff = false;
+        this.pump(true);
+      },
+      backoffDelay(this.failures, { baseMs: 100, maxMs: 5000 }),
+    );
   }
 
   private done(items: readonly PgItem[], inserted: number, duplicates: number): void {

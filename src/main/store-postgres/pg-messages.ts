@@ -162,7 +162,8 @@ export async function pgListMessageSessions(db: pg.Pool, gateway: string): Promi
     const row: MessageSessionSummary = { sessionId: r.session_key, lastAt: iso(r.last_ms) };
     if (r.session_key !== null && r.started_at !== null) {
       row.startedAt = r.started_at;
-      const session = parse(r.record_json) as { clientInfo?: { name?: unknown; version?: unknown }; transport?: unknown; principal?: { id?: unknown } } | undefined;
+      const session = parse(r.record_json) as
+        { clientInfo?: { name?: unknown; version?: unknown }; transport?: unknown; principal?: { id?: unknown } } | undefined;
       const client = session?.clientInfo;
       if (typeof client?.name === 'string') row.clientName = typeof client.version === 'string' ? `${client.name} ${client.version}` : client.name;
       if (typeof session?.transport === 'string' && session.transport !== '') row.transport = session.transport;

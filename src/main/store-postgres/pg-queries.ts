@@ -188,7 +188,11 @@ interface SinkRow {
   at_ms: string;
 }
 
-export async function pgListSinkEvents(db: pg.Pool, filter: SinkEventFilter = {}, page: { limit?: number; cursor?: string | null } = {}): Promise<SinkEventPage> {
+export async function pgListSinkEvents(
+  db: pg.Pool,
+  filter: SinkEventFilter = {},
+  page: { limit?: number; cursor?: string | null } = {},
+): Promise<SinkEventPage> {
   const limit = Math.max(1, Math.min(1000, Math.floor(page.limit ?? 100)));
   const p = new Params();
   const where: string[] = [];

@@ -20,7 +20,11 @@ async function boundary(db: pg.Pool, options: RetentionOptions): Promise<[number
     let b: [number, string] | undefined;
     if (keep === 0) b = [Number.MAX_SAFE_INTEGER, '0'];
     else {
-      const r = await prepared<{ started_ms: string; id: string }>(db, 'SELECT started_ms, id FROM executions ORDER BY started_ms DESC, id DESC LIMIT 1 OFFSET $1', [keep - 1]);
+      const r = await prepared<{ started_ms: string; id: string }>(
+        db,
+        'SELECT started_ms, id FROM executions ORDER BY started_ms DESC, id DESC LIMIT 1 OFFSET $1',
+        [keep - 1],
+      );
       if (r.rows[0]) b = [Number(r.rows[0].started_ms), r.rows[0].id];
     }
     if (b && (!best || later(b, best))) best = b;

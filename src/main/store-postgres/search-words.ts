@@ -17,7 +17,13 @@ function fold(word: string): string {
   // ASCII words (nearly all of them) only need lower-casing; the rest lose their diacritics like SQLite's
   // tokenizer does, and are kept to letters and digits after folding: a quote never reaches the literal.
   if (!NON_ASCII.test(word)) return word.toLowerCase();
-  return (word.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().match(TOKEN) ?? []).join('');
+  return (
+    word
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .match(TOKEN) ?? []
+  ).join('');
 }
 
 /** The tsvector literal of an execution: its distinct words, quoted (they hold no quote or backslash). */

@@ -10,14 +10,7 @@ export { createRedactor, type RedactionOptions, type Redactor } from './redactio
 export { RedactionPathError } from './redaction/json-paths';
 export type { ExecutionFilter } from './queries/filters';
 export { QueryError } from './queries/query-error';
-export {
-  listExecutions,
-  countExecutions,
-  countByOutcome,
-  type ExecutionSummary,
-  type ExecutionPage,
-  type PageOptions,
-} from './queries/list-executions';
+export { listExecutions, countExecutions, countByOutcome, type ExecutionSummary, type ExecutionPage, type PageOptions } from './queries/list-executions';
 export { getExecution, getExecutionRecord, type ExecutionDetail } from './queries/execution-detail';
 export { listGateways, type RecordedGateway } from './queries/gateways';
 export { listSinkEvents, type SinkEvent, type SinkEventFilter, type SinkEventPage } from './queries/sink-events';
@@ -34,4 +27,13 @@ export { countPrunable, pruneHistory, type PruneOptions, type PruneResult } from
 export { exportLines, exportToString } from './portability/export-jsonl';
 export { importFromFile, importFromString, ImportError, type ImportOptions, type ImportResult } from './portability/import-jsonl';
 export { DEFAULT_MAX_LINE_BYTES } from './portability/line-reader';
-export { listMessages, getMessage, listMessageSessions, messageMethods, type MessageFilter, type MessageSummary, type MessageDetail, type MessageSessionSummary } from './queries/messages';
+export {
+  listMessages,
+  getMessage,
+  listMessageSessions,
+  messageMethods,
+  type MessageFilter,
+  type MessageSummary,
+  type MessageDetail,
+  type MessageSessionSummary,
+} from './queries/messages';

@@ -117,7 +117,9 @@ export function executionSpans(x: ExecutionSummary, c: SpanContextOf): ReadableS
 
   const name = x.target !== undefined ? `${x.event} ${x.target}` : x.event;
   const errorStatus: Status | undefined = x.outcome === 'error' ? { code: SpanStatusCode.ERROR, message: x.error?.message ?? 'error' } : undefined;
-  const spans: ReadableSpan[] = [new RecordedSpan(c, name, SpanKind.SERVER, exchangeCtx, parentCtx, x.startedAt, x.startedAt + x.durationMs, attrs, errorStatus)];
+  const spans: ReadableSpan[] = [
+    new RecordedSpan(c, name, SpanKind.SERVER, exchangeCtx, parentCtx, x.startedAt, x.startedAt + x.durationMs, attrs, errorStatus),
+  ];
 
   for (const chain of x.chains) for (const step of chain.steps) spans.push(stepSpan(c, x, chain, step, traceState, exchangeCtx));
 
@@ -133,7 +135,9 @@ export function executionSpans(x: ExecutionSummary, c: SpanContextOf): ReadableS
     const to = Math.max(from, res ? res.startedAt : x.startedAt + x.durationMs);
     const status = x.outcome === 'error' && !x.blockedBy ? errorStatus : undefined;
     const backendAttrs: Attributes = { 'mcp.method.name': x.event, 'mcp.gateway.name': x.gateway };
-    spans.push(new RecordedSpan(c, `backend ${x.event}`, SpanKind.CLIENT, spanContext(traceId, spanId, traceState), exchangeCtx, from, to, backendAttrs, status));
+    spans.push(
+      new RecordedSpan(c, `backend ${x.event}`, SpanKind.CLIENT, spanContext(traceId, spanId, traceState), exchangeCtx, from, to, backendAttrs, status),
+    );
   }
   return spans;
 }
@@ -142,7 +146,14 @@ function spanContext(traceId: string, spanId: string, traceState: TraceState | u
   return { traceId, spanId, traceFlags: TraceFlags.SAMPLED, traceState };
 }
 
-function stepSpan(c: SpanContextOf, x: ExecutionSummary, chain: ChainSummary, step: StepSummary, traceState: TraceState | undefined, parent: SpanContext): ReadableSpan {
+function stepSpan(
+  c: SpanContextOf,
+  x: ExecutionSummary,
+  chain: ChainSummary,
+  step: StepSummary,
+  traceState: TraceState | undefined,
+  parent: SpanContext,
+): ReadableSpan {
   const start = chain.startedAt + step.startMs;
   const attrs: Attributes = {
     'mcp.method.name': x.event,

@@ -53,7 +53,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   let port = 0;
   const guard = new RequestGuard({ tokens: new Map([[token, 'console']]) });
   // The page offers [WS_PROTOCOL, `bearer.<token>`]; the answer names WS_PROTOCOL only, never the token.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_BODY_BYTES,
+    handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((err: unknown) => {
@@ -116,7 +120,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refuse = (status: number, reason: string) => {
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\r\n`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\r\n`,
+      );
     };
     const place = guard.checkHostAndOrigin(req);
     if (!place.ok) return refuse(place.status, place.message);

@@ -53,9 +53,6 @@ export function readStatic(dir: string, pathname: string, styleNonce: string): S
 }
 
 function indexHtml(dir: string, styleNonce: string): StaticFile {
-  const html = readFileSync(join(dir, 'index.html'), 'utf8').replace(
-    '<head>',
-    `<head>\n    <meta name="csp-nonce" content="${styleNonce}" />`,
-  );
+  const html = readFileSync(join(dir, 'index.html'), 'utf8').replace('<head>', `<head>\n    <meta name="csp-nonce" content="${styleNonce}" />`);
   return { status: 200, type: TYPES['.html']!, body: html };
 }

@@ -28,7 +28,9 @@ if (!window.interceptorConsole && !webToken()) {
   root.render(
     <main className="token-required">
       <h1>Token required</h1>
-      <p>Open the URL that <code>interceptor-console web</code> (or <code>npm start</code>) printed: it carries this run&apos;s access token.</p>
+      <p>
+        Open the URL that <code>interceptor-console web</code> (or <code>npm start</code>) printed: it carries this run&apos;s access token.
+      </p>
     </main>,
   );
 } else {

@@ -31,7 +31,4 @@ export function fail(code: ApiErrorCode, message: string): ApiResult<never> {
 }
 
 /** Checks the shape of an envelope received from an untrusted transport. */
-export const ApiResultSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: ApiErrorSchema }),
-]);
+export const ApiResultSchema = z.union([z.object({ ok: z.literal(true), value: z.unknown() }), z.object({ ok: z.literal(false), error: ApiErrorSchema })]);

@@ -53,7 +53,12 @@ export const breakpointsProcedures = {
   ),
   'breakpoints.attach': proc(
     z.object({
-      name: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/, { error: 'letters, digits, ".", "-" or "_" only' }),
+      name: z
+        .string()
+        .trim()
+        .min(1)
+        .max(64)
+        .regex(/^[\w.-]+$/, { error: 'letters, digits, ".", "-" or "_" only' }),
       url: z.url({ error: 'expected the control endpoint URL, e.g. http://127.0.0.1:7411' }),
       token: z.string().min(16).max(1000),
     }),

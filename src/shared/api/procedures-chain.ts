@@ -43,16 +43,16 @@ export const chainProcedures = {
     TestServerResultSchema,
     'Connects to one interceptor-server entry, discovers its interceptors, disconnects.',
   ),
-  'chain.testBackend': proc(
-    z.object({ entry: Entry }),
-    TestBackendResultSchema,
-    'Connects to a backend entry as an MCP client, lists its tools, disconnects.',
-  ),
+  'chain.testBackend': proc(z.object({ entry: Entry }), TestBackendResultSchema, 'Connects to a backend entry as an MCP client, lists its tools, disconnects.'),
   'chain.samplesEntry': proc(
     z.object({ name: z.string().min(1).default('samples') }),
     Entry,
     'The interceptor-server entry that runs the bundled sample interceptors from this installation.',
   ),
   'chain.freePort': proc(z.object({}).optional(), z.object({ port: z.number().int() }), 'A free loopback TCP port for a new listener.'),
-  'chain.reloads': proc(z.object({ id: GatewayIdSchema }), z.array(ReloadRecordSchema), 'Config reloads of a gateway recorded since the app started, newest first.'),
+  'chain.reloads': proc(
+    z.object({ id: GatewayIdSchema }),
+    z.array(ReloadRecordSchema),
+    'Config reloads of a gateway recorded since the app started, newest first.',
+  ),
 } as const;

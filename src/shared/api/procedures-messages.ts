@@ -14,7 +14,7 @@ export const messagesProcedures = {
   'messages.query': proc(
     z.object({ filter: MessageFilterSchema, cursor: z.string().max(40).optional(), limit: z.number().int().min(1).max(1000).default(200) }),
     MessagePageSchema,
-    'Recorded messages, newest first, filtered (session, side, direction, kind, method or methods left out, text, execution; the gateway\'s health pings only with healthPings: true), keyset-paginated.',
+    "Recorded messages, newest first, filtered (session, side, direction, kind, method or methods left out, text, execution; the gateway's health pings only with healthPings: true), keyset-paginated.",
   ),
   'messages.detail': proc(z.object({ id: z.string().min(1).max(100) }), MessageDetailSchema, 'One recorded message with its whole text.'),
   'messages.methods': proc(Gateway, z.array(z.string()), 'Every method recorded for a gateway (the method filter suggests them).'),

@@ -72,7 +72,15 @@ export const procedures = {
     'The live status of one gateway.',
   ),
   'gateways.stats': proc(
-    z.object({ id: GatewayIdSchema, minutes: z.number().int().min(1).max(24 * 60).default(30) }),
+    z.object({
+      id: GatewayIdSchema,
+      minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .default(30),
+    }),
     GatewayStatsSchema,
     'Counters (calls, blocked, mutated, errors, p50) and latency buckets from the store.',
   ),

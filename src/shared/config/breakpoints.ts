@@ -68,7 +68,10 @@ export type Breakpoint = z.output<typeof BreakpointSchema>;
 
 /** `*` matches any run of characters (slashes included), `?` one character; the rest is literal. */
 export function globToRegExp(glob: string): RegExp {
-  const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`);
 }
 

@@ -7,16 +7,16 @@ import type { HttpListenConfig } from './schema';
 /** 127.0.0.0/8, ::1 (bracketed or not, IPv4-mapped too) and `localhost`: only this machine can connect. */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
-  const a = address.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const a = address
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (a === 'localhost' || a === '::1' || a === '0:0:0:0:0:0:0:1') return true;
   const v4 = a.startsWith('::ffff:') ? a.slice(7) : a;
   return /^127(\.\d{1,3}){3}$/.test(v4);
 }
 
-export type ListenExposure =
-  | { kind: 'loopback' | 'token' }
-  | { kind: 'refused'; message: string }
-  | { kind: 'open'; warning: string };
+export type ListenExposure = { kind: 'loopback' | 'token' } | { kind: 'refused'; message: string } | { kind: 'open'; warning: string };
 
 /** Whether this listener may start, and what to say about it. */
 export function listenExposure(listen: Pick<HttpListenConfig, 'host' | 'port' | 'tokens' | 'allowRemoteWithoutToken'>): ListenExposure {

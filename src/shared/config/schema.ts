@@ -7,10 +7,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES } from '../protocol/payload-size';
 import { BreakpointSchema } from './breakpoints';
 import { durationMs } from './durations';
 
-const ModeSchema = z.preprocess(
-  (v) => (v === 'enforce' ? 'active' : v),
-  z.enum(['active', 'audit'], { error: 'expected "active" or "audit"' }),
-);
+const ModeSchema = z.preprocess((v) => (v === 'enforce' ? 'active' : v), z.enum(['active', 'audit'], { error: 'expected "active" or "audit"' }));
 const PhaseSchema = z.enum(['request', 'response'], { error: 'expected "request" or "response"' });
 
 const stringMap = (what: string) =>
@@ -28,9 +25,7 @@ function transportEntry(role: string) {
   const stdio = z.strictObject({
     transport: z.literal('stdio'),
     ...common,
-    command: z
-      .string({ error: `expected a string (the command that starts ${role})` })
-      .min(1, { error: `expected a non-empty command that starts ${role}` }),
+    command: z.string({ error: `expected a string (the command that starts ${role})` }).min(1, { error: `expected a non-empty command that starts ${role}` }),
     arguments: z.array(z.string({ error: 'expected a string argument' }), { error: 'expected an array of strings' }).default([]),
     env: stringMap('environment variables for the child process').optional(),
     cwd: z.string({ error: 'expected a string (the working directory of the child process)' }).optional(),
@@ -50,7 +45,6 @@ function transportEntry(role: string) {
   });
   return { stdio, http, sse };
 }
-
 
 const backendEntries = transportEntry('the backend');
 const interceptorEntries = transportEntry('the interceptor server');
@@ -76,7 +70,9 @@ export const BackendEntrySchema = z
 const bundledInterceptorEntry = z
   .strictObject({
     transport: z.literal('bundled'),
-    name: z.string({ error: 'expected a string (a name for the interceptor server)' }).min(1, { error: 'expected a non-empty name for the interceptor server' }),
+    name: z
+      .string({ error: 'expected a string (a name for the interceptor server)' })
+      .min(1, { error: 'expected a non-empty name for the interceptor server' }),
     connectionId: z.string({ error: 'expected a string (an identity for this connection)' }).optional(),
   })
   .extend(failOpen);
@@ -87,9 +83,7 @@ export const InterceptorServerEntrySchema = z
         ? 'expected an object describing how to reach the interceptor server'
         : 'expected "transport" to be "stdio", "http" or "bundled" (how to reach the interceptor server; "bundled" hosts the bundled samples in the gateway process)',
   })
-  .describe(
-  'An interceptor server: an MCP server offering interceptors/list and interceptor/invoke.',
-);
+  .describe('An interceptor server: an MCP server offering interceptors/list and interceptor/invoke.');
 
 const HookSchema = z.strictObject({
   events: z.array(z.string({ error: 'expected an event name' }), { error: 'expected an array of event names' }),
@@ -129,7 +123,9 @@ const HttpListenSchema = z.strictObject({
   allowedOrigins: z
     .array(z.string(), { error: 'expected an array of origins' })
     .optional()
-    .describe("Extra exact origins (e.g. http://localhost:6274) to accept besides the listener's own; other browser origins, other local ports included, get 403."),
+    .describe(
+      "Extra exact origins (e.g. http://localhost:6274) to accept besides the listener's own; other browser origins, other local ports included, get 403.",
+    ),
   allowedHosts: z
     .array(z.string(), { error: 'expected an array of host names' })
     .optional()
@@ -210,16 +206,10 @@ export const GatewayConfigSchema = z
     listen: ListenSchema.default({ transport: 'stdio' }),
     timeoutMs: durationMs().positive().optional().describe('Deadline of a whole chain run.'),
     overrides: z
-      .record(
-        z.string().regex(/^[^/]+\/.+$/, { error: 'expected a key of the form "<server>/<interceptor>"' }),
-        OverrideSchema,
-        {
-          error: (issue) =>
-            issue.code === 'invalid_key'
-              ? 'expected a key of the form "<server>/<interceptor>"'
-              : 'expected an object keyed "<server>/<interceptor>"',
-        },
-      )
+      .record(z.string().regex(/^[^/]+\/.+$/, { error: 'expected a key of the form "<server>/<interceptor>"' }), OverrideSchema, {
+        error: (issue) =>
+          issue.code === 'invalid_key' ? 'expected a key of the form "<server>/<interceptor>"' : 'expected an object keyed "<server>/<interceptor>"',
+      })
       .default({}),
     exposeInterceptorProtocol: z.boolean({ error: 'expected true or false' }).default(false),
     blockedToolCall: z.enum(['result', 'error'], { error: 'expected "result" or "error"' }).default('result'),

@@ -18,7 +18,13 @@ function optional(v: unknown, check: (v: unknown) => boolean): boolean {
 }
 
 function isMessage(m: unknown): boolean {
-  return isObject(m) && typeof m.message === 'string' && typeof m.severity === 'string' && SEVERITIES.has(m.severity) && optional(m.path, (p) => typeof p === 'string');
+  return (
+    isObject(m) &&
+    typeof m.message === 'string' &&
+    typeof m.severity === 'string' &&
+    SEVERITIES.has(m.severity) &&
+    optional(m.path, (p) => typeof p === 'string')
+  );
 }
 
 function isSuggestion(s: unknown): boolean {

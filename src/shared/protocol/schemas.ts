@@ -22,10 +22,7 @@ export type Hook = z.infer<typeof HookSchema>;
 
 // The SEP says int32, but the TS reference emits whatever number its author wrote (0.5, 1e3): be liberal
 // and order by the number; only non-finite values are refused.
-export const PriorityHintSchema = z.union([
-  z.number(),
-  z.object({ request: z.number().optional(), response: z.number().optional() }),
-]);
+export const PriorityHintSchema = z.union([z.number(), z.object({ request: z.number().optional(), response: z.number().optional() })]);
 export type PriorityHint = z.infer<typeof PriorityHintSchema>;
 
 export const CompatSchema = z.object({ minProtocol: z.string(), maxProtocol: z.string().optional() });
@@ -74,9 +71,7 @@ export const InvocationContextSchema = z.looseObject({
 });
 export type InvocationContext = z.infer<typeof InvocationContextSchema>;
 
-export const ListParamsSchema = z
-  .looseObject({ event: z.string().optional(), cursor: z.string().optional(), _meta: MetaSchema.optional() })
-  .optional();
+export const ListParamsSchema = z.looseObject({ event: z.string().optional(), cursor: z.string().optional(), _meta: MetaSchema.optional() }).optional();
 export type ListParams = z.infer<typeof ListParamsSchema>;
 
 /** Descriptors stay `unknown` here: the invoker validates each one and skips bad ones with a reason. */
@@ -140,11 +135,7 @@ export const SinkResultSchema = z.looseObject({
 });
 export type SinkResult = z.infer<typeof SinkResultSchema>;
 
-export const InterceptorResultSchema = z.discriminatedUnion('type', [
-  ValidationResultSchema,
-  MutationResultSchema,
-  SinkResultSchema,
-]);
+export const InterceptorResultSchema = z.discriminatedUnion('type', [ValidationResultSchema, MutationResultSchema, SinkResultSchema]);
 export type InterceptorResult = z.infer<typeof InterceptorResultSchema>;
 
 export const CapabilitySchema = z.looseObject({ supportedEvents: z.array(z.string()).optional() });

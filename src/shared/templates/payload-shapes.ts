@@ -23,7 +23,9 @@ const LOCAL: Record<string, z.ZodType> = {
     model: z.string().optional(),
     message: LlmMessage.optional(),
     stopReason: z.string().optional(),
-    usage: z.strictObject({ inputTokens: z.number().int().optional(), outputTokens: z.number().int().optional(), totalTokens: z.number().int().optional() }).optional(),
+    usage: z
+      .strictObject({ inputTokens: z.number().int().optional(), outputTokens: z.number().int().optional(), totalTokens: z.number().int().optional() })
+      .optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
   }),
 };

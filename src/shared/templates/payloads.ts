@@ -36,7 +36,11 @@ const TEMPLATES: Record<string, Pair> = {
           {
             name: 'get-weather',
             description: 'Current weather for a city',
-            inputSchema: { type: 'object', properties: { city: { type: 'string' }, units: { type: 'string', enum: ['metric', 'imperial'] } }, required: ['city'] },
+            inputSchema: {
+              type: 'object',
+              properties: { city: { type: 'string' }, units: { type: 'string', enum: ['metric', 'imperial'] } },
+              required: ['city'],
+            },
             outputSchema: { type: 'object', properties: { temperature: { type: 'number' }, conditions: { type: 'string' } }, required: ['temperature'] },
             annotations: { readOnlyHint: true },
           },
@@ -129,7 +133,12 @@ const TEMPLATES: Record<string, Pair> = {
     },
     response: {
       title: 'Model answer',
-      payload: { role: 'assistant', content: { type: 'text', text: 'Bob reports that exports fail on large files.' }, model: 'claude-sonnet', stopReason: 'endTurn' },
+      payload: {
+        role: 'assistant',
+        content: { type: 'text', text: 'Bob reports that exports fail on large files.' },
+        model: 'claude-sonnet',
+        stopReason: 'endTurn',
+      },
     },
   },
   'elicitation/create': {

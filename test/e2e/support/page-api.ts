@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 export type PageApi = <T = Record<string, unknown>>(procedure: string, input?: unknown) => Promise<T>;
 
 export function pageApi(page: Page): PageApi {
-  return async <T,>(procedure: string, input: unknown = {}) => {
+  return async <T>(procedure: string, input: unknown = {}) => {
     const r = await page.evaluate(
       async ({ procedure, input }) => {
         const token = sessionStorage.getItem('ic-token');
@@ -28,7 +28,7 @@ export async function waitForDemoGateway(api: PageApi, page: Page, timeoutMs = 6
   type Info = { status: string; interceptorServers: { status: string }[] };
   // At least one server: the demo gateway always has the samples, and an empty list is one not filled in yet.
   const ready = (g: Info) => g.status === 'running' && g.interceptorServers.length > 0 && g.interceptorServers.every((s) => s.status === 'connected');
-  for (const end = Date.now() + timeoutMs; !ready(await api<Info>('gateways.get', { id: 'demo' })); ) {
+  for (const end = Date.now() + timeoutMs; !ready(await api<Info>('gateways.get', { id: 'demo' }));) {
     if (Date.now() > end) throw new Error(`the demo gateway and its interceptor servers were not up within ${timeoutMs / 1000} s`);
     await page.waitForTimeout(250);
   }

@@ -27,7 +27,8 @@ export const conformanceCommand: CliCommand = {
     if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')} (pass one folder)`);
     const rawTimeout = parsed.values['fixture-timeout'];
     const fixtureTimeoutMs = rawTimeout === undefined ? 30_000 : Number(rawTimeout);
-    if (!Number.isInteger(fixtureTimeoutMs) || fixtureTimeoutMs <= 0) throw new UsageError(`--fixture-timeout must be a positive integer of ms, got "${rawTimeout}"`);
+    if (!Number.isInteger(fixtureTimeoutMs) || fixtureTimeoutMs <= 0)
+      throw new UsageError(`--fixture-timeout must be a positive integer of ms, got "${rawTimeout}"`);
 
     let summary;
     try {

@@ -90,7 +90,8 @@ export const gatewayCommand: CliCommand = {
     } catch (err) {
       throw new UsageError(`cannot read the config file ${path}: ${(err as Error).message}`);
     }
-    if (values.listen !== undefined && values.listen !== 'stdio') throw new UsageError(`--listen takes only "stdio" (got "${values.listen}"); set an HTTP listener in the config file`);
+    if (values.listen !== undefined && values.listen !== 'stdio')
+      throw new UsageError(`--listen takes only "stdio" (got "${values.listen}"); set an HTTP listener in the config file`);
     // Applied to the file as read now and on every hot reload, so the file itself never needs a stdio copy.
     const adjust = (c: GatewayConfig): GatewayConfig => (values.listen === 'stdio' ? { ...c, listen: { transport: 'stdio' } } : c);
     const parsed = parseGatewayConfigText(text);
@@ -107,7 +108,9 @@ export const gatewayCommand: CliCommand = {
     const config = adjust(parsed.config);
     // stdin carries JSON-RPC on a stdio listener: the terminal prompt would steal the client's messages.
     if (breaks.length > 0 && config.listen.transport === 'stdio') {
-      throw new UsageError('--break reads its answers from stdin, which a stdio listener uses for MCP; give the config an HTTP listener, or set "control" and decide from a console');
+      throw new UsageError(
+        '--break reads its answers from stdin, which a stdio listener uses for MCP; give the config an HTTP listener, or set "control" and decide from a console',
+      );
     }
     const quiet = values.quiet === true;
     const log = (line: string) => {

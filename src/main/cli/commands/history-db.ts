@@ -19,7 +19,8 @@ export const dbOption = { db: { type: 'string' }, 'db-password-file': { type: 's
 export function withDbPassword(db: string | undefined, passwordFile: string | undefined): string | undefined {
   if (passwordFile === undefined) return db;
   const target = db ?? process.env[DB_ENV_VAR];
-  if (!isPostgresUrl(target)) throw new UsageError(`--db-password-file goes with a PostgreSQL history: give --db postgres://USER@HOST:PORT/DB (or $${DB_ENV_VAR})`);
+  if (!isPostgresUrl(target))
+    throw new UsageError(`--db-password-file goes with a PostgreSQL history: give --db postgres://USER@HOST:PORT/DB (or $${DB_ENV_VAR})`);
   try {
     return withPasswordFromFile(target, passwordFile);
   } catch (err) {

@@ -43,7 +43,11 @@ function table(items: ExecutionSummary[]): string {
   ]);
   const header = ['time (UTC)', 'gateway', 'method', 'target', 'outcome', 'blocked by', 'duration'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -90,7 +94,13 @@ export const historyCommand: CliCommand = {
         if (values.json) {
           const full = [];
           for (const s of page.items) full.push(await store.getExecution(s.id));
-          console.log(JSON.stringify(full.filter((d) => d !== undefined), null, 2));
+          console.log(
+            JSON.stringify(
+              full.filter((d) => d !== undefined),
+              null,
+              2,
+            ),
+          );
         } else console.log(page.items.length === 0 ? 'No recorded executions match.' : table(page.items));
         if (page.nextCursor) console.error(`More: add --cursor ${page.nextCursor}`);
         return 0;

@@ -51,7 +51,7 @@ export const importCommand: CliCommand = {
     };
     const report = (result: ImportResult) =>
       console.log(
-          `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
+        `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
           (result.duplicates > 0 ? `; ${result.duplicates} execution(s) were already present and were skipped` : ''),
       );
     const pg = postgresTarget(values.db, values['db-password-file']);

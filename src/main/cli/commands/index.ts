@@ -11,4 +11,15 @@ import { exportCommand } from './export';
 import { importCommand } from './import';
 import { pruneCommand } from './prune';
 
-export const commands: CliCommand[] = [gatewayCommand, webCommand, conformanceCommand, serveSamplesCommand, listCommand, invokeCommand, historyCommand, exportCommand, importCommand, pruneCommand];
+export const commands: CliCommand[] = [
+  gatewayCommand,
+  webCommand,
+  conformanceCommand,
+  serveSamplesCommand,
+  listCommand,
+  invokeCommand,
+  historyCommand,
+  exportCommand,
+  importCommand,
+  pruneCommand,
+];

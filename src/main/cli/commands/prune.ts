@@ -39,7 +39,10 @@ export const pruneCommand: CliCommand = {
     const pg = postgresTarget(values.db, values['db-password-file']);
     if (pg) {
       return withPostgres(pg, async (store) => {
-        const { deleted, messagesDeleted } = await store.prune({ ...(maxExecutions !== undefined ? { maxExecutions } : {}), ...(maxAgeDays !== undefined ? { maxAgeDays } : {}) });
+        const { deleted, messagesDeleted } = await store.prune({
+          ...(maxExecutions !== undefined ? { maxExecutions } : {}),
+          ...(maxAgeDays !== undefined ? { maxAgeDays } : {}),
+        });
         console.log(`deleted ${deleted} execution(s), ${messagesDeleted} message(s) from PostgreSQL (autovacuum reclaims the space)`);
         return 0;
       });

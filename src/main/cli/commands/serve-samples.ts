@@ -49,7 +49,13 @@ export const serveSamplesCommand: CliCommand = {
     const host = createSampleHost({ pageSize, workers: true });
 
     if (values.http === undefined) {
-      if (values.host !== undefined || values.token !== undefined || values['allowed-host'] || values['allowed-origin'] || values['allow-remote-without-token']) {
+      if (
+        values.host !== undefined ||
+        values.token !== undefined ||
+        values['allowed-host'] ||
+        values['allowed-origin'] ||
+        values['allow-remote-without-token']
+      ) {
         throw new UsageError('--host, --token, --allowed-host, --allowed-origin and --allow-remote-without-token need --http <port>');
       }
       const serving = await serveHostOverStdio(host);

@@ -92,7 +92,10 @@ export class PauseRegistry extends EventEmitter<PauseRegistryEvents> {
       const timer: NodeJS.Timeout = setTimeout(() => {
         const decision: PauseDecision =
           view.onTimeout === 'block'
-            ? { kind: 'block', message: `Paused at breakpoint "${view.breakpoint}" for ${view.timeoutMs} ms with no decision: blocked (the breakpoint's onTimeout)` }
+            ? {
+                kind: 'block',
+                message: `Paused at breakpoint "${view.breakpoint}" for ${view.timeoutMs} ms with no decision: blocked (the breakpoint's onTimeout)`,
+              }
             : { kind: 'continue' };
         finish({ decision, by: 'timeout', timedOut: true });
       }, view.timeoutMs);
@@ -131,14 +134,19 @@ export class PauseRegistry extends EventEmitter<PauseRegistryEvents> {
       );
     }
     const problems = pause.check(decision);
-    if (problems.length > 0) throw new PauseDecisionError(`The ${decision.kind === 'answer' ? 'result' : 'payload'} is not valid: ${problems.slice(0, 5).join('; ')}`, 'invalid');
+    if (problems.length > 0)
+      throw new PauseDecisionError(`The ${decision.kind === 'answer' ? 'result' : 'payload'} is not valid: ${problems.slice(0, 5).join('; ')}`, 'invalid');
     pause.resolve({ decision, by, timedOut: false });
   }
 
   /** Resolves every open pause by its timeout policy now (a gateway stopping). */
   releaseAll(): void {
     for (const p of [...this.open.values()]) {
-      p.resolve({ decision: p.view.onTimeout === 'block' ? { kind: 'block', message: 'The gateway stopped while this call was paused' } : { kind: 'continue' }, by: 'gateway stopping', timedOut: true });
+      p.resolve({
+        decision: p.view.onTimeout === 'block' ? { kind: 'block', message: 'The gateway stopped while this call was paused' } : { kind: 'continue' },
+        by: 'gateway stopping',
+        timedOut: true,
+      });
     }
   }
 }

@@ -150,7 +150,8 @@ export class SessionBreaks {
     const settings = bp ?? state.breakpoint;
     const registry = this.host.breakpoints!.pauses;
     const signal = options.signal ? AbortSignal.any([options.signal, this.closed.signal]) : this.closed.signal;
-    const phase: Phase = point === 'before-interceptor' ? (ex.responseReceived === undefined ? 'request' : 'response') : point.startsWith('request') ? 'request' : 'response';
+    const phase: Phase =
+      point === 'before-interceptor' ? (ex.responseReceived === undefined ? 'request' : 'response') : point.startsWith('request') ? 'request' : 'response';
     const target = targetOf(ex.method, ex.requestReceived);
     const stopProgress = this.keepClientWaiting(ex);
     try {
@@ -189,7 +190,14 @@ export class SessionBreaks {
     if (token === undefined) return () => undefined;
     let progress = 0;
     const tick = () =>
-      this.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message: 'Paused at a breakpoint in the gateway' } }, ex.id);
+      this.send(
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: ++progress, message: 'Paused at a breakpoint in the gateway' },
+        },
+        ex.id,
+      );
     tick();
     const timer = setInterval(tick, PAUSE_PROGRESS_EVERY_MS);
     timer.unref();
@@ -217,7 +225,9 @@ export function breakpointBlock(event: string, phase: Phase, record: PauseRecord
     interceptor: record.breakpoint,
     phase,
     event,
-    reason: record.timedOut ? `paused at breakpoint "${record.breakpoint}" and timed out (onTimeout: block)` : `blocked at breakpoint "${record.breakpoint}" by ${record.by}`,
+    reason: record.timedOut
+      ? `paused at breakpoint "${record.breakpoint}" and timed out (onTimeout: block)`
+      : `blocked at breakpoint "${record.breakpoint}" by ${record.by}`,
     messages: [message],
   };
 }

@@ -67,7 +67,12 @@ export class InProcessHostHandle implements InterceptorServerHandle {
     // compared still: a host whose registration changed since discovery must not pass as the old type.
     const expected = this.types.get(params.name);
     if (expected && result.type !== expected) {
-      throw new InvokeError('malformed', `interceptor '${params.name}' on server '${this.name}' returned a ${result.type} result, expected ${expected}`, undefined, { result });
+      throw new InvokeError(
+        'malformed',
+        `interceptor '${params.name}' on server '${this.name}' returned a ${result.type} result, expected ${expected}`,
+        undefined,
+        { result },
+      );
     }
     return result;
   }

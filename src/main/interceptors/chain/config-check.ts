@@ -51,9 +51,7 @@ export function configProblem(descriptor: Pick<InterceptorDescriptor, 'configSch
   const value = config === undefined ? {} : structuredClone(config);
   if (validate(value)) return undefined;
   const errors = describe(validate.errors ?? []);
-  return config === undefined
-    ? `no config is set and its configSchema requires one (${errors})`
-    : `its config does not match its configSchema (${errors})`;
+  return config === undefined ? `no config is set and its configSchema requires one (${errors})` : `its config does not match its configSchema (${errors})`;
 }
 
 export interface ConfigError {

@@ -99,10 +99,7 @@ export function mergeDiscovery(
   return out;
 }
 
-export async function discoverAll(
-  handles: readonly InterceptorServerHandle[],
-  options: DiscoverOptions = {},
-): Promise<DiscoveryOutcome> {
+export async function discoverAll(handles: readonly InterceptorServerHandle[], options: DiscoverOptions = {}): Promise<DiscoveryOutcome> {
   assertUniqueServerNames(handles);
   return mergeDiscovery(handles, await listAll(handles, options));
 }

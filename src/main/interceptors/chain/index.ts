@@ -2,15 +2,7 @@
 export { ChainRuntime } from './runtime';
 export type { ChainRuntimeOptions } from './runtime';
 export { orderChain, effectivePriority, compareOrdinal, compatExcludes, compareMutations, planEntry } from './order';
-export {
-  OverrideWideningError,
-  InterceptorOverrideSchema,
-  OverrideMapSchema,
-  validateOverrides,
-  narrowHooks,
-  patternCovers,
-  interceptorId,
-} from './overrides';
+export { OverrideWideningError, InterceptorOverrideSchema, OverrideMapSchema, validateOverrides, narrowHooks, patternCovers, interceptorId } from './overrides';
 export type { OverrideIssue } from './overrides';
 export { discoverAll, mergeDiscovery, listAll } from './discovery';
 export { configErrors, configProblem, usableConfigSchema } from './config-check';

@@ -75,10 +75,7 @@ export interface OverrideIssue {
  * Checks overrides against the discovered descriptors so a config file or the UI can report
  * problems at load time instead of at the first request.
  */
-export function validateOverrides(
-  overrides: unknown,
-  discovered: readonly DiscoveredInterceptor[],
-): OverrideIssue[] {
+export function validateOverrides(overrides: unknown, discovered: readonly DiscoveredInterceptor[]): OverrideIssue[] {
   const issues: OverrideIssue[] = [];
   if (overrides === undefined || overrides === null) return issues;
   const parsed = OverrideMapSchema.safeParse(overrides);

@@ -121,7 +121,9 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
     const { server, error } = input.discoveryBlock;
     // A discovery cut off by the whole-chain deadline is a timeout, not a broken server.
     const status = clock.deadline.passed ? 'timeout' : 'discovery_failed';
-    setBlock(state, { server, name: '(discovery)' }, status, 'discovery', `interceptor server '${server}' failed discovery and is fail-closed: ${error}`, [error]);
+    setBlock(state, { server, name: '(discovery)' }, status, 'discovery', `interceptor server '${server}' failed discovery and is fail-closed: ${error}`, [
+      error,
+    ]);
   }
   await runPasses(plan, state);
   throwIfCancelled(state);

@@ -68,7 +68,11 @@ export class ChainRuntime {
     const outcome = mergeDiscovery(this.handles, raw, this.lastKnown);
     raw.forEach((r, i) => {
       const name = this.handles[i]?.name;
-      if (r.ok && name !== undefined) this.lastKnown.set(name, outcome.interceptors.filter((d) => d.server === name));
+      if (r.ok && name !== undefined)
+        this.lastKnown.set(
+          name,
+          outcome.interceptors.filter((d) => d.server === name),
+        );
     });
     this.lastRaw = raw;
     this.outcome = outcome;
@@ -133,8 +137,11 @@ export class ChainRuntime {
 
 /** Same iff every server answered with the very same cached result object (and none failed). */
 function sameRaw(a: RawDiscovery, b: RawDiscovery): boolean {
-  return a.length === b.length && a.every((x, i) => {
-    const y = b[i];
-    return x.ok && y?.ok === true && x.result === y.result;
-  });
+  return (
+    a.length === b.length &&
+    a.every((x, i) => {
+      const y = b[i];
+      return x.ok && y?.ok === true && x.result === y.result;
+    })
+  );
 }

@@ -1,14 +1,7 @@
 // Data types of the chain engine. Everything here is plain data (JSON-serializable) so that the
 // plan computed by `orderChain` can cross the app API and the UI never re-implements ordering.
 import type { Phase } from '../../../shared/protocol/constants';
-import type {
-  Hook,
-  InterceptorDescriptor,
-  InterceptorType,
-  InvocationContext,
-  Mode,
-  PriorityHint,
-} from '../../../shared/protocol/schemas';
+import type { Hook, InterceptorDescriptor, InterceptorType, InvocationContext, Mode, PriorityHint } from '../../../shared/protocol/schemas';
 import type { ChainTrace, Pass, SkipReason } from '../../../shared/trace/types';
 
 /** One descriptor as listed by one server, with the two positions the tie-breaks need (A6, A7). */

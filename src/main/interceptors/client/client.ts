@@ -193,7 +193,11 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     // (startConnect sees `closed`); waiting for it here means close() leaves no process behind.
     const connecting = this.connecting;
     this.setStatus({ state: 'closed', pid: undefined, nextRetryAt: undefined });
-    if (connecting) await connecting.then(() => undefined, () => undefined);
+    if (connecting)
+      await connecting.then(
+        () => undefined,
+        () => undefined,
+      );
     if (conn?.transport instanceof StreamableHTTPClientTransport) {
       // Free the server's session now instead of leaving it to its idle eviction (best effort, bounded).
       await withDeadline(conn.transport.terminateSession(), 2_000).catch(() => undefined);

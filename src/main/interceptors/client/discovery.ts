@@ -37,9 +37,7 @@ export async function drainList(client: Client, o: DrainOptions): Promise<Discov
     const parsed = ListResultSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(
-        `server '${o.server}': interceptors/list returned a malformed result: ${issue?.path.join('.') || 'result'}: ${issue?.message}`,
-      );
+      throw new Error(`server '${o.server}': interceptors/list returned a malformed result: ${issue?.path.join('.') || 'result'}: ${issue?.message}`);
     }
     const { accepted, skipped } = checkDescriptors(parsed.data.interceptors, seenNames);
     result.interceptors.push(...accepted);

@@ -13,12 +13,7 @@ import {
 } from '../../../shared/protocol/schemas';
 import { InvokeError } from '../server-handle';
 
-export function checkInvokeResult(
-  raw: unknown,
-  params: InvokeParams,
-  expectedType: InterceptorType | undefined,
-  server: string,
-): InterceptorResult {
+export function checkInvokeResult(raw: unknown, params: InvokeParams, expectedType: InterceptorType | undefined, server: string): InterceptorResult {
   const where = `interceptor '${params.name}' on server '${server}'`;
   // The common shapes skip zod's copying pass (result-fast-check.ts); anything else goes through it.
   let result: InterceptorResult;
@@ -60,10 +55,7 @@ export function checkDescriptors(raw: unknown[], seen = new Set<string>()): Desc
   const accepted: InterceptorDescriptor[] = [];
   const skipped: { name?: string; reason: string }[] = [];
   raw.forEach((item, index) => {
-    const name =
-      item && typeof item === 'object' && typeof (item as { name?: unknown }).name === 'string'
-        ? (item as { name: string }).name
-        : undefined;
+    const name = item && typeof item === 'object' && typeof (item as { name?: unknown }).name === 'string' ? (item as { name: string }).name : undefined;
     const parsed = InterceptorDescriptorSchema.safeParse(item);
     if (!parsed.success) {
       const reason = parsed.error.issues

@@ -26,10 +26,9 @@ export const FixtureInterceptorSchema = z.looseObject({
 });
 export type FixtureInterceptor = z.infer<typeof FixtureInterceptorSchema>;
 
-const ResultExpectSchema = z.looseObject({ result: z.unknown().optional(), canonical: z.string().optional() }).refine(
-  (e) => e.canonical !== undefined || e.result !== undefined,
-  'expect needs "canonical" or "result"',
-);
+const ResultExpectSchema = z
+  .looseObject({ result: z.unknown().optional(), canonical: z.string().optional() })
+  .refine((e) => e.canonical !== undefined || e.result !== undefined, 'expect needs "canonical" or "result"');
 
 const ListStepSchema = z.looseObject({
   op: z.literal('list'),
@@ -88,9 +87,7 @@ export const FixtureSchema = z.looseObject({
 });
 export type Fixture = z.infer<typeof FixtureSchema>;
 
-export type LoadedFixture =
-  | { file: string; ok: true; fixture: Fixture }
-  | { file: string; ok: false; id: string; error: string };
+export type LoadedFixture = { file: string; ok: true; fixture: Fixture } | { file: string; ok: false; id: string; error: string };
 
 export class FixtureFolderError extends Error {
   override name = 'FixtureFolderError';
@@ -105,7 +102,10 @@ export async function loadFixtures(dir: string): Promise<LoadedFixture[]> {
   const loaded: LoadedFixture[] = [];
   for (const file of files) {
     const rel = relative(dir, file);
-    const fallbackId = rel.split(sep).join('/').replace(/\.json$/, '');
+    const fallbackId = rel
+      .split(sep)
+      .join('/')
+      .replace(/\.json$/, '');
     let raw: unknown;
     try {
       raw = JSON.parse(await readFile(file, 'utf8'));

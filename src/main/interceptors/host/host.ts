@@ -4,13 +4,7 @@
 // attached servers `notifications/interceptors/list_changed` when registrations change (A15).
 import { ProtocolError, Server, type ServerOptions } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import {
-  ErrorCode,
-  INTERCEPTORS_EXTENSION_ID,
-  METHOD_INVOKE,
-  METHOD_LIST,
-  NOTIFICATION_LIST_CHANGED,
-} from '../../../shared/protocol/constants';
+import { ErrorCode, INTERCEPTORS_EXTENSION_ID, METHOD_INVOKE, METHOD_LIST, NOTIFICATION_LIST_CHANGED } from '../../../shared/protocol/constants';
 import { hooksCoverPattern } from '../../../shared/protocol/events';
 import {
   InvokeParamsSchema,
@@ -25,15 +19,7 @@ import { descriptorToWire } from '../../../shared/protocol/wire';
 import { executeInvoke } from './invoke';
 import type { HandlerOffload } from './worker-pool';
 import { normalizeRegistration, type RegisteredInterceptor } from './registration';
-import {
-  mutator,
-  sink,
-  validator,
-  type InterceptorRegistration,
-  type MutatorRegistration,
-  type SinkRegistration,
-  type ValidatorRegistration,
-} from './types';
+import { mutator, sink, validator, type InterceptorRegistration, type MutatorRegistration, type SinkRegistration, type ValidatorRegistration } from './types';
 
 export interface InterceptorHostOptions {
   /** MCP `serverInfo` of servers created by `createServer()`. */
@@ -123,7 +109,9 @@ export class InterceptorHost {
     if (!parsed.success) throw invalidParams('interceptors/list', parsed.error);
     const { event, cursor } = parsed.data ?? {};
     if (event !== undefined && event.length === 0) {
-      throw new ProtocolError(ErrorCode.InvalidParams, 'interceptors/list: event must be an event name such as "tools/call", "*" or "tools/*", got ""', { event });
+      throw new ProtocolError(ErrorCode.InvalidParams, 'interceptors/list: event must be an event name such as "tools/call", "*" or "tools/*", got ""', {
+        event,
+      });
     }
     // Liberal in what we accept (the TS reference sends "*"): a pattern answers the interceptors hooking it.
     const matching = this.descriptors().filter((d) => event === undefined || hooksCoverPattern(d.hooks, event));
@@ -164,7 +152,7 @@ export class InterceptorHost {
       throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Payload of ${payloadBytes} bytes for interceptor '${params.name}' is over this host's limit of ${this.maxPayloadBytes} bytes; ` +
-          'send a smaller payload or raise the host\'s maxPayloadBytes',
+          "send a smaller payload or raise the host's maxPayloadBytes",
         payloadTooLarge(params.name, payloadBytes, this.maxPayloadBytes),
       );
     }
@@ -183,9 +171,7 @@ export class InterceptorHost {
   attach(server: Server): Server {
     server.registerCapabilities({ extensions: { [INTERCEPTORS_EXTENSION_ID]: this.capability() } });
     server.setRequestHandler(METHOD_LIST, { params: PassThrough }, async (params) => this.list(params) as never);
-    server.setRequestHandler(METHOD_INVOKE, { params: PassThrough }, async (params, ctx) =>
-      (await this.invoke(params, ctx.mcpReq.signal)) as never,
-    );
+    server.setRequestHandler(METHOD_INVOKE, { params: PassThrough }, async (params, ctx) => (await this.invoke(params, ctx.mcpReq.signal)) as never);
     this.attached.add(server);
     const previous = server.onclose;
     server.onclose = () => {
@@ -227,7 +213,9 @@ function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const m = /^offset:(\d+)$/.exec(text);
   if (!m) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `interceptors/list: unknown cursor ${JSON.stringify(cursor)}; pass back a nextCursor this host returned`, { cursor });
+    throw new ProtocolError(ErrorCode.InvalidParams, `interceptors/list: unknown cursor ${JSON.stringify(cursor)}; pass back a nextCursor this host returned`, {
+      cursor,
+    });
   }
   return Number(m[1]);
 }

@@ -5,11 +5,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { ErrorCode } from '../../../shared/protocol/constants';
 import { canonicalJson } from '../../../shared/protocol/canonical';
-import {
-  InterceptorResultSchema,
-  type InterceptorResult,
-  type InvokeParams,
-} from '../../../shared/protocol/schemas';
+import { InterceptorResultSchema, type InterceptorResult, type InvokeParams } from '../../../shared/protocol/schemas';
 import { resultToWire } from '../../../shared/protocol/wire';
 import { passesResultSchema } from '../../../shared/protocol/result-fast-check';
 import type { RegisteredInterceptor } from './registration';
@@ -30,11 +26,7 @@ export interface ExecuteOptions {
 
 class MalformedResult extends Error {}
 
-export async function executeInvoke(
-  entry: RegisteredInterceptor,
-  params: InvokeParams,
-  options: ExecuteOptions,
-): Promise<InterceptorResult> {
+export async function executeInvoke(entry: RegisteredInterceptor, params: InvokeParams, options: ExecuteOptions): Promise<InterceptorResult> {
   const { registration: reg } = entry;
   const config = params.config ?? reg.defaultConfig ?? {};
   if (entry.validateConfig) {
@@ -74,7 +66,7 @@ export async function executeInvoke(
   // Armed only for work that is still running when the handler returns (a promise, or an offloaded call):
   // a synchronous handler cannot be interrupted, and its result, there the moment it returns, won the race
   // against the timer anyway. A timer and a promise less per invoke of the (mostly synchronous) samples.
-  const withDeadline = <T,>(work: Promise<T>): Promise<T> =>
+  const withDeadline = <T>(work: Promise<T>): Promise<T> =>
     Promise.race([
       work,
       new Promise<never>((_, reject) => {
@@ -125,12 +117,7 @@ export async function executeInvoke(
   }
 }
 
-function shapeResult(
-  entry: RegisteredInterceptor,
-  params: InvokeParams,
-  raw: unknown,
-  durationMs: number,
-): InterceptorResult {
+function shapeResult(entry: RegisteredInterceptor, params: InvokeParams, raw: unknown, durationMs: number): InterceptorResult {
   const { registration: reg } = entry;
   const common = { interceptor: reg.name, type: reg.type, phase: params.phase, durationMs };
   let candidate: Record<string, unknown>;

@@ -9,10 +9,7 @@ export interface StdioServing {
   close(): Promise<void>;
 }
 
-export async function serveHostOverStdio(
-  host: InterceptorHost,
-  streams: { stdin?: Readable; stdout?: Writable } = {},
-): Promise<StdioServing> {
+export async function serveHostOverStdio(host: InterceptorHost, streams: { stdin?: Readable; stdout?: Writable } = {}): Promise<StdioServing> {
   const server = host.createServer();
   const transport = new StdioServerTransport(streams.stdin, streams.stdout);
   let resolveClosed!: () => void;

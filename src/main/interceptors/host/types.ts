@@ -1,15 +1,7 @@
 // Authoring types for interceptors served by an InterceptorHost: what an author registers and what
 // a handler receives and returns. The host fills `interceptor`, `type`, `phase` and `durationMs`.
 import type { Phase } from '../../../shared/protocol/constants';
-import type {
-  Compat,
-  ConfigSchema,
-  InvocationContext,
-  Mode,
-  PriorityHint,
-  Severity,
-  ValidationMessage,
-} from '../../../shared/protocol/schemas';
+import type { Compat, ConfigSchema, InvocationContext, Mode, PriorityHint, Severity, ValidationMessage } from '../../../shared/protocol/schemas';
 
 /** `both` expands into two hooks, request first (C# `InterceptorPhase.Both`). */
 export type PhaseOption = Phase | 'both';
@@ -81,9 +73,7 @@ export interface SinkRegistration<C = Record<string, unknown>> extends Registrat
 
 /** A registration tagged with its type: what the samples export and what `InterceptorHost.register` takes. */
 export type InterceptorRegistration =
-  | ({ type: 'validation' } & ValidatorRegistration<never>)
-  | ({ type: 'mutation' } & MutatorRegistration<never>)
-  | ({ type: 'sink' } & SinkRegistration<never>);
+  ({ type: 'validation' } & ValidatorRegistration<never>) | ({ type: 'mutation' } & MutatorRegistration<never>) | ({ type: 'sink' } & SinkRegistration<never>);
 
 // Helpers that keep the config type while producing a tagged registration.
 export function validator<C = Record<string, unknown>>(r: ValidatorRegistration<C>): InterceptorRegistration {

@@ -71,7 +71,8 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
   const sessionFor = (context: InvocationContext | undefined): Session => {
     const key = context?.sessionId ?? context?.traceId ?? '(no session)';
     let s = sessions.get(key);
-    if (s) sessions.delete(key); // re-insert: Map order doubles as LRU order
+    if (s)
+      sessions.delete(key); // re-insert: Map order doubles as LRU order
     else s = { taint: new Map() };
     sessions.set(key, s);
     if (sessions.size > maxSessions) sessions.delete(sessions.keys().next().value as string);
@@ -81,8 +82,7 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
   return applyOverrides(
     validator<GuardConfig>({
       name: 'cross-boundary-guard',
-      description:
-        'Blocks a request that sends a secret read from one server to another server (per session); same-server write-back is allowed.',
+      description: 'Blocks a request that sends a secret read from one server to another server (per session); same-server write-back is allowed.',
       version: '1.0.0',
       events: ['tools/call', 'resources/read', 'sampling/createMessage', 'elicitation/create'],
       phase: 'both',
@@ -115,7 +115,13 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
         if (event === 'tools/call' || event === 'resources/read') session.lastServer = target;
         const candidates = [...session.taint].filter(([, t]) => !t.origins.has(target));
         if (candidates.length === 0) return { valid: true };
-        const contained = new Set(await scanner.contained(jsonText(payload), candidates.map(([secret]) => secret), ctx.signal));
+        const contained = new Set(
+          await scanner.contained(
+            jsonText(payload),
+            candidates.map(([secret]) => secret),
+            ctx.signal,
+          ),
+        );
         const messages = [];
         for (const [secret, { formatId, origins }] of candidates) {
           if (!contained.has(secret)) continue;

@@ -22,7 +22,8 @@ export function pooledSecretScanner(pool: WorkerHandlerPool, minBytes = DEFAULT_
       contained?: string[];
     }>;
   return {
-    find: async (text, signal) => (text.length < minBytes ? inlineSecretScanner.find(text, signal) : ((await scan(text, 'response', [], signal)).matches ?? [])),
+    find: async (text, signal) =>
+      text.length < minBytes ? inlineSecretScanner.find(text, signal) : ((await scan(text, 'response', [], signal)).matches ?? []),
     contained: async (text, secrets, signal) =>
       text.length < minBytes ? inlineSecretScanner.contained(text, secrets, signal) : ((await scan(text, 'request', secrets, signal)).contained ?? []),
   };

@@ -7,9 +7,17 @@ import { applyOverrides, type SampleOverrides } from './common';
 
 /** Phrase patterns and weights; the score of a payload is the sum of distinct hits, capped at 1. */
 export const INJECTION_PHRASES: readonly { id: string; pattern: RegExp; weight: number }[] = [
-  { id: 'ignore-previous', pattern: /\b(ignore|disregard|forget)\b.{0,20}\b(all |any |the )?(previous|prior|above|earlier)\b.{0,20}\b(instructions?|prompts?|rules|directions)\b/i, weight: 0.6 },
+  {
+    id: 'ignore-previous',
+    pattern: /\b(ignore|disregard|forget)\b.{0,20}\b(all |any |the )?(previous|prior|above|earlier)\b.{0,20}\b(instructions?|prompts?|rules|directions)\b/i,
+    weight: 0.6,
+  },
   { id: 'override-system', pattern: /\b(override|bypass|ignore)\b.{0,20}\b(system prompt|safety|guardrails?|your instructions)\b/i, weight: 0.5 },
-  { id: 'reveal-system-prompt', pattern: /\b(reveal|print|show|repeat|leak)\b.{0,30}\b(system prompt|hidden instructions|initial instructions)\b/i, weight: 0.5 },
+  {
+    id: 'reveal-system-prompt',
+    pattern: /\b(reveal|print|show|repeat|leak)\b.{0,30}\b(system prompt|hidden instructions|initial instructions)\b/i,
+    weight: 0.5,
+  },
   { id: 'new-identity', pattern: /\byou are now\b|\bfrom now on,? you (are|will)\b|\bpretend (to be|you are)\b/i, weight: 0.3 },
   { id: 'jailbreak', pattern: /\bjailbreak\b|\bdo anything now\b|\bDAN mode\b|\bdeveloper mode\b/i, weight: 0.5 },
   { id: 'exfiltrate', pattern: /\b(send|post|upload|forward|exfiltrate)\b.{0,40}\b(credentials?|secrets?|api keys?|passwords?|tokens?)\b/i, weight: 0.4 },
@@ -46,7 +54,10 @@ export function promptInjectionHeuristic(overrides?: SampleOverrides): Intercept
         for (const [path, text] of strings(payload, '$')) {
           for (const p of INJECTION_PHRASES) if (!hits.has(p.id) && p.pattern.test(text)) hits.set(p.id, { path, weight: p.weight });
         }
-        const score = Math.min(1, [...hits.values()].reduce((sum, h) => sum + h.weight, 0));
+        const score = Math.min(
+          1,
+          [...hits.values()].reduce((sum, h) => sum + h.weight, 0),
+        );
         const info = { score: Math.round(score * 100) / 100, phrases: [...hits.keys()] };
         if (score === 0 || score < warnThreshold) return { valid: true, info };
         const severity = score >= threshold ? 'error' : 'warn';

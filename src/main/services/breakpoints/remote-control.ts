@@ -111,7 +111,11 @@ export class RemoteControl {
     if (event.type === 'paused' && event.pause) {
       const pause = { ...event.pause, gateway: this.name };
       this.paused.set(pause.id, pause);
-      this.emit({ type: 'pauses.changed', gateway: this.name, opened: { id: pause.id, method: pause.method, at: pause.at, ...(pause.target !== undefined ? { target: pause.target } : {}) } });
+      this.emit({
+        type: 'pauses.changed',
+        gateway: this.name,
+        opened: { id: pause.id, method: pause.method, at: pause.at, ...(pause.target !== undefined ? { target: pause.target } : {}) },
+      });
     } else if (event.type === 'resolved' && event.id) {
       this.drop(event.id, event.record?.decision ?? 'resolved', event.record?.by ?? 'gateway');
     }

@@ -70,9 +70,21 @@ export class ChainEditor {
         const t0 = performance.now();
         try {
           const r = await this.pool().discover(id, config, entry.name, refresh);
-          const listed = r.interceptors.map((d, listIndex) => ({ server: entry.name, serverIndex: 0, listIndex, descriptor: d as unknown as InterceptorDescriptor }));
+          const listed = r.interceptors.map((d, listIndex) => ({
+            server: entry.name,
+            serverIndex: 0,
+            listIndex,
+            descriptor: d as unknown as InterceptorDescriptor,
+          }));
           const problems = configErrors(listed, config.overrides).map((e) => ({ interceptor: e.interceptor, message: e.message }));
-          return { ...base, ok: true, interceptors: r.interceptors, skipped: r.skipped, ...(problems.length ? { configErrors: problems } : {}), durationMs: r.durationMs };
+          return {
+            ...base,
+            ok: true,
+            interceptors: r.interceptors,
+            skipped: r.skipped,
+            ...(problems.length ? { configErrors: problems } : {}),
+            durationMs: r.durationMs,
+          };
         } catch (err) {
           return { ...base, ok: false, error: (err as Error).message, interceptors: [], skipped: [], durationMs: performance.now() - t0 };
         }

@@ -16,7 +16,11 @@ const PROBE_TIMEOUT_MS = 30_000;
 /** How much of a failed backend's stderr the test shows: enough for a whole stack trace. */
 const STDERR_TAIL_CHARS = 8192;
 
-function parseEntry<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, raw: unknown, what: string): T {
+function parseEntry<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+  raw: unknown,
+  what: string,
+): T {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.slice(0, 3).map((i) => `${formatPath(i.path)}: ${i.message}`);
@@ -46,7 +50,13 @@ export async function probeInterceptorServer(raw: unknown, env: AppEnvironment):
     initializeTimeoutMs: PROBE_TIMEOUT_MS - 5_000,
     connection:
       entry.transport === 'stdio'
-        ? { transport: 'stdio', command: entry.command, args: entry.arguments, ...(entry.env ? { env: entry.env } : {}), ...(entry.cwd ? { cwd: entry.cwd } : {}) }
+        ? {
+            transport: 'stdio',
+            command: entry.command,
+            args: entry.arguments,
+            ...(entry.env ? { env: entry.env } : {}),
+            ...(entry.cwd ? { cwd: entry.cwd } : {}),
+          }
         : entry.transport === 'bundled'
           ? { transport: 'custom', label: BUNDLED_TARGET, connect: () => bundledSamplesTransport() }
           : { transport: 'http', url: entry.endpoint, ...(entry.headers ? { headers: entry.headers } : {}) },

@@ -25,7 +25,10 @@ export const shownLocation = (location: string) => (isPostgresUrl(location) ? re
 export async function switchHistoryStore(d: StoreSwitchDeps, target: StoreTarget): Promise<{ kind: 'sqlite' | 'postgres'; dbPath: string }> {
   const { env } = d;
   if (env.dbOverride) {
-    throw new ApiError('conflict', `This console's history was named at start by ${env.dbOverride}, which wins over Settings: start it without ${env.dbOverride} to choose the history here.`);
+    throw new ApiError(
+      'conflict',
+      `This console's history was named at start by ${env.dbOverride}, which wins over Settings: start it without ${env.dbOverride} to choose the history here.`,
+    );
   }
   const location = target.kind === 'postgres' ? target.url.trim() : join(env.dataDir, 'history.db');
   if (target.kind === 'postgres' && !isPostgresUrl(location)) {
@@ -44,7 +47,10 @@ export async function switchHistoryStore(d: StoreSwitchDeps, target: StoreTarget
     d.settings.update({ historyStore: saved ? { kind: 'postgres', url: saved.url } : { kind: 'sqlite' } });
   } catch (err) {
     await next.close().catch(() => undefined);
-    throw new ApiError('failed', `Could not save the history choice (${err instanceof Error ? err.message : String(err)}). The console keeps using ${current}.`);
+    throw new ApiError(
+      'failed',
+      `Could not save the history choice (${err instanceof Error ? err.message : String(err)}). The console keeps using ${current}.`,
+    );
   }
   await d.history.switchTo(next);
   env.dbPath = location;

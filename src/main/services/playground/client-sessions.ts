@@ -124,7 +124,10 @@ export class ClientSessions {
       await open.client.sendRootsListChanged();
       return { roots, notified: true };
     } catch (err) {
-      throw new ApiError('failed', `The roots were changed here but the server could not be told (notifications/roots/list_changed): ${(err as Error).message}`);
+      throw new ApiError(
+        'failed',
+        `The roots were changed here but the server could not be told (notifications/roots/list_changed): ${(err as Error).message}`,
+      );
     }
   }
 

@@ -78,7 +78,11 @@ export class FailureSimulations {
       );
       if (!sim) return undefined;
       sim.remaining--;
-      if (sim.remaining === 0) this.set(gateway, list.filter((s) => s !== sim));
+      if (sim.remaining === 0)
+        this.set(
+          gateway,
+          list.filter((s) => s !== sim),
+        );
       this.onChange(gateway);
       return sim.kind;
     };

@@ -27,7 +27,13 @@ export class PoolChainService implements ChainPort {
 
   constructor(private readonly pool: InterceptorServerPool) {}
 
-  async order(gatewayId: string, config: GatewayConfig, event: string, phase: Phase, options: { protocolVersion?: string } = {}): Promise<OrderedInterceptorView[]> {
+  async order(
+    gatewayId: string,
+    config: GatewayConfig,
+    event: string,
+    phase: Phase,
+    options: { protocolVersion?: string } = {},
+  ): Promise<OrderedInterceptorView[]> {
     const plan = await this.guard(() => this.runtimeFor(gatewayId, config, undefined).plan(event, phase, options));
     return planView(plan);
   }

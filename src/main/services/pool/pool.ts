@@ -105,7 +105,12 @@ export class InterceptorServerPool implements ServerPoolPort {
       if (error === undefined) return { result: resultToWire(value!), durationMs, ...(rpc ? { rpc } : {}) };
       const e =
         error instanceof InvokeError
-          ? { kind: error.kind, message: error.message, ...(error.code !== undefined ? { code: error.code } : {}), ...(error.data !== undefined ? { data: error.data } : {}) }
+          ? {
+              kind: error.kind,
+              message: error.message,
+              ...(error.code !== undefined ? { code: error.code } : {}),
+              ...(error.data !== undefined ? { data: error.data } : {}),
+            }
           : { kind: 'transport', message: error instanceof Error ? error.message : String(error) };
       return { error: e, durationMs, ...(rpc ? { rpc } : {}) };
     };

@@ -23,7 +23,12 @@ export class SqliteTraffic implements TrafficPort {
       const row = items.find((i) => i.id === id);
       if (row) row.shadow = true;
     }
-    const toolErrors = new Set(toolErrorIds(this.db, items.map((i) => i.id)));
+    const toolErrors = new Set(
+      toolErrorIds(
+        this.db,
+        items.map((i) => i.id),
+      ),
+    );
     for (const row of items) if (toolErrors.has(row.id)) row.toolError = true;
     return { items, nextCursor: page.nextCursor };
   }
@@ -34,7 +39,9 @@ export class SqliteTraffic implements TrafficPort {
     const where = c.where.length > 0 ? `WHERE ${c.where.join(' AND ')}` : '';
     // LIMIT inside: the walk stops at cap + 1 rows however many match.
     const sql = `SELECT count(*) FROM (SELECT 1 FROM ${c.from} ${where} LIMIT ?)`;
-    const n = cachedStatement(this.db, sql).pluck().get(...c.params, cap + 1) as number;
+    const n = cachedStatement(this.db, sql)
+      .pluck()
+      .get(...c.params, cap + 1) as number;
     return n > cap ? { count: cap, capped: true } : { count: n, capped: false };
   }
 

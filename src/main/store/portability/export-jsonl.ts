@@ -80,7 +80,9 @@ function matchingKeys(db: Database.Database, filter: ExecutionFilter): number[] 
   const c = compileFilter(db, filter);
   if (c.empty) return [];
   const sql = `SELECT ${c.key} FROM ${c.from} ${c.where.length > 0 ? `WHERE ${c.where.join(' AND ')}` : ''} ORDER BY ${c.key}`;
-  return cachedStatement(db, sql).pluck().all(...c.params) as number[];
+  return cachedStatement(db, sql)
+    .pluck()
+    .all(...c.params) as number[];
 }
 
 /** The whole export as one string (API use; the CLI streams exportLines instead). */

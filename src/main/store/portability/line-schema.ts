@@ -22,7 +22,10 @@ const Iso = z
   });
 
 /** Milliseconds: a finite number, not negative. */
-const Duration = z.number({ error: 'must be a number of milliseconds' }).finite().min(0, { error: (issue) => `must not be negative, got ${String(issue.input)}` });
+const Duration = z
+  .number({ error: 'must be a number of milliseconds' })
+  .finite()
+  .min(0, { error: (issue) => `must not be negative, got ${String(issue.input)}` });
 
 export const GatewayLineSchema = z.object({
   type: z.literal('gateway'),

@@ -92,9 +92,10 @@ export function gatewayCounters(db: Database.Database, window: AggregateWindow =
       sum(e.outcome = 'mutated') AS mutated, sum(e.outcome = 'error') AS errors,
       median(e.duration_ms) AS p50Ms, percentile(e.duration_ms, 95) AS p95Ms, max(e.started_ms) AS lastMs
     FROM executions e JOIN gateways g ON g.id = e.gateway_id ${whereSql(r)} GROUP BY e.gateway_id ORDER BY g.name`;
-  return (cachedStatement(db, sql).all(...r.params) as (Omit<GatewayCounters, 'lastAt'> & { lastMs: number | null })[]).map(
-    ({ lastMs, ...c }) => ({ ...c, lastAt: lastMs === null ? null : new Date(lastMs).toISOString() }),
-  );
+  return (cachedStatement(db, sql).all(...r.params) as (Omit<GatewayCounters, 'lastAt'> & { lastMs: number | null })[]).map(({ lastMs, ...c }) => ({
+    ...c,
+    lastAt: lastMs === null ? null : new Date(lastMs).toISOString(),
+  }));
 }
 
 export function interceptorLatency(db: Database.Database, window: AggregateWindow & { phase?: 'request' | 'response' } = {}): InterceptorLatency[] {

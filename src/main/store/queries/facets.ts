@@ -38,5 +38,7 @@ export function shadowIds(db: Database.Database, ids: string[]): string[] {
   if (ids.length === 0) return [];
   const sql = `SELECT e.uuid FROM executions e WHERE e.uuid IN (${ids.map(() => '?').join(', ')})
     AND EXISTS (SELECT 1 FROM steps s WHERE s.execution_id = e.id AND s.shadow = 1 AND s.skipped IS NULL)`;
-  return cachedStatement(db, sql).pluck().all(...ids) as string[];
+  return cachedStatement(db, sql)
+    .pluck()
+    .all(...ids) as string[];
 }

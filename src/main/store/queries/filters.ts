@@ -59,9 +59,7 @@ function equality(column: string, values: unknown[], where: string[], params: un
 }
 
 export function interceptorIds(db: Database.Database, spec: string): number[] {
-  return cachedStatement(db, `SELECT id FROM interceptors WHERE server || '/' || name = ? OR name = ?`)
-    .pluck()
-    .all(spec, spec) as number[];
+  return cachedStatement(db, `SELECT id FROM interceptors WHERE server || '/' || name = ? OR name = ?`).pluck().all(spec, spec) as number[];
 }
 
 export function gatewayIds(db: Database.Database, names: string[]): number[] {
@@ -111,9 +109,7 @@ export function compileFilter(db: Database.Database, filter: ExecutionFilter): C
     const ids = interceptorIds(db, filter.interceptor);
     if (ids.length === 0) empty = true;
     else {
-      where.push(
-        `EXISTS (SELECT 1 FROM steps s WHERE s.execution_id = e.id AND s.interceptor_id IN (${ids.map(() => '?').join(', ')}) AND s.skipped IS NULL)`,
-      );
+      where.push(`EXISTS (SELECT 1 FROM steps s WHERE s.execution_id = e.id AND s.interceptor_id IN (${ids.map(() => '?').join(', ')}) AND s.skipped IS NULL)`);
       params.push(...ids);
     }
   }

@@ -112,9 +112,13 @@ export function countExecutions(db: Database.Database, filter: ExecutionFilter =
   const inner = `SELECT 1 FROM ${from} ${where}`;
   if (options.cap !== undefined) {
     const cap = Math.max(0, Math.floor(options.cap));
-    return cachedStatement(db, `SELECT count(*) FROM (${inner} LIMIT ?)`).pluck().get(...compiled.params, cap) as number;
+    return cachedStatement(db, `SELECT count(*) FROM (${inner} LIMIT ?)`)
+      .pluck()
+      .get(...compiled.params, cap) as number;
   }
-  return cachedStatement(db, `SELECT count(*) FROM ${from} ${where}`).pluck().get(...compiled.params) as number;
+  return cachedStatement(db, `SELECT count(*) FROM ${from} ${where}`)
+    .pluck()
+    .get(...compiled.params) as number;
 }
 
 /** Execution counts per outcome for a filter (the filter bar's chips). */

@@ -196,10 +196,10 @@ export function listMessages(
     return { items: rows.map(toSummary), nextCursor: String(rows[rows.length - 1]!.key) };
   }
   // Fewer than a page: either the walk reached the end, or it read scanLimit rows and stopped.
-  const span = cachedStatement(db, `SELECT count(*) AS n, min(id) AS floor FROM (SELECT m.id FROM messages m ${index} WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?)`).get(
-    ...params,
-    scanLimit,
-  ) as { n: number; floor: number | null };
+  const span = cachedStatement(
+    db,
+    `SELECT count(*) AS n, min(id) AS floor FROM (SELECT m.id FROM messages m ${index} WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?)`,
+  ).get(...params, scanLimit) as { n: number; floor: number | null };
   return { items: rows.map(toSummary), nextCursor: span.n >= scanLimit && span.floor !== null ? String(span.floor) : null };
 }
 
@@ -234,18 +234,20 @@ export function listMessageSessions(db: Database.Database, gateway: string): Mes
     .pluck()
     .all({ g: gatewayId }) as string[];
   // One seek per session: the newest message of each (the list is ordered by last activity).
-  const last = cachedStatement(db, `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key = @s ORDER BY id DESC LIMIT 1`).pluck();
-  const ownLast = cachedStatement(db, `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id DESC LIMIT 1`).pluck();
-  const info = cachedStatement(
+  const last = cachedStatement(
     db,
-    'SELECT started_at, client_info_json, principal_json, transport FROM sessions WHERE gateway_id = ? AND session_key = ?',
-  );
+    `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key = @s ORDER BY id DESC LIMIT 1`,
+  ).pluck();
+  const ownLast = cachedStatement(
+    db,
+    `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id DESC LIMIT 1`,
+  ).pluck();
+  const info = cachedStatement(db, 'SELECT started_at, client_info_json, principal_json, transport FROM sessions WHERE gateway_id = ? AND session_key = ?');
   const out: MessageSessionSummary[] = [];
   for (const key of keys) {
     const row: MessageSessionSummary = { sessionId: key, lastAt: iso(last.get({ g: gatewayId, s: key }) as number) };
     const i = info.get(gatewayId, key) as
-      | { started_at: string; client_info_json: string | null; principal_json: string | null; transport: string | null }
-      | undefined;
+      { started_at: string; client_info_json: string | null; principal_json: string | null; transport: string | null } | undefined;
     if (i) {
       row.startedAt = i.started_at;
       const client = parse(i.client_info_json) as { name?: unknown; version?: unknown } | undefined;

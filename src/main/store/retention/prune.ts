@@ -52,7 +52,10 @@ function pruneCutoff(db: Database.Database, options: Pick<PruneOptions, 'maxExec
     const boundary =
       keep === 0
         ? Infinity
-        : (db.prepare('SELECT id FROM executions ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(keep - 1) as number | undefined);
+        : (db
+            .prepare('SELECT id FROM executions ORDER BY id DESC LIMIT 1 OFFSET ?')
+            .pluck()
+            .get(keep - 1) as number | undefined);
     if (boundary !== undefined) cutoff = Math.max(cutoff, boundary);
   }
   return cutoff;

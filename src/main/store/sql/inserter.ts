@@ -159,8 +159,20 @@ export class ExecutionInserter {
   writeExecution(e: EncodedExecution): WriteResult {
     const gatewayId = this.gatewayId(e.gateway, e.startedMs);
     const id = this.insertExecutionRow(e, [
-      e.uuid, gatewayId, e.sessionKey, e.jsonrpcId, e.event, e.target, e.startedMs, e.startedAtText, e.durationMs, e.outcome,
-      e.errorCode, e.blocked ? this.interceptorId(e.blocked.server, e.blocked.interceptor) : null, e.blocked?.phase ?? null, e.simulated,
+      e.uuid,
+      gatewayId,
+      e.sessionKey,
+      e.jsonrpcId,
+      e.event,
+      e.target,
+      e.startedMs,
+      e.startedAtText,
+      e.durationMs,
+      e.outcome,
+      e.errorCode,
+      e.blocked ? this.interceptorId(e.blocked.server, e.blocked.interceptor) : null,
+      e.blocked?.phase ?? null,
+      e.simulated,
     ]);
     if (id === undefined) return 'duplicate';
 
@@ -177,9 +189,21 @@ export class ExecutionInserter {
       }
     });
     this.st.details.run(
-      id, bodies, e.requestReceived, e.requestForwarded, e.responseReceived, e.responseReturned, e.errorJson, e.blocked?.json ?? null,
-      e.requestTrace?.json ?? null, e.requestTrace?.input ?? null, e.requestTrace?.final ?? null,
-      e.responseTrace?.json ?? null, e.responseTrace?.input ?? null, e.responseTrace?.final ?? null, e.extraJson,
+      id,
+      bodies,
+      e.requestReceived,
+      e.requestForwarded,
+      e.responseReceived,
+      e.responseReturned,
+      e.errorJson,
+      e.blocked?.json ?? null,
+      e.requestTrace?.json ?? null,
+      e.requestTrace?.input ?? null,
+      e.requestTrace?.final ?? null,
+      e.responseTrace?.json ?? null,
+      e.responseTrace?.input ?? null,
+      e.responseTrace?.final ?? null,
+      e.extraJson,
     );
     // All steps of the execution in one statement (up to STEPS_PER_STATEMENT rows): the statement
     // overhead, not the rows, is most of what a step costs.
@@ -188,9 +212,28 @@ export class ExecutionInserter {
       const values: unknown[] = [];
       chunk.forEach((s, i) => {
         values.push(
-          id, from + i, s.phase, this.interceptorId(s.server, s.name), s.type, s.pass, s.mode, s.failOpen, s.priority, s.timeoutMs,
-          s.skipped, s.skipDetail, s.input, s.resultJson, s.resultPayload, s.errorJson, s.startMs, s.durationMs, s.outcome, s.shadow,
-          s.simulated, s.extraJson,
+          id,
+          from + i,
+          s.phase,
+          this.interceptorId(s.server, s.name),
+          s.type,
+          s.pass,
+          s.mode,
+          s.failOpen,
+          s.priority,
+          s.timeoutMs,
+          s.skipped,
+          s.skipDetail,
+          s.input,
+          s.resultJson,
+          s.resultPayload,
+          s.errorJson,
+          s.startMs,
+          s.durationMs,
+          s.outcome,
+          s.shadow,
+          s.simulated,
+          s.extraJson,
         );
       });
       this.stepStatement(chunk.length).run(...values);

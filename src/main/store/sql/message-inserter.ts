@@ -30,8 +30,20 @@ export class MessageInserter {
   /** False: a message with this uuid is stored already. */
   write(m: EncodedMessage): boolean {
     const values = [
-      m.uuid, this.gatewayId(m.gateway, m.atMs), m.sessionKey, m.atMs, m.side, m.direction, m.peer, m.messageKind, m.method, m.jsonrpcId,
-      m.size, m.executionUuid, m.truncated, m.body,
+      m.uuid,
+      this.gatewayId(m.gateway, m.atMs),
+      m.sessionKey,
+      m.atMs,
+      m.side,
+      m.direction,
+      m.peer,
+      m.messageKind,
+      m.method,
+      m.jsonrpcId,
+      m.size,
+      m.executionUuid,
+      m.truncated,
+      m.body,
     ];
     const key = insertUnderSlotKey(
       m.atMs,

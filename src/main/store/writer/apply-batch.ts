@@ -16,9 +16,7 @@ export interface BatchTally {
   messages: number;
 }
 
-export type BatchResult =
-  | { ok: true; tally: BatchTally; refused: { index: number; reason: string }[] }
-  | { ok: false; error: string };
+export type BatchResult = { ok: true; tally: BatchTally; refused: { index: number; reason: string }[] } | { ok: false; error: string };
 
 function count(tally: BatchTally, item: EncodedItem, result: WriteResult): void {
   if (item.kind === 'message') {

@@ -285,10 +285,13 @@ export class SqliteHistoryWriter implements Recorder {
       clearTimeout(this.timer); // a batch filled up before the interval ended: write it now
     }
     this.timerImmediate = immediate;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
-    }, immediate ? 0 : this.opts.flushIntervalMs);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
+      },
+      immediate ? 0 : this.opts.flushIntervalMs,
+    );
     // The history writer never keeps a process alive by itself; owners flush or close before exiting.
     this.timer.unref();
   }
@@ -297,10 +300,13 @@ export class SqliteHistoryWriter implements Recorder {
     if (this.closed || this.retryTimer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
-    }, backoffDelay(this.consecutiveFailures, this.backoff));
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = undefined;
+        void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
+      },
+      backoffDelay(this.consecutiveFailures, this.backoff),
+    );
     this.retryTimer.unref();
   }
 

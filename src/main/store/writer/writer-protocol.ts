@@ -10,13 +10,7 @@ export interface WriterThreadData {
   busyTimeoutMs: number;
 }
 
-export type WriterRequest =
-  | { op: 'write'; id: number; items: EncodedItem[] }
-  | { op: 'exec'; id: number; sql: string }
-  | { op: 'close'; id: number };
+export type WriterRequest = { op: 'write'; id: number; items: EncodedItem[] } | { op: 'exec'; id: number; sql: string } | { op: 'close'; id: number };
 
 export type WriterResponse =
-  | { type: 'ready' }
-  | { type: 'failed'; error: string }
-  | { type: 'done'; id: number; result?: BatchResult }
-  | { type: 'error'; id: number; error: string };
+  { type: 'ready' } | { type: 'failed'; error: string } | { type: 'done'; id: number; result?: BatchResult } | { type: 'error'; id: number; error: string };

@@ -33,9 +33,10 @@ export function loadPage(route: Route): PageModule {
   return p;
 }
 
-export const PAGES = Object.fromEntries(
-  (Object.keys(LOADERS) as Route[]).map((r) => [r, lazy(() => loadPage(r))]),
-) as Record<Route, LazyExoticComponent<ComponentType>>;
+export const PAGES = Object.fromEntries((Object.keys(LOADERS) as Route[]).map((r) => [r, lazy(() => loadPage(r))])) as Record<
+  Route,
+  LazyExoticComponent<ComponentType>
+>;
 
 /** Starts loading a screen's chunk ahead of a likely visit (rail link hovered or focused). */
 export function preloadPage(route: Route): void {

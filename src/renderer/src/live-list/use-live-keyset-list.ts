@@ -97,13 +97,15 @@ export function useLiveKeysetList<Row extends { id: string }, Filter>(options: L
     const g = generation.current;
     setState({ ...s, loadingMore: true });
     fetchPage(s.nextCursor, moreSize).then(
-      (page) => g === generation.current && setState((prev) => ({ ...prev, items: [...prev.items, ...page.items], nextCursor: page.nextCursor, loadingMore: false })),
+      (page) =>
+        g === generation.current && setState((prev) => ({ ...prev, items: [...prev.items, ...page.items], nextCursor: page.nextCursor, loadingMore: false })),
       (error: unknown) => g === generation.current && setState((prev) => ({ ...prev, loadingMore: false, error })),
     );
   }, [key, fetchPage, moreSize]);
 
   useEffect(() => {
-    if (fillShortPages && !state.loading && !state.loadingMore && !state.error && state.nextCursor && state.items.length < pageSize && state.key === key) loadMore();
+    if (fillShortPages && !state.loading && !state.loadingMore && !state.error && state.nextCursor && state.items.length < pageSize && state.key === key)
+      loadMore();
   }, [fillShortPages, state, key, pageSize, loadMore]);
 
   // New rows: fetch the first page again and merge it in (one refresh at a time; events meanwhile ask for one more).

@@ -30,7 +30,12 @@ export async function runValidations(entries: readonly PlannedEntry[], state: Ch
     else {
       step.outcome = 'blocked';
       const messages = (result.messages ?? []).map((m) => m.message);
-      const how = result.severity === undefined ? 'no severity, treated as error' : result.severity === 'error' ? 'severity error' : `unknown severity '${result.severity}', treated as error`;
+      const how =
+        result.severity === undefined
+          ? 'no severity, treated as error'
+          : result.severity === 'error'
+            ? 'severity error'
+            : `unknown severity '${result.severity}', treated as error`;
       setBlock(state, entry, 'validation_failed', 'validation', `validation interceptor ${entry.id} reported invalid (${how})`, messages);
     }
   });
@@ -38,7 +43,7 @@ export async function runValidations(entries: readonly PlannedEntry[], state: Ch
 
 /** A3: only warn and info are non-blocking; anything else on valid:false is an error. */
 export function effectiveSeverity(result: ValidationResult): 'error' | 'warn' | 'info' {
-  if (result.valid) return (result.severity === 'warn' || result.severity === 'info' ? result.severity : 'info');
+  if (result.valid) return result.severity === 'warn' || result.severity === 'info' ? result.severity : 'info';
   return result.severity === 'warn' || result.severity === 'info' ? result.severity : 'error';
 }
 

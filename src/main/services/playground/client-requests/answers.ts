@@ -17,7 +17,8 @@ export function resultFor(method: ServerRequestMethod, params: Record<string, un
     throw new ProtocolError(USER_REJECTED, answer.message || `The user rejected this ${method} request in the Interceptor Console.`);
   }
   if (method === 'sampling/createMessage') {
-    if (answer.kind !== 'sampling') throw new ApiError('invalid_input', `A sampling request takes a sampling reply (model, role, text) or a rejection, not an ${answer.kind} answer.`);
+    if (answer.kind !== 'sampling')
+      throw new ApiError('invalid_input', `A sampling request takes a sampling reply (model, role, text) or a rejection, not an ${answer.kind} answer.`);
     return {
       model: answer.model,
       role: answer.role,
@@ -25,7 +26,8 @@ export function resultFor(method: ServerRequestMethod, params: Record<string, un
       ...(answer.stopReason ? { stopReason: answer.stopReason } : {}),
     };
   }
-  if (answer.kind !== 'elicitation') throw new ApiError('invalid_input', `An elicitation request takes accept, decline or cancel, not a ${answer.kind} answer.`);
+  if (answer.kind !== 'elicitation')
+    throw new ApiError('invalid_input', `An elicitation request takes accept, decline or cancel, not a ${answer.kind} answer.`);
   if (answer.action !== 'accept') return { action: answer.action };
   if (params.mode === 'url') return { action: 'accept' };
   const schema = contentSchema((params.requestedSchema ?? {}) as Schema);

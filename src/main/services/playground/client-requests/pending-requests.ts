@@ -25,7 +25,13 @@ export class PendingServerRequests {
    * Holds a request until the user answers. `signal` is the SDK's: it aborts when the server sends
    * notifications/cancelled (or the connection closes), and the request then leaves the list.
    */
-  wait(sessionId: string, method: ServerRequestMethod, params: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<Record<string, unknown>> {
+  wait(
+    sessionId: string,
+    method: ServerRequestMethod,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(new Error(`the server cancelled ${method} before it was shown`));
       const now = Date.now();

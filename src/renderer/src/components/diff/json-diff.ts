@@ -108,9 +108,7 @@ function lcs<T>(a: T[], b: T[]): [number, number][] {
     for (let x = rows - 1; x >= 0; x--) {
       for (let y = cols - 1; y >= 0; y--) {
         table[x * (cols + 1) + y] =
-          a[start + x] === b[start + y]
-            ? table[(x + 1) * (cols + 1) + y + 1]! + 1
-            : Math.max(table[(x + 1) * (cols + 1) + y]!, table[x * (cols + 1) + y + 1]!);
+          a[start + x] === b[start + y] ? table[(x + 1) * (cols + 1) + y + 1]! + 1 : Math.max(table[(x + 1) * (cols + 1) + y]!, table[x * (cols + 1) + y + 1]!);
       }
     }
     let x = 0;
@@ -149,7 +147,7 @@ export function stableKey(v: unknown): string {
 export function diffText(a: string, b: string): TextPart[] | undefined {
   const ta = tokenize(a);
   const tb = tokenize(b);
-  if (ta.length * tb.length > TEXT_TOKEN_LIMIT * TEXT_TOKEN_LIMIT / 16) return undefined;
+  if (ta.length * tb.length > (TEXT_TOKEN_LIMIT * TEXT_TOKEN_LIMIT) / 16) return undefined;
   const pairs = lcs(ta, tb);
   // Token by token first: the runs between common tokens, and the common tokens themselves.
   const runs: { kind: TextPart['kind']; text: string }[] = [];

@@ -56,43 +56,43 @@ export function SchemaForm({ schema, value, onChange, label, onJsonError }: Sche
 
   return (
     <JsonErrorReport.Provider value={report}>
-    <div className="schema-form" role="group" aria-label={label}>
-      <div className="tabs small" role="tablist">
-        <button type="button" role="tab" aria-selected={mode === 'form'} onClick={() => switchTo('form')}>
-          Form
-        </button>
-        <button type="button" role="tab" aria-selected={mode === 'json'} onClick={() => switchTo('json')}>
-          Raw JSON
-        </button>
+      <div className="schema-form" role="group" aria-label={label}>
+        <div className="tabs small" role="tablist">
+          <button type="button" role="tab" aria-selected={mode === 'form'} onClick={() => switchTo('form')}>
+            Form
+          </button>
+          <button type="button" role="tab" aria-selected={mode === 'json'} onClick={() => switchTo('json')}>
+            Raw JSON
+          </button>
+        </div>
+        {mode === 'form' ? (
+          <Field schema={schema} root={schema} value={value} onChange={onChange} path={[]} issues={issues} />
+        ) : (
+          <>
+            <JsonEditor
+              label={`${label} (raw JSON)`}
+              value={rawText}
+              height="180px"
+              onChange={(text) => {
+                setRawText(text);
+                const parsed = parseJsonText(text);
+                setRawError(parsed.ok ? undefined : parsed.error);
+                if (parsed.ok) onChange(parsed.value);
+              }}
+            />
+            {rawError && <div className="field-error">{rawError}</div>}
+          </>
+        )}
+        {issues.length > 0 && (
+          <ul className="schema-issues" aria-label="Schema problems">
+            {issues.map((i, n) => (
+              <li key={n}>
+                <code>{formatIssuePath(i.path)}</code> {i.message}
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
-      {mode === 'form' ? (
-        <Field schema={schema} root={schema} value={value} onChange={onChange} path={[]} issues={issues} />
-      ) : (
-        <>
-          <JsonEditor
-            label={`${label} (raw JSON)`}
-            value={rawText}
-            height="180px"
-            onChange={(text) => {
-              setRawText(text);
-              const parsed = parseJsonText(text);
-              setRawError(parsed.ok ? undefined : parsed.error);
-              if (parsed.ok) onChange(parsed.value);
-            }}
-          />
-          {rawError && <div className="field-error">{rawError}</div>}
-        </>
-      )}
-      {issues.length > 0 && (
-        <ul className="schema-issues" aria-label="Schema problems">
-          {issues.map((i, n) => (
-            <li key={n}>
-              <code>{formatIssuePath(i.path)}</code> {i.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
     </JsonErrorReport.Provider>
   );
 }
@@ -125,7 +125,12 @@ function Field(props: FieldProps) {
     <div className="field-head">
       <label htmlFor={id}>
         {title}
-        {props.required && <span className="req" title="required"> *</span>}
+        {props.required && (
+          <span className="req" title="required">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       {nullable && (
         <label className="check null-toggle">
@@ -141,7 +146,13 @@ function Field(props: FieldProps) {
     </div>
   ));
 
-  if (isNull) return <div className="field">{head}{help}</div>;
+  if (isNull)
+    return (
+      <div className="field">
+        {head}
+        {help}
+      </div>
+    );
 
   if (kind === 'object') {
     const obj = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -185,8 +196,20 @@ function Field(props: FieldProps) {
         <ol className="array-items">
           {items.map((item, i) => (
             <li key={i}>
-              <Field schema={schema.items ?? {}} root={root} value={item} path={[...path, i]} issues={props.issues} onChange={(v) => onChange(items.map((x, j) => (j === i ? v : x)))} />
-              <button type="button" className="ghost small" aria-label={`Remove item ${i + 1} of ${title ?? 'list'}`} onClick={() => onChange(items.filter((_, j) => j !== i))}>
+              <Field
+                schema={schema.items ?? {}}
+                root={root}
+                value={item}
+                path={[...path, i]}
+                issues={props.issues}
+                onChange={(v) => onChange(items.map((x, j) => (j === i ? v : x)))}
+              />
+              <button
+                type="button"
+                className="ghost small"
+                aria-label={`Remove item ${i + 1} of ${title ?? 'list'}`}
+                onClick={() => onChange(items.filter((_, j) => j !== i))}
+              >
                 ✕
               </button>
             </li>

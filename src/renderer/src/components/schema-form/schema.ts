@@ -115,7 +115,8 @@ export function validate(schema: JsonSchema, value: unknown, root: JsonSchema = 
   const { schema: s, nullable } = unwrapNullable(resolved, root);
   if (value === null && nullable) return [];
   const issue = (message: string): SchemaIssue[] => [{ path, message }];
-  if (s.enum && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) return issue(`must be one of ${s.enum.map((e) => JSON.stringify(e)).join(', ')}`);
+  if (s.enum && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(value)))
+    return issue(`must be one of ${s.enum.map((e) => JSON.stringify(e)).join(', ')}`);
   if (s.const !== undefined && JSON.stringify(s.const) !== JSON.stringify(value)) return issue(`must be ${JSON.stringify(s.const)}`);
   const kind = kindOf(s);
   switch (kind) {
@@ -173,5 +174,10 @@ export function validate(schema: JsonSchema, value: unknown, root: JsonSchema = 
 }
 
 export function formatIssuePath(path: (string | number)[]): string {
-  return path.length === 0 ? '(value)' : path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[');
+  return path.length === 0
+    ? '(value)'
+    : path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : p))
+        .join('.')
+        .replace(/\.\[/g, '[');
 }

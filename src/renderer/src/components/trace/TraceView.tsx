@@ -41,12 +41,17 @@ export function TraceView({ trace, label = 'Chain trace' }: { trace: ChainTrace;
         </span>
         {trace.blockedBy && (
           <div className="trace-blocked" role="note">
-            Blocked by <b>{trace.blockedBy.server}/{trace.blockedBy.interceptor}</b> ({trace.blockedBy.phase}): {trace.blockedBy.reason}
+            Blocked by{' '}
+            <b>
+              {trace.blockedBy.server}/{trace.blockedBy.interceptor}
+            </b>{' '}
+            ({trace.blockedBy.phase}): {trace.blockedBy.reason}
           </div>
         )}
         {trace.deadlineExceeded && (
           <div className="trace-blocked">
-            The chain deadline ({trace.timeoutMs} ms) passed: every step it cut off {trace.status === 'timeout' ? 'blocked the chain' : 'was audit or fail-open'}.
+            The chain deadline ({trace.timeoutMs} ms) passed: every step it cut off{' '}
+            {trace.status === 'timeout' ? 'blocked the chain' : 'was audit or fail-open'}.
           </div>
         )}
       </div>
@@ -99,7 +104,11 @@ export function TraceView({ trace, label = 'Chain trace' }: { trace: ChainTrace;
 
 function summaryCounts(trace: ChainTrace): string {
   const { errors, warnings, infos } = trace.validationSummary;
-  const parts = [errors && `${errors} error${errors > 1 ? 's' : ''}`, warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`, infos && `${infos} info`].filter(Boolean);
+  const parts = [
+    errors && `${errors} error${errors > 1 ? 's' : ''}`,
+    warnings && `${warnings} warning${warnings > 1 ? 's' : ''}`,
+    infos && `${infos} info`,
+  ].filter(Boolean);
   return parts.length > 0 ? ` · ${parts.join(', ')}` : '';
 }
 

@@ -106,10 +106,19 @@ export function BreakpointsEditor() {
                   {b.enabled === false ? ' · disabled' : ''}
                 </td>
                 <td>
-                  <button type="button" className="ghost small" onClick={() => save(live.map((x, j) => (j === i ? { ...x, enabled: x.enabled === false } : x)))}>
+                  <button
+                    type="button"
+                    className="ghost small"
+                    onClick={() => save(live.map((x, j) => (j === i ? { ...x, enabled: x.enabled === false } : x)))}
+                  >
                     {b.enabled === false ? 'Enable' : 'Disable'}
                   </button>
-                  <button type="button" className="ghost small danger" aria-label={`Remove ${describe(b)}`} onClick={() => save(live.filter((_, j) => j !== i))}>
+                  <button
+                    type="button"
+                    className="ghost small danger"
+                    aria-label={`Remove ${describe(b)}`}
+                    onClick={() => save(live.filter((_, j) => j !== i))}
+                  >
                     Remove
                   </button>
                 </td>
@@ -134,11 +143,24 @@ export function BreakpointsEditor() {
           </label>
           <label>
             When blocked by
-            <input type="text" aria-label="When blocked by" value={blockedBy} onChange={(e) => setBlockedBy(e.target.value)} placeholder="pii-validator (after-chain)" />
+            <input
+              type="text"
+              aria-label="When blocked by"
+              value={blockedBy}
+              onChange={(e) => setBlockedBy(e.target.value)}
+              placeholder="pii-validator (after-chain)"
+            />
           </label>
           <label>
             Timeout (s)
-            <input type="number" aria-label="Timeout seconds" min={1} max={MAX_PAUSE_TIMEOUT_MS / 1000} value={seconds} onChange={(e) => setSeconds(Number(e.target.value))} />
+            <input
+              type="number"
+              aria-label="Timeout seconds"
+              min={1}
+              max={MAX_PAUSE_TIMEOUT_MS / 1000}
+              value={seconds}
+              onChange={(e) => setSeconds(Number(e.target.value))}
+            />
           </label>
           <label>
             Then
@@ -182,7 +204,11 @@ function AttachForm() {
         Token
         <input type="password" aria-label="Control token" value={token} onChange={(e) => setToken(e.target.value)} />
       </label>
-      <button type="button" disabled={attach.isPending || !name || !url || !token} onClick={() => attach.mutate({ name, url, token }, { onSuccess: () => setToken('') })}>
+      <button
+        type="button"
+        disabled={attach.isPending || !name || !url || !token}
+        onClick={() => attach.mutate({ name, url, token }, { onSuccess: () => setToken('') })}
+      >
         Attach
       </button>
       <ErrorBanner error={attach.error} />

@@ -75,12 +75,21 @@ export function PausedDetail({ pause }: { pause: PausedCall }) {
           Continue
         </button>
         {allowed.has('edit') && (
-          <button type="button" disabled={decide.isPending || !edited || !parsed.ok || issues.length > 0} onClick={() => parsed.ok && send({ kind: 'edit', payload: parsed.value })}>
+          <button
+            type="button"
+            disabled={decide.isPending || !edited || !parsed.ok || issues.length > 0}
+            onClick={() => parsed.ok && send({ kind: 'edit', payload: parsed.value })}
+          >
             Edit & continue
           </button>
         )}
         {allowed.has('step') && (
-          <button type="button" disabled={decide.isPending} onClick={() => send({ kind: 'step' })} title="Pause before the next interceptor (and at the next point)">
+          <button
+            type="button"
+            disabled={decide.isPending}
+            onClick={() => send({ kind: 'step' })}
+            title="Pause before the next interceptor (and at the next point)"
+          >
             Step
           </button>
         )}
@@ -91,7 +100,13 @@ export function PausedDetail({ pause }: { pause: PausedCall }) {
         )}
       </div>
       <div className="decision-bar">
-        <input type="text" aria-label="Block message" placeholder="Why it is blocked (the client reads this)" value={message} onChange={(e) => setMessage(e.target.value)} />
+        <input
+          type="text"
+          aria-label="Block message"
+          placeholder="Why it is blocked (the client reads this)"
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+        />
         <button type="button" className="danger" disabled={decide.isPending || message.trim().length === 0} onClick={() => send({ kind: 'block', message })}>
           Block
         </button>
@@ -106,7 +121,11 @@ export function PausedDetail({ pause }: { pause: PausedCall }) {
               ))}
             </ul>
           )}
-          <button type="button" disabled={decide.isPending || !parsedAnswer.ok || answerIssues.length > 0} onClick={() => parsedAnswer.ok && send({ kind: 'answer', result: parsedAnswer.value })}>
+          <button
+            type="button"
+            disabled={decide.isPending || !parsedAnswer.ok || answerIssues.length > 0}
+            onClick={() => parsedAnswer.ok && send({ kind: 'answer', result: parsedAnswer.value })}
+          >
             Send this answer
           </button>
         </div>

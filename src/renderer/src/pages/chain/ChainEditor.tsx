@@ -166,15 +166,15 @@ export function ChainEditor({ id }: { id: string }) {
       {saveError != null && <ErrorBanner error={saveError} />}
       {!valid && tab === 'canvas' && (
         <div className="banner error" role="alert">
-          The config has {doc.errors.length} error{doc.errors.length === 1 ? '' : 's'} (first: <code>{doc.errors[0]?.path}</code> {doc.errors[0]?.message}). The canvas shows
-          the last valid version; fix it in the JSON tab.
+          The config has {doc.errors.length} error{doc.errors.length === 1 ? '' : 's'} (first: <code>{doc.errors[0]?.path}</code> {doc.errors[0]?.message}). The
+          canvas shows the last valid version; fix it in the JSON tab.
         </div>
       )}
       {data.orderError != null && valid && <ErrorBanner error={data.orderError} />}
       {failedClosed.length > 0 && (
         <div className="banner error">
-          {failedClosed.map((s) => s.name).join(', ')} failed discovery and {failedClosed.length > 1 ? 'are' : 'is'} fail-closed: the gateway blocks intercepted requests
-          until {failedClosed.length > 1 ? 'they answer' : 'it answers'}.
+          {failedClosed.map((s) => s.name).join(', ')} failed discovery and {failedClosed.length > 1 ? 'are' : 'is'} fail-closed: the gateway blocks intercepted
+          requests until {failedClosed.length > 1 ? 'they answer' : 'it answers'}.
         </div>
       )}
       {notice && (

@@ -34,7 +34,9 @@ export function ChainPage() {
       <div className="page-head">
         <div>
           <h1>Chain</h1>
-          <div className="sub">See and shape a gateway's interceptor chain exactly as the engine runs it. The canvas and the JSON tab edit the same config file.</div>
+          <div className="sub">
+            See and shape a gateway's interceptor chain exactly as the engine runs it. The canvas and the JSON tab edit the same config file.
+          </div>
         </div>
         <div className="actions">
           {list.length > 0 && (
@@ -56,7 +58,9 @@ export function ChainPage() {
         </div>
       </div>
       <ErrorBanner error={gateways.error} />
-      {wanted && gateways.isSuccess && !list.some((g) => g.id === wanted) && <div className="banner error">No gateway with id "{wanted}"; showing another.</div>}
+      {wanted && gateways.isSuccess && !list.some((g) => g.id === wanted) && (
+        <div className="banner error">No gateway with id "{wanted}"; showing another.</div>
+      )}
       {gateways.isSuccess && list.length === 0 && (
         <div className="empty">
           <p>No gateways yet. Create one: pick a backend, add interceptor servers, choose how clients connect.</p>

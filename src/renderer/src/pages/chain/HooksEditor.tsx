@@ -30,7 +30,13 @@ export function HooksEditor(p: Props) {
   const candidate = (): Hook[] =>
     rows
       .filter((r) => r.on)
-      .map((r) => ({ phase: r.phase, events: r.events.split(',').map((e) => e.trim()).filter(Boolean) }));
+      .map((r) => ({
+        phase: r.phase,
+        events: r.events
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean),
+      }));
 
   const apply = async () => {
     setChecking(true);

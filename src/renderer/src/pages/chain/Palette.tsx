@@ -49,7 +49,9 @@ export function Palette(props: Props) {
       {props.error != null && <div className="banner error">{props.error instanceof Error ? props.error.message : String(props.error)}</div>}
       {!props.discovery && props.discovering && <div className="muted pad">Connecting to the interceptor servers…</div>}
       {props.discovery?.servers.length === 0 && (
-        <div className="muted pad">This gateway has no interceptor servers. Add one to "staticInterceptors" in the JSON tab, or create a gateway with the wizard.</div>
+        <div className="muted pad">
+          This gateway has no interceptor servers. Add one to "staticInterceptors" in the JSON tab, or create a gateway with the wizard.
+        </div>
       )}
       {props.discovery?.servers.map((server) => (
         <section key={server.name} className="palette-server" data-testid={`palette-server-${server.name}`}>
@@ -57,8 +59,16 @@ export function Palette(props: Props) {
             <span className={`dot ${server.ok ? 'ok' : 'err'}`} aria-hidden />
             <strong>{server.name}</strong>
             <span className="tag">{server.transport}</span>
-            {server.failOpen && <span className="tag" title="Fail-open: if this server cannot be reached, requests go on without its interceptors">fail-open</span>}
-            {server.principals && <span className="tag" title="Dynamic: used only for these principals">for {server.principals.join(', ')}</span>}
+            {server.failOpen && (
+              <span className="tag" title="Fail-open: if this server cannot be reached, requests go on without its interceptors">
+                fail-open
+              </span>
+            )}
+            {server.principals && (
+              <span className="tag" title="Dynamic: used only for these principals">
+                for {server.principals.join(', ')}
+              </span>
+            )}
           </div>
           <div className="palette-target mono" title={server.target}>
             {server.target}
@@ -79,7 +89,9 @@ export function Palette(props: Props) {
               const id = `${server.name}/${d.name}`;
               const planned = byId.get(id);
               const reason = !server.ok ? 'discovery-failed' : planned?.skipped;
-              const why = reason ? skipExplanation(reason, planned?.skipDetail ?? server.error, props.event, props.phase) : `Runs for ${props.event} (${props.phase}).`;
+              const why = reason
+                ? skipExplanation(reason, planned?.skipDetail ?? server.error, props.event, props.phase)
+                : `Runs for ${props.event} (${props.phase}).`;
               return (
                 <li
                   key={id}

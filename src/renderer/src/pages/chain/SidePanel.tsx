@@ -48,7 +48,7 @@ export function SidePanel(p: Props) {
   const o = overrideOf(p.raw, p.id);
   const d = p.descriptor;
   const enabled = o.enabled !== false;
-  const declaredPriority = d?.priorityHint === undefined ? 0 : typeof d.priorityHint === 'number' ? d.priorityHint : d.priorityHint[p.phase] ?? 0;
+  const declaredPriority = d?.priorityHint === undefined ? 0 : typeof d.priorityHint === 'number' ? d.priorityHint : (d.priorityHint[p.phase] ?? 0);
   const perPhase = typeof o.priorityHint === 'object' && o.priorityHint !== null;
   return (
     <aside className="chain-panel" aria-label={`Interceptor ${p.id}`} data-testid="chain-panel">
@@ -118,9 +118,7 @@ export function SidePanel(p: Props) {
               <input
                 type="checkbox"
                 checked={perPhase}
-                onChange={(e) =>
-                  p.onPatch({ priorityHint: e.target.checked ? { request: declaredPriority, response: declaredPriority } : undefined })
-                }
+                onChange={(e) => p.onPatch({ priorityHint: e.target.checked ? { request: declaredPriority, response: declaredPriority } : undefined })}
               />
               per phase
             </label>
@@ -147,7 +145,13 @@ export function SidePanel(p: Props) {
             />
           )}
         </div>
-        <NumberField label="Timeout (ms)" value={typeof o.timeoutMs === 'number' ? o.timeoutMs : undefined} placeholder="none" min={1} onCommit={(v) => p.onPatch({ timeoutMs: v })} />
+        <NumberField
+          label="Timeout (ms)"
+          value={typeof o.timeoutMs === 'number' ? o.timeoutMs : undefined}
+          placeholder="none"
+          min={1}
+          onCommit={(v) => p.onPatch({ timeoutMs: v })}
+        />
       </fieldset>
       {d && (
         <div className="panel-section">
@@ -186,7 +190,14 @@ export function SidePanel(p: Props) {
 }
 
 /** A number input that commits on Enter or blur (one undo step per change, not per keystroke). */
-function NumberField(props: { label: string; hideLabel?: boolean; value: number | undefined; placeholder: string; min?: number; onCommit(v: number | undefined): void }) {
+function NumberField(props: {
+  label: string;
+  hideLabel?: boolean;
+  value: number | undefined;
+  placeholder: string;
+  min?: number;
+  onCommit(v: number | undefined): void;
+}) {
   const [text, setText] = useState(props.value === undefined ? '' : String(props.value));
   const [error, setError] = useState<string>();
   useEffect(() => setText(props.value === undefined ? '' : String(props.value)), [props.value]);

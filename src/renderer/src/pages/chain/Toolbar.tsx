@@ -64,11 +64,7 @@ export function Toolbar(p: Props) {
             onBlur={(e) => e.currentTarget.value.trim() && p.onEvent(e.currentTarget.value.trim())}
           />
         ) : (
-          <select
-            aria-label="Event"
-            value={p.event}
-            onChange={(e) => (e.target.value === '__custom' ? setCustom(true) : p.onEvent(e.target.value))}
-          >
+          <select aria-label="Event" value={p.event} onChange={(e) => (e.target.value === '__custom' ? setCustom(true) : p.onEvent(e.target.value))}>
             {EVENTS.map((e) => (
               <option key={e}>{e}</option>
             ))}
@@ -115,7 +111,13 @@ export function Toolbar(p: Props) {
         className="primary"
         onClick={p.onSave}
         disabled={!p.dirty || !p.valid || p.saving}
-        title={!p.valid ? 'Fix the errors in the JSON tab first' : p.status === 'running' ? 'Write the file; the running gateway hot-reloads it' : 'Write the config file'}
+        title={
+          !p.valid
+            ? 'Fix the errors in the JSON tab first'
+            : p.status === 'running'
+              ? 'Write the file; the running gateway hot-reloads it'
+              : 'Write the config file'
+        }
       >
         {p.saving ? 'Saving…' : 'Save'}
       </button>

@@ -43,12 +43,10 @@ export function ConnectDialog({ gateway, open, onClose }: { gateway: GatewayInfo
             <h3>Over stdio ({meta.label} launches the headless gateway)</h3>
             <CodeBlock label={`${meta.label} stdio snippet`} text={s.stdio[client]} />
             <div className="muted" data-testid="stdio-config-path">
-              Runs <span className="mono">{s.stdio.configPath}</span>, the file the Chain screen saves: a saved chain is
-              what this client runs, reloaded while it runs.
+              Runs <span className="mono">{s.stdio.configPath}</span>, the file the Chain screen saves: a saved chain is what this client runs, reloaded while
+              it runs.
             </div>
-            <div className="muted">
-              Traffic from the client is recorded in this console&apos;s history. Same command in a shell:
-            </div>
+            <div className="muted">Traffic from the client is recorded in this console&apos;s history. Same command in a shell:</div>
             <CodeBlock label="Command line" text={s.stdio.command} />
             {s.stdio.dbNote && (
               <div className="muted" data-testid="stdio-db-note">

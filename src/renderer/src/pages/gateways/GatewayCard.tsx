@@ -70,7 +70,11 @@ export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
         </div>
       </header>
       <div className="card-body">
-        {g.error && <div className="banner error" role="alert">{g.error}</div>}
+        {g.error && (
+          <div className="banner error" role="alert">
+            {g.error}
+          </div>
+        )}
         <ErrorBanner error={actionError && !g.error ? actionError : null} />
         <dl className="facts">
           <div className="fact">
@@ -83,8 +87,7 @@ export function GatewayCard({ gateway: g }: { gateway: GatewayInfo }) {
           <div className="fact">
             <dt>Backend</dt>
             <dd title={g.backend.target}>
-              <strong>{g.backend.name}</strong> <span className="tag">{g.backend.transport}</span>{' '}
-              <span className="mono muted">{g.backend.target}</span>
+              <strong>{g.backend.name}</strong> <span className="tag">{g.backend.transport}</span> <span className="mono muted">{g.backend.target}</span>
               <BackendHealthLine health={g.backendHealth} />
             </dd>
           </div>

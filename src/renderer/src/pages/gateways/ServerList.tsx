@@ -14,7 +14,12 @@ export function ServerList({ servers }: { servers: InterceptorServerState[] }) {
           {s.failOpen && <span className="tag">fail-open</span>}
           {s.error && <span className="err">{s.error}</span>}
           {s.configErrors?.map((e) => (
-            <span key={e} className="err" data-testid={`server-config-error-${s.name}`} title="Configuration error: this interceptor is skipped until its config is fixed">
+            <span
+              key={e}
+              className="err"
+              data-testid={`server-config-error-${s.name}`}
+              title="Configuration error: this interceptor is skipped until its config is fixed"
+            >
               config error: {e}
             </span>
           ))}

@@ -24,7 +24,9 @@ export function Sparkline({ buckets }: { buckets: LatencyBucket[] }) {
     }
     const x = i * slot + slot / 2;
     // An isolated point becomes a short tick so it stays visible.
-    current += current ? `L${x.toFixed(1)},${y(b.p50Ms).toFixed(1)}` : `M${(x - slot * 0.35).toFixed(1)},${y(b.p50Ms).toFixed(1)}H${(x + slot * 0.35).toFixed(1)}`;
+    current += current
+      ? `L${x.toFixed(1)},${y(b.p50Ms).toFixed(1)}`
+      : `M${(x - slot * 0.35).toFixed(1)},${y(b.p50Ms).toFixed(1)}H${(x + slot * 0.35).toFixed(1)}`;
   });
   if (current) segments.push(current);
   return (

@@ -63,7 +63,13 @@ export function MessageDetail({ id, onClose }: { id: string; onClose(): void }) 
                 <span className="muted">No execution recorded for this message.</span>
               )}
               {replayable && (
-                <button type="button" className="small" disabled={replay.busy} onClick={runReplay} title="Re-send this request through the gateway's current chain to its backend">
+                <button
+                  type="button"
+                  className="small"
+                  disabled={replay.busy}
+                  onClick={runReplay}
+                  title="Re-send this request through the gateway's current chain to its backend"
+                >
                   {replay.busy ? 'Replaying…' : 'Replay'}
                 </button>
               )}

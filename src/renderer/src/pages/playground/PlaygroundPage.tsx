@@ -65,7 +65,9 @@ export function PlaygroundPage() {
       </div>
       <ErrorBanner error={gateways.error ?? linkError} />
       {gatewayId && <SimulationBanner gatewayId={gatewayId} onOpen={() => setTab('simulation')} />}
-      {gateways.isSuccess && list.length === 0 && <div className="empty">Create a gateway first (Gateways page): the Playground works on its interceptor servers.</div>}
+      {gateways.isSuccess && list.length === 0 && (
+        <div className="empty">Create a gateway first (Gateways page): the Playground works on its interceptor servers.</div>
+      )}
       <div className="tabs" role="tablist" aria-label="Playground">
         {TABS.map((t) => {
           // A sampling or elicitation request blocks the server (and the tool call that caused it) until

@@ -77,11 +77,27 @@ export function RetentionForm({ settings }: { settings: Settings }) {
       <div className="row">
         <label className="field">
           Keep at most (executions)
-          <input type="number" min={1} step={1} value={maxExecutions} aria-invalid={'error' in count} onChange={(e) => setMaxExecutions(e.target.value)} placeholder="no limit" />
+          <input
+            type="number"
+            min={1}
+            step={1}
+            value={maxExecutions}
+            aria-invalid={'error' in count}
+            onChange={(e) => setMaxExecutions(e.target.value)}
+            placeholder="no limit"
+          />
         </label>
         <label className="field">
           Keep for (days)
-          <input type="number" min={1} step={1} value={maxAgeDays} aria-invalid={'error' in age} onChange={(e) => setMaxAgeDays(e.target.value)} placeholder="no limit" />
+          <input
+            type="number"
+            min={1}
+            step={1}
+            value={maxAgeDays}
+            aria-invalid={'error' in age}
+            onChange={(e) => setMaxAgeDays(e.target.value)}
+            placeholder="no limit"
+          />
         </label>
         <button disabled={!retention || update.isPending} onClick={() => void onSave()}>
           Save retention
@@ -121,8 +137,8 @@ export function RetentionForm({ settings }: { settings: Settings }) {
         }
       >
         <p>
-          This retention deletes <strong>{confirm?.wouldDelete}</strong> of the {confirm?.total} recorded executions now (with their steps and sink
-          events), and keeps deleting what falls outside it. This cannot be undone; export them from Traffic first to keep a copy.
+          This retention deletes <strong>{confirm?.wouldDelete}</strong> of the {confirm?.total} recorded executions now (with their steps and sink events), and
+          keeps deleting what falls outside it. This cannot be undone; export them from Traffic first to keep a copy.
         </p>
       </Dialog>
     </>

@@ -17,7 +17,9 @@ export function SettingsPage() {
   // 'settings': a switch of the history store changes the facts shown here.
   const info = useApiQuery('app.info', undefined, ['settings']);
   const s = settings.data;
-  const themeSave = useSettingsSave((saved) => `theme ${THEME_NAMES[saved.theme]}${saved.theme === 'system' ? ' (follows the system’s light or dark mode)' : ''}.`);
+  const themeSave = useSettingsSave(
+    (saved) => `theme ${THEME_NAMES[saved.theme]}${saved.theme === 'system' ? ' (follows the system’s light or dark mode)' : ''}.`,
+  );
   const redactionSave = useSettingsSave((saved) =>
     saved.redactPaths.length === 0
       ? 'no redaction: payloads are recorded as they are.'
@@ -68,11 +70,15 @@ export function SettingsPage() {
             <dl className="facts">
               <div className="fact">
                 <dt>Data folder</dt>
-                <dd className="mono" title={info.data?.dataDir}>{info.data?.dataDir ?? '…'}</dd>
+                <dd className="mono" title={info.data?.dataDir}>
+                  {info.data?.dataDir ?? '…'}
+                </dd>
               </div>
               <div className="fact">
                 <dt>History database</dt>
-                <dd className="mono" title={info.data?.dbPath}>{info.data?.dbPath ?? '…'}</dd>
+                <dd className="mono" title={info.data?.dbPath}>
+                  {info.data?.dbPath ?? '…'}
+                </dd>
               </div>
             </dl>
             <RetentionForm settings={s} />
@@ -87,7 +93,11 @@ export function SettingsPage() {
           <section className="card section" aria-labelledby="demo">
             <h2 id="demo">Demo gateway</h2>
             <label className="check">
-              <input type="checkbox" checked={demoSave.draft?.demoGateway ?? s.demoGateway} onChange={(e) => demoSave.save({ demoGateway: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={demoSave.draft?.demoGateway ?? s.demoGateway}
+                onChange={(e) => demoSave.save({ demoGateway: e.target.checked })}
+              />
               Create the demo gateway on first start (server-everything behind the sample interceptors)
             </label>
             <SaveOutcome name="Demo gateway" state={demoSave} />
@@ -118,7 +128,17 @@ function RedactPaths({ value, state }: { value: string[]; state: SectionSave }) 
         />
       </label>
       <div>
-        <button disabled={state.pending} onClick={() => state.save({ redactPaths: text.split('\n').map((l) => l.trim()).filter(Boolean) })}>
+        <button
+          disabled={state.pending}
+          onClick={() =>
+            state.save({
+              redactPaths: text
+                .split('\n')
+                .map((l) => l.trim())
+                .filter(Boolean),
+            })
+          }
+        >
           Save redaction
         </button>
       </div>

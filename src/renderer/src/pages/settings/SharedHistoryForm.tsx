@@ -52,7 +52,9 @@ export function SharedHistoryForm({ current, override }: { current: string | und
       </p>
       <label className="field">
         Connection string
-        <span className="hint">postgres://USER:PASSWORD@HOST:PORT/DATABASE (the password is kept in an owner-only file in the data folder, never in settings.json)</span>
+        <span className="hint">
+          postgres://USER:PASSWORD@HOST:PORT/DATABASE (the password is kept in an owner-only file in the data folder, never in settings.json)
+        </span>
         <input
           type="password"
           autoComplete="off"
@@ -79,8 +81,7 @@ export function SharedHistoryForm({ current, override }: { current: string | und
       </div>
       {override !== undefined && (
         <p className="muted" data-testid="history-override">
-          This console&apos;s history was named at start by {override}, which wins over Settings: start it without {override} to choose the
-          history here.
+          This console&apos;s history was named at start by {override}, which wins over Settings: start it without {override} to choose the history here.
         </p>
       )}
       {outcome && (

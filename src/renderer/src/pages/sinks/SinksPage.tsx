@@ -211,7 +211,11 @@ export function SinksPage() {
 }
 
 function metrics(s: SinkEventRow): string {
-  return s.metrics ? Object.entries(s.metrics).map(([k, v]) => `${k}=${v}`).join(' ') : '';
+  return s.metrics
+    ? Object.entries(s.metrics)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')
+    : '';
 }
 
 function errorOf(s: SinkEventRow): string {

@@ -123,7 +123,9 @@ export function BulkReplayDialog(props: {
 
 function planText(p: { toReplay: number; replaysSkipped: number; more: boolean }): string {
   const skipped =
-    p.replaysSkipped === 0 ? '' : ` ${p.replaysSkipped} matching execution${p.replaysSkipped === 1 ? ' is a replay' : 's are replays'} and ${p.replaysSkipped === 1 ? 'is' : 'are'} excluded (a replay is not replayed again).`;
+    p.replaysSkipped === 0
+      ? ''
+      : ` ${p.replaysSkipped} matching execution${p.replaysSkipped === 1 ? ' is a replay' : 's are replays'} and ${p.replaysSkipped === 1 ? 'is' : 'are'} excluded (a replay is not replayed again).`;
   if (p.toReplay === 0) return `Nothing to replay.${skipped}`;
   return `It will replay ${p.more ? 'the newest ' : ''}${p.toReplay} execution${p.toReplay === 1 ? '' : 's'}${p.more ? ' (raise "At most" for more)' : ''}.${skipped}`;
 }

@@ -18,7 +18,8 @@ export function ReplayModeChoice(props: {
         <input type="radio" name={name} checked={props.mode === 'backend'} onChange={() => props.onChange('backend')} /> Through the chain to the backend
       </label>
       <label className="check">
-        <input type="radio" name={name} checked={props.mode === 'chain-only'} onChange={() => props.onChange('chain-only')} /> {props.chainOnlyText ?? 'Chain only (no backend)'}
+        <input type="radio" name={name} checked={props.mode === 'chain-only'} onChange={() => props.onChange('chain-only')} />{' '}
+        {props.chainOnlyText ?? 'Chain only (no backend)'}
       </label>
     </div>
   );

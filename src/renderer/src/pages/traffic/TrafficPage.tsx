@@ -99,13 +99,10 @@ export function TrafficPage() {
   const exportIds = useCallback(
     (ids: string[] | undefined) => {
       setTransferError(null);
-      api.call('history.export', ids ? { filter, ids } : { filter }).then(
-        (r) => {
-          downloadText(`executions-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`, r.jsonl);
-          setNotice(`Exported ${r.count} execution${r.count === 1 ? '' : 's'}.`);
-        },
-        setTransferError,
-      );
+      api.call('history.export', ids ? { filter, ids } : { filter }).then((r) => {
+        downloadText(`executions-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`, r.jsonl);
+        setNotice(`Exported ${r.count} execution${r.count === 1 ? '' : 's'}.`);
+      }, setTransferError);
     },
     [api, filter],
   );
@@ -154,7 +151,11 @@ export function TrafficPage() {
         <div>
           <h1>Traffic</h1>
           <div className="sub" aria-live="polite" aria-label="Matching executions">
-            {total ? `${count(total.count, total.capped)} execution${total.count === 1 && !total.capped ? '' : 's'}` : list.loading ? 'Loading…' : `${items.length} shown`}
+            {total
+              ? `${count(total.count, total.capped)} execution${total.count === 1 && !total.capped ? '' : 's'}`
+              : list.loading
+                ? 'Loading…'
+                : `${items.length} shown`}
             {items.length > 0 && total && ` · ${count(items.length)} loaded`}
           </div>
         </div>
@@ -189,12 +190,7 @@ export function TrafficPage() {
           />
         </div>
       </div>
-      <FilterBar
-        ref={search}
-        filter={filter}
-        facets={facets.data}
-        onChange={changeFilter}
-      />
+      <FilterBar ref={search} filter={filter} facets={facets.data} onChange={changeFilter} />
       {notice && (
         <div className="banner info notice" role="status">
           {notice}{' '}
@@ -262,7 +258,9 @@ function EmptyTable({ loading, filtered }: { loading: boolean; filtered: boolean
   if (loading) return <div className="table-empty">Loading…</div>;
   return (
     <div className="table-empty">
-      {filtered ? 'No recorded execution matches this filter.' : 'No traffic recorded yet. Send a call through a gateway (Playground → Client, or any MCP client) and it appears here live.'}
+      {filtered
+        ? 'No recorded execution matches this filter.'
+        : 'No traffic recorded yet. Send a call through a gateway (Playground → Client, or any MCP client) and it appears here live.'}
     </div>
   );
 }

@@ -91,7 +91,16 @@ export function layoutChain(options: {
           draggable: false,
         });
         col.entries.forEach((entry, k) => {
-          const child = interceptorNode(`${phase}:${entry.id}`, entry, phase, k + 1, dimmed, options.selectedId, GROUP_PAD, GROUP_HEAD + k * (NODE_H + GROUP_PAD));
+          const child = interceptorNode(
+            `${phase}:${entry.id}`,
+            entry,
+            phase,
+            k + 1,
+            dimmed,
+            options.selectedId,
+            GROUP_PAD,
+            GROUP_HEAD + k * (NODE_H + GROUP_PAD),
+          );
           nodes.push({ ...child, parentId: nodeId, extent: 'parent' });
         });
       }
@@ -110,7 +119,16 @@ function endpoint(id: EndpointNodeData['role'], label: string, detail: string, x
   return { id, type: 'endpoint', position: { x, y }, data: { label, detail, role: id } satisfies EndpointNodeData, draggable: false, selectable: false };
 }
 
-function interceptorNode(id: string, entry: OrderedEntry, phase: Phase, step: number, dimmed: boolean, selectedId: string | undefined, x: number, y: number): Node {
+function interceptorNode(
+  id: string,
+  entry: OrderedEntry,
+  phase: Phase,
+  step: number,
+  dimmed: boolean,
+  selectedId: string | undefined,
+  x: number,
+  y: number,
+): Node {
   return {
     id,
     type: 'interceptor',

@@ -20,7 +20,11 @@ function Handles({ sides }: { sides: ('target-left' | 'source-right' | 'source-l
 
 export function EndpointNode({ data }: NodeProps<Node<EndpointNodeData>>) {
   const sides =
-    data.role === 'client-out' ? (['source-right'] as const) : data.role === 'client-in' ? (['target-right'] as const) : (['target-left', 'source-bottom'] as const);
+    data.role === 'client-out'
+      ? (['source-right'] as const)
+      : data.role === 'client-in'
+        ? (['target-right'] as const)
+        : (['target-left', 'source-bottom'] as const);
   return (
     <div className={`chain-endpoint ${data.role}`} data-testid={`chain-endpoint-${data.role}`}>
       <Handles sides={[...sides]} />
@@ -52,7 +56,9 @@ export function InterceptorNode({ data, parentId }: NodeProps<Node<InterceptorNo
   const sources = useSettingSources(e.id);
   const audit = e.mode === 'audit';
   const sides = parentId ? [] : data.phase === 'request' ? (['target-left', 'source-right'] as const) : (['target-right', 'source-left'] as const);
-  const classes = ['chain-node', `type-${e.type}`, audit ? 'audit' : '', data.dimmed ? 'dimmed' : '', data.selected ? 'selected' : ''].filter(Boolean).join(' ');
+  const classes = ['chain-node', `type-${e.type}`, audit ? 'audit' : '', data.dimmed ? 'dimmed' : '', data.selected ? 'selected' : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <div
       className={classes}
@@ -73,7 +79,11 @@ export function InterceptorNode({ data, parentId }: NodeProps<Node<InterceptorNo
       <div className="node-server">{e.server}</div>
       <div className="badges">
         <span className={`badge type ${e.type}`}>{e.type}</span>
-        <span className={`badge mode ${audit ? 'audit' : 'active'}`} data-source={sources.mode.source} title={`${audit ? 'audit' : 'active'} mode (${sources.mode.source})`}>
+        <span
+          className={`badge mode ${audit ? 'audit' : 'active'}`}
+          data-source={sources.mode.source}
+          title={`${audit ? 'audit' : 'active'} mode (${sources.mode.source})`}
+        >
           {audit ? 'audit · shadow' : 'active'}
           {mark(sources.mode.source)}
         </span>

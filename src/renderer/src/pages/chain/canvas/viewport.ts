@@ -36,8 +36,18 @@ export function baseViewport(bounds: Rect, pane: Pane, phase: Phase, maxZoom = 1
   const w = bounds.width * zoom;
   const h = bounds.height * zoom;
   // Along an axis that fits: centred. Along one that does not: the start of the lane in focus.
-  const x = w <= roomW ? (pane.width - w) / 2 - bounds.x * zoom : phase === 'request' ? PANE_PADDING - bounds.x * zoom : pane.width - PANE_PADDING - (bounds.x + bounds.width) * zoom;
-  const y = h <= roomH ? (pane.height - h) / 2 - bounds.y * zoom : phase === 'request' ? PANE_PADDING - bounds.y * zoom : pane.height - PANE_PADDING - (bounds.y + bounds.height) * zoom;
+  const x =
+    w <= roomW
+      ? (pane.width - w) / 2 - bounds.x * zoom
+      : phase === 'request'
+        ? PANE_PADDING - bounds.x * zoom
+        : pane.width - PANE_PADDING - (bounds.x + bounds.width) * zoom;
+  const y =
+    h <= roomH
+      ? (pane.height - h) / 2 - bounds.y * zoom
+      : phase === 'request'
+        ? PANE_PADDING - bounds.y * zoom
+        : pane.height - PANE_PADDING - (bounds.y + bounds.height) * zoom;
   return { viewport: { x, y, zoom }, fits };
 }
 

@@ -80,12 +80,18 @@ export function EndpointFields({ value: d, onChange, allowSse, idPrefix }: Props
           </label>
           {spaced.length > 0 && (
             <div className="banner info" role="note" aria-label={`Arguments with spaces (${idPrefix})`}>
-              {spaced.length === 1 ? 'A line holds' : `${spaced.length} lines hold`} several words, each line is passed as one argument
-              (<code>{spaced[0]}</code>).{' '}
+              {spaced.length === 1 ? 'A line holds' : `${spaced.length} lines hold`} several words, each line is passed as one argument (
+              <code>{spaced[0]}</code>).{' '}
               <button
                 type="button"
                 className="small"
-                onClick={() => set({ args: argumentLines(d.args).flatMap((l) => (spaced.includes(l) ? commandLineWords(l)! : [l])).join('\n') })}
+                onClick={() =>
+                  set({
+                    args: argumentLines(d.args)
+                      .flatMap((l) => (spaced.includes(l) ? commandLineWords(l)! : [l]))
+                      .join('\n'),
+                  })
+                }
               >
                 Split into words
               </button>

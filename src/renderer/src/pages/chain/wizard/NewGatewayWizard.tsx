@@ -67,7 +67,13 @@ export function NewGatewayWizard({ open, onClose, onCreated }: Props) {
   const validation = useMemo(() => parseGatewayConfig(config), [config]);
 
   const canNext =
-    step === 0 ? endpointComplete(backend) && backendTest?.ok !== false : step === 1 ? servers.every((s) => !s.testing) : step === 2 ? listener.transport === 'stdio' || listener.port !== '' : validation.ok;
+    step === 0
+      ? endpointComplete(backend) && backendTest?.ok !== false
+      : step === 1
+        ? servers.every((s) => !s.testing)
+        : step === 2
+          ? listener.transport === 'stdio' || listener.port !== ''
+          : validation.ok;
 
   const create = async () => {
     setCreating(true);

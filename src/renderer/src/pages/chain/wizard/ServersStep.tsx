@@ -53,7 +53,9 @@ export function ServersStep({ servers, onChange, startDisabled, onStartDisabled 
 
   return (
     <div className="wizard-step" data-testid="wizard-servers">
-      <p className="muted">Interceptor servers offer the validators, mutators and sinks of the chain. The interceptors of every server are merged into one chain.</p>
+      <p className="muted">
+        Interceptor servers offer the validators, mutators and sinks of the chain. The interceptors of every server are merged into one chain.
+      </p>
       {servers.length === 0 && <div className="empty small">No interceptor servers yet: the gateway would relay traffic unchanged.</div>}
       <ul className="wizard-servers">
         {servers.map((s) => (
@@ -62,7 +64,11 @@ export function ServersStep({ servers, onChange, startDisabled, onStartDisabled 
               <div>
                 <strong>{s.draft.name}</strong> {s.preset && <span className="tag accent">bundled samples</span>}
                 <div className="mono muted small">
-                  {s.preset ? [String(s.preset.command), ...((s.preset.arguments as string[]) ?? [])].join(' ') : s.draft.kind === 'command' ? s.draft.command : s.draft.url}
+                  {s.preset
+                    ? [String(s.preset.command), ...((s.preset.arguments as string[]) ?? [])].join(' ')
+                    : s.draft.kind === 'command'
+                      ? s.draft.command
+                      : s.draft.url}
                 </div>
               </div>
               <div className="row">

@@ -90,7 +90,12 @@ export function Catalog({ sessionId, catalog, throughGateway }: { sessionId: str
             const key = String(item.name ?? item.uri ?? item.uriTemplate ?? i);
             return (
               <li key={key}>
-                <button type="button" className={`ghost ${selected === item ? 'on' : ''}`} onClick={() => select(item)} aria-label={`${LABEL[section]}: ${key}`}>
+                <button
+                  type="button"
+                  className={`ghost ${selected === item ? 'on' : ''}`}
+                  onClick={() => select(item)}
+                  aria-label={`${LABEL[section]}: ${key}`}
+                >
                   <b>{String(item.title ?? item.name ?? item.uri ?? item.uriTemplate)}</b>
                   {item.description && <span className="muted">{String(item.description).split('\n')[0]}</span>}
                 </button>
@@ -107,7 +112,12 @@ export function Catalog({ sessionId, catalog, throughGateway }: { sessionId: str
             <h2>{String(selected.title ?? selected.name ?? selected.uri ?? selected.uriTemplate)}</h2>
             {selected.description && <div className="muted pre-line">{String(selected.description)}</div>}
             {schema ? (
-              <SchemaForm label={section === 'tools' ? `Arguments of ${String(selected.name)}` : `Arguments of prompt ${String(selected.name)}`} schema={schema} value={args} onChange={setArgs} />
+              <SchemaForm
+                label={section === 'tools' ? `Arguments of ${String(selected.name)}` : `Arguments of prompt ${String(selected.name)}`}
+                schema={schema}
+                value={args}
+                onChange={setArgs}
+              />
             ) : (
               <label className="field">
                 URI{section === 'resourceTemplates' && <span className="hint"> fill in the template's {'{placeholders}'}</span>}

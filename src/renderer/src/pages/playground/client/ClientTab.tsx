@@ -156,14 +156,28 @@ export function ClientTab({
           {kind === 'stdio' && (
             <label className="field grow">
               Command line
-              <input type="text" className="mono" aria-label="Server command" placeholder="npx -y @modelcontextprotocol/server-everything" value={command} onChange={(e) => setCommand(e.target.value)} />
+              <input
+                type="text"
+                className="mono"
+                aria-label="Server command"
+                placeholder="npx -y @modelcontextprotocol/server-everything"
+                value={command}
+                onChange={(e) => setCommand(e.target.value)}
+              />
             </label>
           )}
           {kind === 'http' && (
             <>
               <label className="field grow">
                 URL
-                <input type="text" className="mono" aria-label="Server URL" placeholder="http://127.0.0.1:3001/mcp" value={url} onChange={(e) => setUrl(e.target.value)} />
+                <input
+                  type="text"
+                  className="mono"
+                  aria-label="Server URL"
+                  placeholder="http://127.0.0.1:3001/mcp"
+                  value={url}
+                  onChange={(e) => setUrl(e.target.value)}
+                />
               </label>
               <label className="field">
                 Authorization header
@@ -173,7 +187,14 @@ export function ClientTab({
           )}
           <label className="field narrow">
             Answer within (s)
-            <input type="number" min={1} max={3600} aria-label="Answer timeout (seconds)" value={answerSeconds} onChange={(e) => setAnswerSeconds(e.target.value)} />
+            <input
+              type="number"
+              min={1}
+              max={3600}
+              aria-label="Answer timeout (seconds)"
+              value={answerSeconds}
+              onChange={(e) => setAnswerSeconds(e.target.value)}
+            />
           </label>
           <button type="button" className="primary" disabled={busy} onClick={() => void connect()}>
             {busy ? 'Connecting…' : session ? 'Reconnect' : 'Connect'}
@@ -184,7 +205,9 @@ export function ClientTab({
             </button>
           )}
         </div>
-        {kind === 'gateway' && <div className="muted">The console connects to the gateway's HTTP listener with its own token; calls go through the chain and are recorded.</div>}
+        {kind === 'gateway' && (
+          <div className="muted">The console connects to the gateway's HTTP listener with its own token; calls go through the chain and are recorded.</div>
+        )}
         <ErrorBanner error={error} />
         {session && (
           <div className="session-info" role="status" aria-label="Client session">
@@ -199,10 +222,13 @@ export function ClientTab({
           </div>
         )}
         <details className="pg-details">
-          <summary>
-            Roots ({(session?.roots ?? roots).length}) · the client answers sampling, elicitation (form and URL) and roots/list
-          </summary>
-          <RootsEditor roots={session?.roots ?? roots} connected={Boolean(session)} listed={session ? { count: session.rootsListCount, at: session.rootsListedAt } : undefined} onApply={applyRoots} />
+          <summary>Roots ({(session?.roots ?? roots).length}) · the client answers sampling, elicitation (form and URL) and roots/list</summary>
+          <RootsEditor
+            roots={session?.roots ?? roots}
+            connected={Boolean(session)}
+            listed={session ? { count: session.rootsListCount, at: session.rootsListedAt } : undefined}
+            onApply={applyRoots}
+          />
         </details>
         {session?.instructions && (
           <details className="pg-details">

@@ -10,7 +10,15 @@ type Field = Record<string, unknown> & { type?: string; title?: string; descript
 type Option = { value: string; label: string };
 type Value = string | boolean | string[];
 
-export function ElicitationReply({ request, onAnswer, busy }: { request: PendingServerRequest; onAnswer: (answer: ServerRequestAnswer) => void; busy: boolean }) {
+export function ElicitationReply({
+  request,
+  onAnswer,
+  busy,
+}: {
+  request: PendingServerRequest;
+  onAnswer: (answer: ServerRequestAnswer) => void;
+  busy: boolean;
+}) {
   const params = request.params;
   const isUrl = params.mode === 'url';
   const schema = (params.requestedSchema ?? {}) as { properties?: Record<string, Field>; required?: string[] };
@@ -72,7 +80,19 @@ export function ElicitationReply({ request, onAnswer, busy }: { request: Pending
   );
 }
 
-function ElicitationField({ name, field, required, value, onChange }: { name: string; field: Field; required: boolean; value: Value; onChange: (v: Value) => void }) {
+function ElicitationField({
+  name,
+  field,
+  required,
+  value,
+  onChange,
+}: {
+  name: string;
+  field: Field;
+  required: boolean;
+  value: Value;
+  onChange: (v: Value) => void;
+}) {
   const label = (
     <>
       {field.title ?? name}

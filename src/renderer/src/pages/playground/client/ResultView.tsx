@@ -42,7 +42,11 @@ export function ResultView({ result }: { result: Record<string, unknown> }) {
 function ContentBlock({ block }: { block: Block }) {
   switch (block.type) {
     case 'text':
-      return <pre className="block text" aria-label="Text content">{String(block.text ?? '')}</pre>;
+      return (
+        <pre className="block text" aria-label="Text content">
+          {String(block.text ?? '')}
+        </pre>
+      );
     case 'image':
       return (
         <figure className="block image">

@@ -66,13 +66,32 @@ export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
     <div className="pg-grid dry-run">
       <section className="card pg-card" aria-label="Dry-run input">
         <div className="row">
-          <EventPhasePicker events={[...new Set([event, ...KNOWN_EVENTS])]} event={event} phase={phase} onChange={load} eventLabel="Dry-run event" phaseLabel="Dry-run phase" />
+          <EventPhasePicker
+            events={[...new Set([event, ...KNOWN_EVENTS])]}
+            event={event}
+            phase={phase}
+            onChange={load}
+            eventLabel="Dry-run event"
+            phaseLabel="Dry-run phase"
+          />
           <label className="field grow" title="A principal adds its dynamic interceptor servers to the chain">
             Principal
-            <input type="text" aria-label="Dry-run principal" placeholder="(none: static servers only)" value={principal} onChange={(e) => setPrincipal(e.target.value)} />
+            <input
+              type="text"
+              aria-label="Dry-run principal"
+              placeholder="(none: static servers only)"
+              value={principal}
+              onChange={(e) => setPrincipal(e.target.value)}
+            />
           </label>
         </div>
-        <PayloadHead gatewayId={gateway.id} event={event} phase={phase} onReset={() => load(event, phase)} onPick={(payload) => setText(JSON.stringify(payload, null, 2))} />
+        <PayloadHead
+          gatewayId={gateway.id}
+          event={event}
+          phase={phase}
+          onReset={() => load(event, phase)}
+          onPick={(payload) => setText(JSON.stringify(payload, null, 2))}
+        />
         <JsonEditor label="Dry-run payload" value={text} onChange={setText} height="260px" />
         <PayloadCheck parsed={parsed} event={event} phase={phase} />
         <div className="row end">
@@ -95,7 +114,9 @@ export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
             )}
           </>
         ) : (
-          <div className="muted">Run the chain to see each step: mutations in their effective order, validations side by side, sinks, and why anything was skipped.</div>
+          <div className="muted">
+            Run the chain to see each step: mutations in their effective order, validations side by side, sinks, and why anything was skipped.
+          </div>
         )}
       </section>
     </div>

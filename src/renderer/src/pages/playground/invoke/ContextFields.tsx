@@ -21,7 +21,11 @@ export function ContextFields({ value, onChange }: { value: ContextFieldValues; 
     <div className="row">
       <label className="field">
         Principal
-        <select aria-label="Principal type" value={value.principalType} onChange={(e) => set({ principalType: e.target.value as ContextFieldValues['principalType'] })}>
+        <select
+          aria-label="Principal type"
+          value={value.principalType}
+          onChange={(e) => set({ principalType: e.target.value as ContextFieldValues['principalType'] })}
+        >
           <option value="">(none)</option>
           <option value="user">user</option>
           <option value="service">service</option>

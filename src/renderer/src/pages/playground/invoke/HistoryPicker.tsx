@@ -32,7 +32,9 @@ export function HistoryPicker(props: {
   return (
     <Dialog title={`Payload from a recorded ${props.event} (${props.phase})`} open={props.open} onClose={props.onClose}>
       <ErrorBanner error={page.error ?? error} />
-      {page.isSuccess && items.length === 0 && <div className="muted">No recorded {props.event} on this gateway yet: send some traffic (the Client tab can).</div>}
+      {page.isSuccess && items.length === 0 && (
+        <div className="muted">No recorded {props.event} on this gateway yet: send some traffic (the Client tab can).</div>
+      )}
       <ul className="pick-list" aria-label="Recorded executions">
         {items.map((e) => (
           <li key={e.id}>

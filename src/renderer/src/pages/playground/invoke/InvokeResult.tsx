@@ -23,7 +23,11 @@ export function InvokeResult({ run, onHighlight, highlighted }: { run: InvokeRun
         <span className="muted">
           {run.input.event} · {run.input.phase}
         </span>
-        {out && <span className="duration" aria-label="Duration">{out.durationMs.toFixed(1)} ms</span>}
+        {out && (
+          <span className="duration" aria-label="Duration">
+            {out.durationMs.toFixed(1)} ms
+          </span>
+        )}
       </div>
       {run.error && (
         <div className="banner error" role="alert">
@@ -41,7 +45,11 @@ export function InvokeResult({ run, onHighlight, highlighted }: { run: InvokeRun
       {r?.type === 'mutation' && (
         <div className={`verdict ${r.modified ? 'mutated' : 'ok'}`} role="status">
           <strong>{r.modified ? 'Mutated' : 'Not modified'}</strong>
-          {r.modified ? <JsonDiff before={run.input.payload} after={r.payload} label="Mutation diff" /> : <div className="muted">The payload came back unchanged.</div>}
+          {r.modified ? (
+            <JsonDiff before={run.input.payload} after={r.payload} label="Mutation diff" />
+          ) : (
+            <div className="muted">The payload came back unchanged.</div>
+          )}
         </div>
       )}
       {r?.type === 'sink' && (
@@ -72,7 +80,10 @@ export function InvokeResult({ run, onHighlight, highlighted }: { run: InvokeRun
             </div>
             <div>
               <h3>Response</h3>
-              <CodeBlock label="Raw JSON-RPC response" text={out.rpc.response ? JSON.stringify(out.rpc.response, null, 2) : '(no response: the call timed out or the connection closed)'} />
+              <CodeBlock
+                label="Raw JSON-RPC response"
+                text={out.rpc.response ? JSON.stringify(out.rpc.response, null, 2) : '(no response: the call timed out or the connection closed)'}
+              />
             </div>
           </div>
         </details>
@@ -97,7 +108,12 @@ function Validation({ result, onHighlight, highlighted }: { result: Record<strin
               <span className={`badge sev ${m.severity}`}>{m.severity}</span>
               <span className="msg">{m.message}</span>
               {m.path && (
-                <button type="button" className="small path" title="Highlight in the payload" onClick={() => onHighlight(m.path === highlighted ? undefined : m.path)}>
+                <button
+                  type="button"
+                  className="small path"
+                  title="Highlight in the payload"
+                  onClick={() => onHighlight(m.path === highlighted ? undefined : m.path)}
+                >
                   {m.path}
                 </button>
               )}

@@ -96,7 +96,10 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
   }
 
   const parsed = parseJsonText(payloadText);
-  const hookNote = descriptor && !hooksCover(descriptor, event, phase) ? `${descriptor.name} does not declare a hook for ${event} (${phase}); the host may refuse or ignore it.` : undefined;
+  const hookNote =
+    descriptor && !hooksCover(descriptor, event, phase)
+      ? `${descriptor.name} does not declare a hook for ${event} (${phase}); the host may refuse or ignore it.`
+      : undefined;
 
   async function run(input: ProcedureInput<'servers.invoke'>) {
     setPending(true);
@@ -165,18 +168,12 @@ export function InvokeTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
             setHighlight(undefined);
           }}
         />
-        <JsonEditor
-          label="Payload"
-          value={payloadText}
-          onChange={setPayloadText}
-          highlightPath={highlight}
-          height="260px"
-        />
+        <JsonEditor label="Payload" value={payloadText} onChange={setPayloadText} highlightPath={highlight} height="260px" />
         <PayloadCheck parsed={parsed} event={event} phase={phase} />
         {descriptor && missingConfig.length > 0 && (
           <div className="banner info" role="note" aria-label="Config required">
-            {descriptor.name} requires config ({missingConfig.join(', ')}) and gateway {gateway.id} sets none: invoked without one, the host
-            answers a configuration error. Fill in the Config form below to send one.
+            {descriptor.name} requires config ({missingConfig.join(', ')}) and gateway {gateway.id} sets none: invoked without one, the host answers a
+            configuration error. Fill in the Config form below to send one.
           </div>
         )}
         {descriptor && (
@@ -252,7 +249,9 @@ function requiredWithoutDefault(d: DiscoveredDescriptor): string[] {
 }
 
 function hooksCover(d: DiscoveredDescriptor, event: string, phase: Phase): boolean {
-  return (d.hooks ?? []).some((h) => h.phase === phase && h.events.some((e) => e === '*' || e === event || (e.endsWith('/*') && event.startsWith(e.slice(0, -1)))));
+  return (d.hooks ?? []).some(
+    (h) => h.phase === phase && h.events.some((e) => e === '*' || e === event || (e.endsWith('/*') && event.startsWith(e.slice(0, -1)))),
+  );
 }
 
 function firstMessagePath(result: unknown): string | undefined {

@@ -10,7 +10,12 @@ export function PayloadShapeNote({ event, phase, payload }: { event: string; pha
     return shape ? { name: shape.name, issues: shape.check(payload) } : undefined;
   }, [event, phase, payload]);
   if (!verdict) return <div className="shape-note muted">No known payload shape for {event}: any JSON is sent as is.</div>;
-  if (verdict.issues.length === 0) return <div className="shape-note ok" aria-label="Payload shape">✓ a valid {verdict.name}</div>;
+  if (verdict.issues.length === 0)
+    return (
+      <div className="shape-note ok" aria-label="Payload shape">
+        ✓ a valid {verdict.name}
+      </div>
+    );
   return (
     <div className="shape-note warn" aria-label="Payload shape">
       Not a valid {verdict.name} (it will be sent anyway):

@@ -94,7 +94,8 @@ export function RunHistory({ runs, shown, onShow, onRerun }: { runs: InvokeRun[]
             </div>
           </div>
           <div className="muted">
-            Outcome {summarize(pair[0]!)} → {summarize(pair[1]!)}; duration {pair[0]!.output?.durationMs.toFixed(1) ?? '–'} ms → {pair[1]!.output?.durationMs.toFixed(1) ?? '–'} ms
+            Outcome {summarize(pair[0]!)} → {summarize(pair[1]!)}; duration {pair[0]!.output?.durationMs.toFixed(1) ?? '–'} ms →{' '}
+            {pair[1]!.output?.durationMs.toFixed(1) ?? '–'} ms
           </div>
         </div>
       )}

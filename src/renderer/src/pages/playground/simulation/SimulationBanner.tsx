@@ -11,7 +11,9 @@ export function SimulationBanner({ gatewayId, onOpen }: { gatewayId: string; onO
     <div className="banner sim-banner" role="alert" aria-label="Failure simulation armed">
       <strong>Failure simulation armed</strong>
       <span>
-        {list.map((s) => `${s.server}/${s.name}: next ${s.remaining} invocation${s.remaining === 1 ? '' : 's'} ${s.kind === 'crash' ? 'crash' : 'time out'}`).join(' · ')}
+        {list
+          .map((s) => `${s.server}/${s.name}: next ${s.remaining} invocation${s.remaining === 1 ? '' : 's'} ${s.kind === 'crash' ? 'crash' : 'time out'}`)
+          .join(' · ')}
       </span>
       <span className="sim-actions">
         <button type="button" className="small" onClick={onOpen}>

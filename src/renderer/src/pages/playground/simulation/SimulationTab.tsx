@@ -21,7 +21,12 @@ function EffectivePolicyLine({ name, declared, override }: { name: string; decla
   return (
     <div className="muted" data-testid="simulation-effective-policy">
       {name} is {labelled(e.failOpen, e.failOpen.value ? 'fail-open' : 'fail-closed')}, mode {labelled(e.mode)}
-      {e.mode.value === 'audit' ? ': audit never blocks, so a failure lets the call through' : e.failOpen.value ? ': a failure lets the call through' : ': a failure blocks the call'}.
+      {e.mode.value === 'audit'
+        ? ': audit never blocks, so a failure lets the call through'
+        : e.failOpen.value
+          ? ': a failure lets the call through'
+          : ': a failure blocks the call'}
+      .
     </div>
   );
 }
@@ -44,12 +49,17 @@ export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
       <section className="card pg-card">
         <h2>Arm a failure</h2>
         <p className="muted">
-          The next invocations of the interceptor in <b>{gateway.name}</b> fail without reaching its server. A fail-closed interceptor then blocks the
-          call; a fail-open or audit one lets it through.
+          The next invocations of the interceptor in <b>{gateway.name}</b> fail without reaching its server. A fail-closed interceptor then blocks the call; a
+          fail-open or audit one lets it through.
         </p>
         {!running && <div className="banner info">Start the gateway first: simulations apply to its live traffic.</div>}
         <div className="row">
-          <InterceptorPicker choice={choice} serverLabel="Simulation server" interceptorLabel="Simulation interceptor" optionText={(i) => `${i.name} (${i.type})`} />
+          <InterceptorPicker
+            choice={choice}
+            serverLabel="Simulation server"
+            interceptorLabel="Simulation interceptor"
+            optionText={(i) => `${i.name} (${i.type})`}
+          />
           <label className="field">
             Failure
             <select aria-label="Failure kind" value={kind} onChange={(e) => setKind(e.target.value as 'crash' | 'timeout')}>
@@ -59,7 +69,14 @@ export function SimulationTab({ gateway }: { gateway: GatewayInfo }) {
           </label>
           <label className="field">
             Next N invocations
-            <input aria-label="Invocation count" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Number(e.target.value) || 1))} />
+            <input
+              aria-label="Invocation count"
+              type="number"
+              min={1}
+              max={1000}
+              value={count}
+              onChange={(e) => setCount(Math.max(1, Number(e.target.value) || 1))}
+            />
           </label>
           <button
             type="button"

@@ -30,7 +30,12 @@ export function EditReplayDialog(props: {
           <button type="button" onClick={props.onClose}>
             Cancel
           </button>
-          <button type="button" className="primary" disabled={!parsed.ok || props.busy || !e} onClick={() => parsed.ok && e && props.onReplay(e.id, mode, parsed.value)}>
+          <button
+            type="button"
+            className="primary"
+            disabled={!parsed.ok || props.busy || !e}
+            onClick={() => parsed.ok && e && props.onReplay(e.id, mode, parsed.value)}
+          >
             {props.busy ? 'Replaying…' : 'Replay edited request'}
           </button>
         </>

@@ -72,7 +72,8 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
           </div>
           {e.replayOf && (
             <p className="replay-link" role="note" aria-label="Replay of">
-              {e.replayMode === 'chain-only' ? 'Chain-only replay' : 'Replay'} of <a href={trafficHref({ view: 'list', selected: e.replayOf })}>{e.replayOf}</a> ·{' '}
+              {e.replayMode === 'chain-only' ? 'Chain-only replay' : 'Replay'} of <a href={trafficHref({ view: 'list', selected: e.replayOf })}>{e.replayOf}</a>{' '}
+              ·{' '}
               <button type="button" className="linkish" onClick={() => actions.compare(e.replayOf!, e.id)}>
                 Compare with the original
               </button>
@@ -94,10 +95,21 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
           )}
           <BlockSentence e={e} />
           <div className="detail-actions" role="toolbar" aria-label="Execution actions">
-            <button type="button" className="primary" disabled={actions.busy} onClick={() => actions.replay(e.id, 'backend')} title="Re-send through the gateway's current chain to its backend (r)">
+            <button
+              type="button"
+              className="primary"
+              disabled={actions.busy}
+              onClick={() => actions.replay(e.id, 'backend')}
+              title="Re-send through the gateway's current chain to its backend (r)"
+            >
               Replay
             </button>
-            <button type="button" disabled={actions.busy} onClick={() => actions.replay(e.id, 'chain-only')} title="Run the current chain only; the backend is not called">
+            <button
+              type="button"
+              disabled={actions.busy}
+              onClick={() => actions.replay(e.id, 'chain-only')}
+              title="Run the current chain only; the backend is not called"
+            >
               Replay chain only
             </button>
             <button type="button" disabled={actions.busy} onClick={() => actions.editReplay(e)}>
@@ -108,7 +120,12 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
                 Compare with marked
               </button>
             ) : (
-              <button type="button" aria-pressed={actions.marked === e.id} onClick={() => actions.mark(actions.marked === e.id ? undefined : e.id)} title="Mark this execution, then open another and compare">
+              <button
+                type="button"
+                aria-pressed={actions.marked === e.id}
+                onClick={() => actions.mark(actions.marked === e.id ? undefined : e.id)}
+                title="Mark this execution, then open another and compare"
+              >
                 {actions.marked === e.id ? 'Marked for compare' : 'Mark for compare'}
               </button>
             )}
@@ -156,7 +173,9 @@ function Waterfall({ e }: { e: ExecutionDetailData }) {
   const pauses = e.pauses && e.pauses.length > 0 ? <PausesView pauses={e.pauses} /> : null;
   if (!e.requestTrace && !e.responseTrace) {
     if (pauses) return <div className="waterfall">{pauses}</div>;
-    return <p className="muted">No interceptor chain ran for this execution ({e.event} is not intercepted by this gateway, or no interceptor server applies).</p>;
+    return (
+      <p className="muted">No interceptor chain ran for this execution ({e.event} is not intercepted by this gateway, or no interceptor server applies).</p>
+    );
   }
   return (
     <div className="waterfall">

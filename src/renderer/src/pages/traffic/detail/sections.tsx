@@ -60,7 +60,13 @@ export function Payloads({ e }: { e: ExecutionDetailData }) {
   const returned = e.errorReturned ? { error: e.errorReturned } : e.responseReturned;
   return (
     <div className="payloads">
-      <Pair title="Request" first={e.requestReceived} second={e.requestForwarded} firstLabel="As received from the client" secondLabel="As forwarded to the backend" />
+      <Pair
+        title="Request"
+        first={e.requestReceived}
+        second={e.requestForwarded}
+        firstLabel="As received from the client"
+        secondLabel="As forwarded to the backend"
+      />
       {e.responseReceived !== undefined ? (
         <Pair title="Response" first={e.responseReceived} second={returned} firstLabel="As received from the backend" secondLabel="As returned to the client" />
       ) : (
@@ -93,7 +99,13 @@ export function SinkEvents({ e }: { e: ExecutionDetailData }) {
             <td>{s.interceptor}</td>
             <td>{s.phase}</td>
             <td>{s.recorded ? 'yes' : <span className="err-text">no{s.error ? `: ${errorText(s.error)}` : ''}</span>}</td>
-            <td className="mono">{s.metrics ? Object.entries(s.metrics).map(([k, v]) => `${k}=${v}`).join(' ') : ''}</td>
+            <td className="mono">
+              {s.metrics
+                ? Object.entries(s.metrics)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(' ')
+                : ''}
+            </td>
             <td className="mono">{clockTime(s.at)}</td>
           </tr>
         ))}
@@ -116,7 +128,10 @@ export function rawMessages(e: ExecutionDetailData): { title: string; message: u
     out.push({ title: 'Gateway → backend', message: { jsonrpc: '2.0', id, method: e.event, params: e.requestForwarded } });
   }
   if (e.responseReceived !== undefined) {
-    out.push({ title: e.replayMode === 'chain-only' ? 'Backend → gateway (recorded for the original)' : 'Backend → gateway', message: { jsonrpc: '2.0', id, result: e.responseReceived } });
+    out.push({
+      title: e.replayMode === 'chain-only' ? 'Backend → gateway (recorded for the original)' : 'Backend → gateway',
+      message: { jsonrpc: '2.0', id, result: e.responseReceived },
+    });
   }
   if (e.errorReturned) out.push({ title: 'Gateway → client', message: { jsonrpc: '2.0', id, error: e.errorReturned } });
   else if (e.responseReturned !== undefined) out.push({ title: 'Gateway → client', message: { jsonrpc: '2.0', id, result: e.responseReturned } });

@@ -58,7 +58,9 @@ export const TrafficTable = forwardRef<VirtualListHandle, TrafficTableProps>(fun
   const renderRow = useCallback(
     (i: number) => {
       const r = items[i]!;
-      return <RowView row={r} index={i} isCursor={i === cursor} isOpen={r.id === openId} isChecked={checked.has(r.id)} onClick={onRowClick} onCheck={onCheck} />;
+      return (
+        <RowView row={r} index={i} isCursor={i === cursor} isOpen={r.id === openId} isChecked={checked.has(r.id)} onClick={onRowClick} onCheck={onCheck} />
+      );
     },
     [items, cursor, openId, checked, onRowClick, onCheck],
   );
