@@ -20,16 +20,20 @@ function imports(file: string): string[] {
   return [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'([^']+)'/g)].map((m) => m[1]!);
 }
 
-describe('src/main/gateway layering', () => {
-  it('imports neither the app services nor Electron', () => {
-    const files = sources(gatewayDir);
+const FORBIDDEN = ['src/main/services', 'src/main/electron', 'src/main/api', 'src/main/cli', 'src/main/web'];
+
+describe.each([
+  ['gateway', gatewayDir],
+  ['interceptors', join(root, 'src', 'main', 'interceptors')],
+])('src/main/%s layering (docs/ARCHITECTURE.md)', (_name, dir) => {
+  it('imports neither the app services, the API, the CLI, web mode nor Electron', () => {
+    const files = sources(dir);
     expect(files.length).toBeGreaterThan(5);
     const offending: string[] = [];
     for (const file of files) {
       for (const spec of imports(file)) {
         const target = spec.startsWith('.') ? relative(root, resolve(file, '..', spec)) : spec;
-        if (target === 'electron' || target.startsWith('src/main/services') || target.startsWith('src/main/electron'))
-          offending.push(`${relative(root, file)} imports ${spec}`);
+        if (target === 'electron' || FORBIDDEN.some((f) => target.startsWith(f))) offending.push(`${relative(root, file)} imports ${spec}`);
       }
     }
     expect(offending).toEqual([]);
