@@ -12,6 +12,7 @@ import { descriptorToWire, resultToWire } from '../../shared/protocol/wire';
 import { hooksCoverPattern } from '../../shared/protocol/events';
 import { ChainRuntime, type ChainResult, type FailureSimulator, type StepGate } from '../interceptors/chain';
 import { InterceptorServerClient } from '../interceptors/client';
+import { connectionOfEntry } from '../interceptors/client/connection';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { WireTap } from '../interceptors/client/wire-tap';
 import { bundledSamplesHandle } from '../interceptors/bundled';
@@ -210,16 +211,7 @@ export class Interception {
       ...(wire ? { wire } : {}),
       name: entry.name,
       failOpen: entry.failOpen ?? false,
-      connection:
-        entry.transport === 'stdio'
-          ? {
-              transport: 'stdio',
-              command: entry.command,
-              args: entry.arguments,
-              ...(entry.env ? { env: entry.env } : {}),
-              ...(entry.cwd ? { cwd: entry.cwd } : {}),
-            }
-          : { transport: 'http', url: entry.endpoint, ...(entry.headers ? { headers: entry.headers } : {}) },
+      connection: connectionOfEntry(entry),
       ...(log
         ? {
             onStderr: (chunk: string) => {

@@ -2,6 +2,7 @@
 // hosts) a factory that returns an already-built transport. Validated with zod at the boundary.
 import type { Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import type { InterceptorServerEntry } from '../../../shared/config/schema';
 
 export const StdioConnectionSchema = z.object({
   transport: z.literal('stdio'),
@@ -36,4 +37,18 @@ export function describeConnection(c: ConnectionConfig): string {
   if (c.transport === 'stdio') return [c.command, ...(c.args ?? [])].join(' ');
   if (c.transport === 'http') return c.url;
   return c.label ?? 'custom transport';
+}
+
+/** The connection a config entry over a wire describes (a `bundled` entry has none: it is in process). */
+export function connectionOfEntry(entry: Exclude<InterceptorServerEntry, { transport: 'bundled' }>): StdioConnection | HttpConnection {
+  if (entry.transport === 'stdio') {
+    return {
+      transport: 'stdio',
+      command: entry.command,
+      args: entry.arguments,
+      ...(entry.env ? { env: entry.env } : {}),
+      ...(entry.cwd ? { cwd: entry.cwd } : {}),
+    };
+  }
+  return { transport: 'http', url: entry.endpoint, ...(entry.headers ? { headers: entry.headers } : {}) };
 }

@@ -10,6 +10,7 @@ import { InterceptorServerClient } from '../../interceptors/client';
 import type { AppEnvironment } from '../environment';
 import { localizeConfig } from '../examples';
 import { BUNDLED_TARGET, bundledSamplesTransport } from '../../interceptors/bundled';
+import { connectionOfEntry } from '../../interceptors/client/connection';
 
 // Generous: a first `npx`/`uvx` launch or a loaded machine can take a while; the user sees it is connecting.
 const PROBE_TIMEOUT_MS = 30_000;
@@ -49,17 +50,7 @@ export async function probeInterceptorServer(raw: unknown, env: AppEnvironment):
     autoReconnect: false,
     initializeTimeoutMs: PROBE_TIMEOUT_MS - 5_000,
     connection:
-      entry.transport === 'stdio'
-        ? {
-            transport: 'stdio',
-            command: entry.command,
-            args: entry.arguments,
-            ...(entry.env ? { env: entry.env } : {}),
-            ...(entry.cwd ? { cwd: entry.cwd } : {}),
-          }
-        : entry.transport === 'bundled'
-          ? { transport: 'custom', label: BUNDLED_TARGET, connect: () => bundledSamplesTransport() }
-          : { transport: 'http', url: entry.endpoint, ...(entry.headers ? { headers: entry.headers } : {}) },
+      entry.transport === 'bundled' ? { transport: 'custom', label: BUNDLED_TARGET, connect: () => bundledSamplesTransport() } : connectionOfEntry(entry),
   });
   try {
     const result = await withDeadline(client.discover(), `Interceptor server "${entry.name}"`);
