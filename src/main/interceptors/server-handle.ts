@@ -24,12 +24,22 @@ export interface InterceptorServerHandle {
   /** Cached per connection (A15); `refresh` forces a new `interceptors/list`. Throws on failure. */
   discover(options?: { refresh?: boolean; signal?: AbortSignal }): Promise<DiscoveryResult>;
   /**
+   * What discover() would answer from its cache right now, or undefined when it would have to ask (not
+   * connected, never listed, invalidated): lets a chain run skip an await per server per message.
+   */
+  discoveredNow?(): DiscoveryResult | undefined;
+  /**
    * Invokes one interceptor. Resolves with a result validated against the result schemas
    * and checked to echo name/type/phase; anything else rejects with an InvokeError.
    * Must not mutate `params.payload`: the chain engine shares payload objects between steps and
    * its trace (a transport serializes it anyway; an in-process handle must copy it).
    */
   invoke(params: InvokeParams, options?: InvokeOptions): Promise<InterceptorResult>;
+  /**
+   * invoke(), for a handle that can answer at once (an in-process host with a synchronous handler): the
+   * result is returned, or an InvokeError thrown, synchronously; otherwise a promise as invoke() gives.
+   */
+  invokeNow?(params: InvokeParams, options?: InvokeOptions): InterceptorResult | Promise<InterceptorResult>;
 }
 
 /** Every way an invocation can fail; the engine routes all of them by mode/failOpen. */

@@ -43,10 +43,23 @@ export class InProcessHostHandle implements InterceptorServerHandle {
     return this.discovered;
   }
 
+  /** The cached discovery (what discover() answers without a refresh), none once closed. */
+  discoveredNow(): DiscoveryResult | undefined {
+    return this.closed ? undefined : this.discovered;
+  }
+
   async invoke(params: InvokeParams, options: InvokeOptions = {}): Promise<InterceptorResult> {
+    return this.invokeNow(params, options);
+  }
+
+  /**
+   * invoke(), answering a synchronous handler synchronously: the result, or an InvokeError thrown. The
+   * chain engine takes a result that is there at once without a race against its deadline (nothing is
+   * left to interrupt), so a sample costs no promise on either side.
+   */
+  invokeNow(params: InvokeParams, options: InvokeOptions = {}): InterceptorResult | Promise<InterceptorResult> {
     const requested = options.timeoutMs ?? params.timeoutMs;
     const timeoutMs = requested === undefined ? undefined : Math.max(1, Math.ceil(requested));
-    const ctx = { server: this.name, interceptor: params.name, timeoutMs, signal: options.signal };
     if (options.signal?.aborted) throw new InvokeError('cancelled', `invocation of '${params.name}' was cancelled before it started`);
     this.throwIfClosed();
     const call: InvokeParams = { name: params.name, event: params.event, phase: params.phase, payload: params.payload };
@@ -54,13 +67,23 @@ export class InProcessHostHandle implements InterceptorServerHandle {
     if (params.context !== undefined && params.context !== null) call.context = params.context;
     if (params._meta !== undefined && params._meta !== null) call._meta = params._meta;
     if (timeoutMs !== undefined) call.timeoutMs = timeoutMs;
-    let result: InterceptorResult;
+    let answer: InterceptorResult | Promise<InterceptorResult>;
     try {
       // The host copies the payload for its handler (the engine shares payload objects with its trace).
-      result = await this.host.invokeLocal(call, options.signal);
+      answer = this.host.invokeLocalNow(call, options.signal);
     } catch (err) {
-      throw toInvokeError(err, ctx);
+      throw toInvokeError(err, { server: this.name, interceptor: params.name, timeoutMs, signal: options.signal });
     }
+    if (!isPromise(answer)) return this.checked(answer, params, options);
+    return answer.then(
+      (result) => this.checked(result, params, options),
+      (err: unknown) => {
+        throw toInvokeError(err, { server: this.name, interceptor: params.name, timeoutMs, signal: options.signal });
+      },
+    );
+  }
+
+  private checked(result: InterceptorResult, params: InvokeParams, options: InvokeOptions): InterceptorResult {
     if (options.signal?.aborted) throw new InvokeError('cancelled', `invocation of '${params.name}' was cancelled`);
     // The host shaped the result with the wire's schema and stamped this call's name, type and phase: the
     // client's checks (result-check.ts) would parse it a second time to find the same. The type is
@@ -86,4 +109,8 @@ export class InProcessHostHandle implements InterceptorServerHandle {
   private throwIfClosed(): void {
     if (this.closed) throw new InvokeError('transport', `interceptor server '${this.name}' (bundled, in process) is closed`);
   }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise;
 }

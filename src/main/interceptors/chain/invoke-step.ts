@@ -82,6 +82,19 @@ async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope
   if (entry.config !== undefined) params.config = entry.config;
   if (entry.timeoutMs !== undefined) params.timeoutMs = entry.timeoutMs;
 
+  // A handle that answers at once (in process, a synchronous handler) needs no race: there is nothing
+  // left to interrupt, and no promise, timer or controller is made for it.
+  if (handle.invokeNow && entry.timeoutMs === undefined) {
+    let answer: InterceptorResult | Promise<InterceptorResult>;
+    try {
+      answer = handle.invokeNow(params, { signal: scope.chainSignal });
+    } catch (err) {
+      return finish({ error: toStepError(err, entry, scope, false) });
+    }
+    if (!(answer instanceof Promise)) return checked(entry, scope.phase, payload, answer, finish);
+    return settle(entry, payload, scope, answer, finish);
+  }
+
   // Without a per-interceptor deadline the chain's own signal is enough: Node's AbortController and
   // EventTarget cost ~10 µs each, so the hot path creates none per invocation.
   let signal = scope.chainSignal;
@@ -112,19 +125,35 @@ async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope
     const invokeOptions = entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs, signal } : { signal };
     // The race guarantees the engine never waits on a handle that ignores its signal.
     const result = await Promise.race([handle.invoke(params, invokeOptions), ...races]);
-    const problem = checkResult(entry, scope.phase, payload, result);
-    if (problem === TOO_DEEP) {
-      // Kept for the record cut short: the trace, its record and the payload forwarded are walked recursively.
-      const cut = { ...result, payload: depthLimited((result as { payload?: unknown }).payload, RECORD_DEPTH) } as InterceptorResult;
-      return finish({ result: cut, error: { kind: 'malformed', message: problem } });
-    }
-    return problem ? finish({ result, error: { kind: 'malformed', message: problem } }) : finish({ result });
+    return checked(entry, scope.phase, payload, result, finish);
   } catch (err) {
     return finish({ error: toStepError(err, entry, scope, timedOut) });
   } finally {
     if (timer) clearTimeout(timer);
     unlink?.();
   }
+}
+
+type Finish = (part: Omit<Invocation, 'startMs' | 'durationMs'>) => Invocation;
+
+/** An answer that came later from a handle that could have answered at once: raced as invoke() is. */
+async function settle(entry: PlannedEntry, payload: unknown, scope: RunScope, answer: Promise<InterceptorResult>, finish: Finish): Promise<Invocation> {
+  try {
+    return checked(entry, scope.phase, payload, await Promise.race([answer, scope.chainAborted]), finish);
+  } catch (err) {
+    return finish({ error: toStepError(err, entry, scope, false) });
+  }
+}
+
+/** The invocation of a result, as a malformed-result failure when checkResult finds a problem. */
+function checked(entry: PlannedEntry, phase: Phase, payload: unknown, result: InterceptorResult, finish: Finish): Invocation {
+  const problem = checkResult(entry, phase, payload, result);
+  if (problem === TOO_DEEP) {
+    // Kept for the record cut short: the trace, its record and the payload forwarded are walked recursively.
+    const cut = { ...result, payload: depthLimited((result as { payload?: unknown }).payload, RECORD_DEPTH) } as InterceptorResult;
+    return finish({ result: cut, error: { kind: 'malformed', message: problem } });
+  }
+  return problem ? finish({ result, error: { kind: 'malformed', message: problem } }) : finish({ result });
 }
 
 /** The refusal of a payload over RunOptions.maxPayloadBytes, or undefined when it may be sent. */

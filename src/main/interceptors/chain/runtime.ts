@@ -80,6 +80,21 @@ export class ChainRuntime {
     return outcome;
   }
 
+  /**
+   * The last outcome, when every server's cached discovery is still the one it was merged from: what
+   * discover() would return, without an await (and a race against the deadline) per server per message.
+   */
+  private cachedOutcome(): DiscoveryOutcome | undefined {
+    const { outcome, lastRaw } = this;
+    if (!outcome || !lastRaw || lastRaw.length !== this.handles.length) return undefined;
+    for (let i = 0; i < this.handles.length; i++) {
+      const last = lastRaw[i];
+      const now = this.handles[i]!.discoveredNow?.();
+      if (!now || !last?.ok || last.result !== now) return undefined;
+    }
+    return outcome;
+  }
+
   /** The plan for one event and phase on the current discovery (what the Chain screen draws). */
   async plan(event: string, phase: Phase, options: DiscoverOptions & { protocolVersion?: string } = {}): Promise<ChainPlan> {
     return this.planFor(await this.discover(options), event, phase, options.protocolVersion);
@@ -98,7 +113,7 @@ export class ChainRuntime {
   async run(event: string, phase: Phase, payload: unknown, options: RunOptions = {}): Promise<ChainResult> {
     const clock = new ChainClock(options.timeoutMs, options.signal);
     try {
-      const outcome = await this.discover({ signal: clock.controller.signal, aborted: clock.aborted });
+      const outcome = this.cachedOutcome() ?? (await this.discover({ signal: clock.controller.signal, aborted: clock.aborted }));
       const plan = this.planFor(outcome, event, phase, options.protocolVersion);
       return await executePlan({
         plan,

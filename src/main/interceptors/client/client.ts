@@ -67,7 +67,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
   /** Kills for unhealthiness since the last answered invoke: the restart backoff grows with them. */
   private restarts = 0;
   private restartBackoffUntil: number | undefined;
-  private discovery: { generation: number; promise: Promise<DiscoveryResult> } | undefined;
+  private discovery: { generation: number; promise: Promise<DiscoveryResult>; result?: DiscoveryResult } | undefined;
   /**
    * Set from the moment a live connection is lost until the server is back (auto-reconnect only): calls
    * then do not wait for the restart. discover() and invoke() fail at once with "interceptor server
@@ -133,12 +133,23 @@ export class InterceptorServerClient implements InterceptorServerHandle {
       this.emitDiscovery(result);
       return result;
     });
-    const entry = { generation: conn.generation, promise };
+    const entry: { generation: number; promise: Promise<DiscoveryResult>; result?: DiscoveryResult } = { generation: conn.generation, promise };
     this.discovery = entry;
-    promise.catch(() => {
-      if (this.discovery === entry) this.discovery = undefined;
-    });
+    promise.then(
+      (result) => {
+        entry.result = result;
+      },
+      () => {
+        if (this.discovery === entry) this.discovery = undefined;
+      },
+    );
     return promise;
+  }
+
+  /** The cached discovery of the live connection, when there is one (what discover() would answer). */
+  discoveredNow(): DiscoveryResult | undefined {
+    const cached = this.discovery;
+    return this.conn && cached && cached.generation === this.conn.generation ? cached.result : undefined;
   }
 
   /** `interceptors/list` with an event filter, drained, not cached (the CLI's `list --event`). */

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/protocol/schemas';
 import { DEFAULT_MAX_PAYLOAD_BYTES, jsonByteLength, payloadTooLarge } from '../../../shared/protocol/payload-size';
 import { descriptorToWire } from '../../../shared/protocol/wire';
-import { executeInvoke } from './invoke';
+import { executeInvokeNow } from './invoke';
 import type { HandlerOffload } from './worker-pool';
 import { normalizeRegistration, type RegisteredInterceptor } from './registration';
 import { mutator, sink, validator, type InterceptorRegistration, type MutatorRegistration, type SinkRegistration, type ValidatorRegistration } from './types';
@@ -138,12 +138,17 @@ export class InterceptorHost {
    * Every other check, the deadline and the result's shaping are those of invoke().
    */
   async invokeLocal(params: InvokeParams, requestSignal?: AbortSignal): Promise<InterceptorResult> {
+    return this.invokeLocalNow(params, requestSignal);
+  }
+
+  /** invokeLocal, answering a synchronous handler synchronously (a result, or a ProtocolError thrown). */
+  invokeLocalNow(params: InvokeParams, requestSignal?: AbortSignal): InterceptorResult | Promise<InterceptorResult> {
     const text = JSON.stringify(params.payload);
     const own: InvokeParams = { ...params, payload: text === undefined ? undefined : JSON.parse(text) };
     return this.run(own, text === undefined ? 0 : Buffer.byteLength(text, 'utf8'), requestSignal);
   }
 
-  private async run(params: InvokeParams, payloadBytes: number, requestSignal?: AbortSignal): Promise<InterceptorResult> {
+  private run(params: InvokeParams, payloadBytes: number, requestSignal?: AbortSignal): InterceptorResult | Promise<InterceptorResult> {
     const entry = this.entries.get(params.name);
     if (!entry) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Interceptor '${params.name}' not found`, { name: params.name });
@@ -156,7 +161,7 @@ export class InterceptorHost {
         payloadTooLarge(params.name, payloadBytes, this.maxPayloadBytes),
       );
     }
-    return executeInvoke(entry, params, {
+    return executeInvokeNow(entry, params, {
       defaultTimeoutMs: this.defaultTimeoutMs,
       requestSignal,
       payloadBytes,
