@@ -10,6 +10,7 @@ import { historyCommand } from './history';
 import { exportCommand } from './export';
 import { importCommand } from './import';
 import { pruneCommand } from './prune';
+import { testCommand } from './test';
 
 export const commands: CliCommand[] = [
   gatewayCommand,
@@ -22,4 +23,5 @@ export const commands: CliCommand[] = [
   exportCommand,
   importCommand,
   pruneCommand,
+  testCommand,
 ];
