@@ -30,6 +30,8 @@ export default defineConfig({
         web: 'src/main/web/main.ts',
         // otel-export.js: the OpenTelemetry export thread, started beside a gateway run with --otlp-endpoint.
         'otel-export': 'src/main/telemetry/export-thread.ts',
+        // sdk/host.js: the host SDK that `interceptor-console/host` exports (scaffolded interceptor projects).
+        'sdk/host': 'src/main/interceptors/host/index.ts',
       },
       output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: '#!/usr/bin/env node' },
     },

@@ -104,6 +104,7 @@ describe('chain tests from recorded calls', () => {
     expect(run.out).toContain('outcome: expected mutated, got allowed');
     expect(run.out).toMatch(/\$\.arguments\.message: expected ".*", got "write to alice@example\.com please"/);
     expect(run.out).toContain('step samples/email-redactor (request): mutated -> (not run)');
+    expect(run.out).toMatch(/skipped samples\/email-redactor \(request\): disabled/);
     expect(run.out).toContain('2 passed, 1 failed, 0 could not run');
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toContain('<testsuites tests="3" failures="1" errors="0"');

@@ -24,6 +24,7 @@ export function failureText(run: CaseRun): string {
     }
   }
   for (const s of run.steps) lines.push(`step ${s.interceptor} (${s.phase}): ${s.before ?? '(not run)'} -> ${s.after ?? '(not run)'}`);
+  for (const s of run.skipped ?? []) lines.push(`skipped ${s.interceptor} (${s.phase}): ${s.reason}${s.detail ? `: ${s.detail}` : ''}`);
   return lines.join('\n');
 }
 

@@ -31,6 +31,8 @@ export interface CaseRun {
   error?: string;
   failures: CaseFailure[];
   steps: StepChange[];
+  /** Interceptors the chain left out of this run for a reason worth saying (disabled, config invalid...). */
+  skipped?: { interceptor: string; phase: 'request' | 'response'; reason: string; detail?: string }[];
   /** What the run produced, for the Tests screen's detail. */
   actual?: { outcome: string; decidedBy: Decision[]; forwarded?: unknown; returned?: unknown; error?: { code: number; message: string } };
   durationMs: number;
@@ -72,7 +74,14 @@ export async function runCase(host: ReplayHost, testCase: ChainTestCase, file: s
     ...(record.errorReturned ? { error: { code: record.errorReturned.code, message: record.errorReturned.message } } : {}),
   };
   const failures = compare(testCase, actual);
-  return done({ status: failures.length ? 'failed' : 'passed', failures, steps: stepChanges(testCase, record), actual });
+  const skipped = skippedOf(record);
+  return done({
+    status: failures.length ? 'failed' : 'passed',
+    failures,
+    steps: stepChanges(testCase, record),
+    ...(skipped.length ? { skipped } : {}),
+    actual,
+  });
 }
 
 /** Why a case cannot be run as it stands, in words that say what to do; undefined when it can. */
@@ -149,5 +158,17 @@ function stepChanges(testCase: ChainTestCase, record: ExecutionRecord): StepChan
     if (after !== s.outcome) out.push({ interceptor: s.interceptor, phase: s.phase, before: s.outcome, ...(after ? { after } : {}) });
   }
   for (const [k, s] of now) if (!then.has(k)) out.push({ interceptor: s.interceptor, phase: s.phase, after: s.outcome });
+  return out;
+}
+
+/** Steps left out for a reason other than not hooking this event or phase: often why a case fails. */
+function skippedOf(record: ExecutionRecord): NonNullable<CaseRun['skipped']> {
+  const out: NonNullable<CaseRun['skipped']> = [];
+  for (const trace of [record.requestTrace, record.responseTrace]) {
+    for (const step of trace?.steps ?? []) {
+      if (!step.skipped || step.skipped === 'event-not-hooked' || step.skipped === 'other-phase') continue;
+      out.push({ interceptor: step.id, phase: trace!.phase, reason: step.skipped, ...(step.skipDetail ? { detail: step.skipDetail } : {}) });
+    }
+  }
   return out;
 }

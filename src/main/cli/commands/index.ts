@@ -11,6 +11,7 @@ import { exportCommand } from './export';
 import { importCommand } from './import';
 import { pruneCommand } from './prune';
 import { testCommand } from './test';
+import { newCommand } from './new';
 
 export const commands: CliCommand[] = [
   gatewayCommand,
@@ -24,4 +25,5 @@ export const commands: CliCommand[] = [
   importCommand,
   pruneCommand,
   testCommand,
+  newCommand,
 ];
