@@ -17,6 +17,7 @@ import { buildPlaygroundHandlers } from './handlers-playground';
 import { buildChainHandlers } from './handlers-chain';
 import { buildMessagesHandlers } from './handlers-messages';
 import { buildBreakpointsHandlers } from './handlers-breakpoints';
+import { buildChainTestHandlers } from './handlers-chain-tests';
 import { PauseService } from '../services/breakpoints/pause-service';
 import type { PlaygroundServices } from '../services/playground';
 import type { StoreTarget } from '../services/history-switch/store-switch';
@@ -163,6 +164,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
     ...buildTrafficHandlers(d),
     ...buildChainHandlers(d),
     ...buildMessagesHandlers(d),
+    ...buildChainTestHandlers(d),
     ...buildBreakpointsHandlers(d.pauses ?? new PauseService(manager, d.emit)),
   };
 }

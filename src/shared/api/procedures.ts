@@ -26,6 +26,7 @@ import { playgroundProcedures } from './procedures-playground';
 import { chainProcedures } from './procedures-chain';
 import { messagesProcedures } from './procedures-messages';
 import { breakpointsProcedures } from './procedures-breakpoints';
+import { chainTestProcedures } from './procedures-chain-tests';
 import { InvocationContextSchema } from '../protocol/schemas';
 
 const Phase = z.enum(['request', 'response']);
@@ -218,6 +219,7 @@ export const procedures = {
   ...chainProcedures,
   ...messagesProcedures,
   ...breakpointsProcedures,
+  ...chainTestProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -16,6 +16,7 @@ const LABELS: Record<Route, string> = {
   messages: 'Messages',
   paused: 'Paused',
   sinks: 'Sinks',
+  tests: 'Tests',
   settings: 'Settings',
 };
 

@@ -5,6 +5,12 @@ import type { Route } from './router';
 const p = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.6, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
 
 export const routeIcons: Record<Route, ReactElement> = {
+  tests: (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" {...p}>
+      <rect x="2.5" y="2.5" width="11" height="11" rx="1.5" />
+      <path d="M5 8.2 7 10.2 11 5.8" />
+    </svg>
+  ),
   gateways: (
     <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" {...p}>
       <rect x="2" y="3" width="12" height="4" rx="1" />

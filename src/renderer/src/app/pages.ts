@@ -16,6 +16,7 @@ const LOADERS: Record<Route, () => PageModule> = {
   messages: () => import('../pages/messages/MessagesPage').then((m) => ({ default: m.MessagesPage })),
   paused: () => import('../pages/breakpoints/BreakpointsPage').then((m) => ({ default: m.BreakpointsPage })),
   sinks: () => import('../pages/sinks/SinksPage').then((m) => ({ default: m.SinksPage })),
+  tests: () => import('../pages/tests/TestsPage').then((m) => ({ default: m.TestsPage })),
   settings: () => import('../pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
 };
 

@@ -1,7 +1,7 @@
 // A hash router: works the same from file:// (Electron) and from web mode, with no server routes.
 import { useEffect, useState } from 'react';
 
-export const ROUTES = ['gateways', 'chain', 'playground', 'traffic', 'messages', 'paused', 'sinks', 'settings'] as const;
+export const ROUTES = ['gateways', 'chain', 'playground', 'traffic', 'messages', 'paused', 'sinks', 'tests', 'settings'] as const;
 export type Route = (typeof ROUTES)[number];
 
 /** The route named by the address now. */

@@ -8,6 +8,7 @@ import { useApi, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import type { VirtualListHandle } from '../../components/VirtualList';
 import { BulkReplayDialog } from './BulkReplayDialog';
+import { SaveTestCaseDialog } from './SaveTestCaseDialog';
 import type { ExecutionDetailData } from './detail/sections';
 import { count } from './format';
 import { FilterBar } from './list/FilterBar';
@@ -33,6 +34,7 @@ export function TrafficPage() {
   const [marked, setMarked] = useState<string>();
   const [editing, setEditing] = useState<ExecutionDetailData>();
   const [bulkOpen, setBulkOpen] = useState(false);
+  const [saving, setSaving] = useState<{ ids: string[]; gatewayName?: string }>();
   const [bulkJob, setBulkJob] = useState<BulkJob>();
   const [replay, setReplay] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
   const [notice, setNotice] = useState<string>();
@@ -172,6 +174,9 @@ export function TrafficPage() {
               <button type="button" onClick={() => exportIds([...checked])}>
                 Export {checked.size} selected
               </button>
+              <button type="button" onClick={() => setSaving({ ids: [...checked], gatewayName: items.find((r) => checked.has(r.id))?.gateway })}>
+                Save {checked.size} as test case{checked.size === 1 ? '' : 's'}…
+              </button>
               <button type="button" className="ghost" onClick={() => setChecked(new Set())}>
                 Clear selection
               </button>
@@ -224,6 +229,7 @@ export function TrafficPage() {
                 editReplay: setEditing,
                 compare: (a, b) => navigate({ view: 'compare', a, b }),
                 exportIds: (ids) => exportIds(ids),
+                saveAsTest: (id, gatewayName) => setSaving({ ids: [id], gatewayName }),
                 busy: replay.busy,
                 error: replay.error,
                 marked,
@@ -237,6 +243,17 @@ export function TrafficPage() {
         <Suspense fallback={null}>
           <EditReplayDialog execution={editing} busy={replay.busy} onReplay={runReplay} onClose={() => setEditing(undefined)} />
         </Suspense>
+      )}
+      {saving && (
+        <SaveTestCaseDialog
+          ids={saving.ids}
+          {...(saving.gatewayName ? { gatewayName: saving.gatewayName } : {})}
+          onClose={() => setSaving(undefined)}
+          onSaved={(message) => {
+            setSaving(undefined);
+            setNotice(`${message} Run it on the Tests screen.`);
+          }}
+        />
       )}
       <BulkReplayDialog
         open={bulkOpen}

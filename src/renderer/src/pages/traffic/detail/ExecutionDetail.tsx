@@ -26,6 +26,8 @@ export interface DetailActions {
   editReplay(detail: ExecutionDetailData): void;
   compare(a: string, b: string): void;
   exportIds(ids: string[]): void;
+  /** Opens "Save as test case" for this execution (its gateway preselected). */
+  saveAsTest?(id: string, gatewayName: string): void;
   busy: boolean;
   error: unknown;
   /** An execution marked to compare against ("Compare with marked"). */
@@ -143,6 +145,11 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
             <button type="button" onClick={() => actions.exportIds([e.id])}>
               Export
             </button>
+            {actions.saveAsTest && (
+              <button type="button" onClick={() => actions.saveAsTest!(e.id, e.gateway)} title="Keep this call as a chain test case of a gateway">
+                Save as test case
+              </button>
+            )}
             <a className="button" href={messagesHref({ gateway: e.gateway, execution: e.id })} title="Every JSON-RPC message of this call, on each side">
               Messages
             </a>
