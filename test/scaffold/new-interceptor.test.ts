@@ -83,6 +83,19 @@ describe('interceptor-console new interceptor', () => {
     expect(t.code).toBe(0);
   });
 
+  it('installs with npm and passes `npm run check` (its test, the conformance fixtures, its chain tests) in a fresh folder', () => {
+    const fresh = join(parent, 'fresh');
+    expect(run(process.execPath, [cliPath, 'new', 'interceptor', 'guard', '--dir', fresh], parent).code).toBe(0);
+    // The packages come from the npm cache `npm ci` filled (the registry when missing there); interceptor-console is linked.
+    const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], fresh);
+    expect(install.code, install.err).toBe(0);
+    const check = run('npm', ['run', 'check'], fresh);
+    expect(check.code, check.out + check.err).toBe(0);
+    expect(check.out).toMatch(/# pass 3/);
+    expect(check.out).toMatch(/(\d+)\/\1 fixtures passed/);
+    expect(check.out).toContain('2 passed, 0 failed, 0 could not run');
+  }, 180_000);
+
   it('refuses a bad name and a folder that is not empty, writing nothing', () => {
     const bad = run(process.execPath, [cliPath, 'new', 'interceptor', 'Bad_Name', '--dir', join(parent, 'bad')], parent);
     expect(bad.code).toBe(2);
