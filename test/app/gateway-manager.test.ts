@@ -9,6 +9,7 @@ import { demoGatewayConfig, DEMO_GATEWAY_ID } from '../../src/main/services/demo
 import type { AppCore } from '../../src/main/services/app-core';
 import { tempDir, testCore } from './helpers';
 import { connectHttpClient, firstToken } from './mcp-client';
+import { everythingBin } from '../gateway/helpers';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -166,19 +167,56 @@ describe('GatewayManager (real gateway)', () => {
     const { core } = setup();
     await core.start({ demo: false });
     const parsed = await call<{ servers: unknown[] }>(core, 'gateways.parseClientConfig', {
-      text: JSON.stringify({ mcpServers: { everything: { command: 'node', args: ['server.js', 'stdio'] } } }),
+      text: JSON.stringify({ mcpServers: { everything: { command: 'definitely-not-installed-xyz', args: ['server.js', 'stdio'] } } }),
     });
-    const created = await call<{ id: string; backend: { target: string }; interceptorServers: { name: string }[]; listen: { transport: string } }[]>(
-      core,
-      'gateways.importServers',
-      { servers: parsed.servers, withSamples: true },
-    );
+    const result = await call<{
+      gateways: { id: string; status: string; backend: { target: string }; interceptorServers: { name: string }[]; listen: { transport: string } }[];
+    }>(core, 'gateways.importServers', { servers: parsed.servers, withSamples: true });
+    const created = result.gateways;
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ id: 'everything', backend: { target: 'node server.js stdio' }, listen: { transport: 'http' } });
+    expect(created[0]).toMatchObject({ id: 'everything', backend: { target: 'definitely-not-installed-xyz server.js stdio' }, listen: { transport: 'http' } });
     expect(created[0]!.interceptorServers.map((s) => s.name)).toEqual(['samples']);
     const bad = await core.dispatcher.dispatch('gateways.parseClientConfig', { text: '{"nothing": true}' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   });
+
+  it(
+    'an import starts the gateways whose commands exist, leaves the others stopped saying why, and gives the config to paste back',
+    { timeout: 60_000 },
+    async () => {
+      const { core } = setup();
+      await core.start({ demo: false });
+      const text = JSON.stringify({
+        mcpServers: {
+          present: { command: process.execPath, args: [everythingBin, 'stdio'] },
+          missing: { command: 'definitely-not-installed-xyz', args: ['--stdio'] },
+        },
+      });
+      const parsed = await call<{ servers: unknown[] }>(core, 'gateways.parseClientConfig', { text });
+      const result = await call<{
+        gateways: { id: string; status: string }[];
+        notStarted: { id: string; reason: string }[];
+        clientConfig: string;
+      }>(core, 'gateways.importServers', { servers: parsed.servers, withSamples: true });
+      expect(result.gateways.map((g) => [g.id, g.status])).toEqual([
+        ['present', 'running'],
+        ['missing', 'stopped'],
+      ]);
+      expect(result.notStarted).toEqual([{ id: 'missing', reason: expect.stringContaining('"definitely-not-installed-xyz" is not on this PATH') }]);
+      // The samples' allowlist cannot know the server's tools: off, rather than a config error on every gateway.
+      const config = await call<{ config: { overrides: Record<string, unknown> } }>(core, 'gateways.get', { id: 'present' });
+      expect(config.config.overrides).toEqual({ 'samples/tool-allowlist': { enabled: false } });
+      const pasted = JSON.parse(result.clientConfig) as { mcpServers: Record<string, { command: string; args: string[] }> };
+      expect(Object.keys(pasted.mcpServers)).toEqual(['present', 'missing']);
+      expect(pasted.mcpServers.present!.args).toEqual(expect.arrayContaining(['gateway', '--listen', 'stdio', '--gateway-id', 'present']));
+      const vscode = await call<{ clientConfig: string }>(core, 'gateways.importServers', {
+        servers: parsed.servers.slice(1),
+        withSamples: false,
+        format: 'vscode',
+      });
+      expect(Object.keys((JSON.parse(vscode.clientConfig) as { servers: object }).servers)).toEqual(['missing']);
+    },
+  );
 
   it('lists the shipped examples and creates one with local commands', async () => {
     const { core } = setup();

@@ -131,6 +131,13 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
     await dialog.getByLabel('Config text').fill(JSON.stringify({ mcpServers: { 'my-files': { command: 'node', args: ['files.js'] } } }));
     await dialog.getByRole('checkbox', { name: /my-files/ }).waitFor();
     await dialog.getByRole('button', { name: 'Create 1 gateway' }).click();
+    // The result: each gateway with its state (node exists here, so it was started), and the config to paste back.
+    const done = page.getByRole('dialog', { name: 'Servers imported' });
+    const pasteBack = done.getByLabel('Client config to paste back', { exact: true });
+    await pasteBack.waitFor({ timeout: 20_000 });
+    expect(JSON.parse((await pasteBack.textContent())!)).toMatchObject({ mcpServers: { 'my-files': { args: expect.arrayContaining(['--listen', 'stdio']) } } });
+    expect(await done.getByRole('region', { name: 'Imported gateways' }).textContent()).toContain('my-files');
+    await done.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('article', { name: 'my-files' }).waitFor();
   });
 

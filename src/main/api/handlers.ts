@@ -10,7 +10,7 @@ import type { ChainPort, ServerPoolPort } from '../services/ports';
 import { listExamples, localizeConfig } from '../services/examples';
 import { buildSnippets } from '../services/snippets';
 import { isPostgresUrl, redactUrl, testConnection } from '../store-postgres/connection';
-import { importedServerConfig } from '../services/import-servers';
+import { importedServerConfig, importProblem, pasteBackConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
 import { buildTrafficHandlers } from './handlers-traffic';
 import { buildPlaygroundHandlers } from './handlers-playground';
@@ -100,13 +100,38 @@ export function buildHandlers(d: HandlerDeps): Handlers {
         throw err;
       }
     },
-    'gateways.importServers': async ({ servers, withSamples }) => {
-      const created = [];
+    'gateways.importServers': async ({ servers, withSamples, format }) => {
+      const gateways = [];
+      const notStarted: { id: string; reason: string }[] = [];
+      const pasteBack: { serverName: string; snippet: string }[] = [];
       for (const server of servers) {
-        const raw = importedServerConfig(server, withSamples ? localizeConfig({ staticInterceptors: [samplesEntry()] }, env).staticInterceptors : []);
-        created.push(await manager.create(raw as Record<string, unknown>));
+        const raw = importedServerConfig(
+          server,
+          withSamples ? (localizeConfig({ staticInterceptors: [samplesEntry()] }, env).staticInterceptors as unknown[]) : [],
+        );
+        const problem = importProblem(server);
+        let info = await manager.create(raw as Record<string, unknown>);
+        // Started only when its command can run here: an untested command would fail its start, or worse look started.
+        if (problem) notStarted.push({ id: info.id, reason: problem });
+        else {
+          try {
+            info = await manager.start(info.id);
+          } catch (err) {
+            notStarted.push({ id: info.id, reason: (err as Error).message });
+            info = manager.get(info.id);
+          }
+        }
+        gateways.push(info);
+        const snippets = buildSnippets({
+          id: info.id,
+          config: manager.config(info.id),
+          stdioConfigPath: manager.stdioConfigPath(info.id),
+          url: info.listen.url,
+          env,
+        });
+        pasteBack.push({ serverName: server.name, snippet: format === 'vscode' ? snippets.stdio.vscode : snippets.stdio.claudeDesktop });
       }
-      return created;
+      return { gateways, notStarted, clientConfig: pasteBackConfig(format, pasteBack) };
     },
 
     'servers.list': ({ id }) => {

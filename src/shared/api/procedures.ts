@@ -93,9 +93,20 @@ export const procedures = {
     'Reads the MCP servers of a Claude Desktop, Cursor or VS Code config file.',
   ),
   'gateways.importServers': proc(
-    z.object({ servers: z.array(ImportedServerSchema).min(1), withSamples: z.boolean().default(true) }),
-    z.array(GatewayInfoSchema),
-    'Creates one gateway per imported server (backend = that server), optionally with the sample interceptors.',
+    z.object({
+      servers: z.array(ImportedServerSchema).min(1),
+      withSamples: z.boolean().default(true),
+      /** The imported config's format: the config to paste back is written in it. */
+      format: z.enum(['mcpServers', 'vscode']).default('mcpServers'),
+    }),
+    z.object({
+      gateways: z.array(GatewayInfoSchema),
+      /** Gateways created but not started: their backend command is missing here, or their start failed. */
+      notStarted: z.array(z.object({ id: z.string(), reason: z.string() })),
+      /** The client config with each imported server launched through its gateway, to paste back. */
+      clientConfig: z.string(),
+    }),
+    'Creates one gateway per imported server (backend = that server), optionally with the sample interceptors; starts those whose command exists here.',
   ),
 
   'servers.list': proc(ById, z.array(InterceptorServerStateSchema), 'The interceptor servers of a gateway config.'),

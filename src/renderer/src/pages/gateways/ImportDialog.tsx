@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { ParsedClientConfig } from '../../../../shared/api/models';
 import { useApiMutation } from '../../api/context';
+import { CodeBlock } from '../../components/CodeBlock';
 import { Dialog } from '../../components/Dialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { STDIO_ENVIRONMENT_NOTE } from '../../../../shared/client-config/parse';
@@ -39,6 +40,36 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
   }
 
   const chosen = parsed?.servers.filter((s) => selected.has(s.name)) ?? [];
+  const done = importServers.data;
+  if (done) {
+    const stopped = new Map(done.notStarted.map((n) => [n.id, n.reason]));
+    return (
+      <Dialog
+        title="Servers imported"
+        open={open}
+        onClose={close}
+        footer={
+          <button className="primary" onClick={close}>
+            Done
+          </button>
+        }
+      >
+        <section className="list" aria-label="Imported gateways">
+          {done.gateways.map((g) => (
+            <div key={g.id} className="option">
+              <strong>{g.name}</strong> <span className={`tag ${g.status}`}>{g.status}</span>
+              {stopped.has(g.id) && <div className="muted">Not started: {stopped.get(g.id)}</div>}
+            </div>
+          ))}
+        </section>
+        <p className="muted">
+          To send your client&apos;s traffic through these gateways, replace its entries for these servers with the ones below (each launches the server through
+          its gateway), then restart the client.
+        </p>
+        <CodeBlock text={done.clientConfig} label="Client config to paste back" />
+      </Dialog>
+    );
+  }
   return (
     <Dialog
       title="Import servers from a client config"
@@ -50,7 +81,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
           <button
             className="primary"
             disabled={chosen.length === 0 || importServers.isPending}
-            onClick={() => importServers.mutate({ servers: chosen, withSamples }, { onSuccess: close })}
+            onClick={() => importServers.mutate({ servers: chosen, withSamples, format: parsed?.format ?? 'mcpServers' })}
           >
             {importServers.isPending ? 'Importing…' : `Create ${chosen.length} gateway${chosen.length === 1 ? '' : 's'}`}
           </button>
