@@ -248,4 +248,28 @@ describe.skipIf(!haveChromium)('Chain screen (web mode, Chromium)', () => {
     expect(await allowlist.getAttribute('title')).toMatch(/^Configuration error: /);
     expect(await node('request', 'samples/tool-allowlist').count()).toBe(0);
   }, 60_000);
+
+  it('reorders the mutations by dragging one along the lane: new priorities in the draft, the lane redrawn', async () => {
+    await page.getByRole('tab', { name: 'Canvas', exact: true }).click();
+    // Now: email-redactor (priority -2000000) runs first, secretless-redactor second.
+    await expect.poll(() => step('samples/email-redactor'), { timeout: 15_000 }).toBe(1);
+    const dragged = await node('request', 'samples/secretless-redactor').boundingBox();
+    const target = await node('request', 'samples/email-redactor').boundingBox();
+    expect(dragged && target).toBeTruthy();
+    await page.mouse.move(dragged!.x + dragged!.width / 2, dragged!.y + 12);
+    await page.mouse.down();
+    await page.mouse.move(target!.x + 4, target!.y + 12, { steps: 12 });
+    await page.mouse.up();
+    await expect.poll(() => step('samples/secretless-redactor'), { timeout: 15_000 }).toBe(1);
+    expect(await step('samples/email-redactor')).toBe(2);
+    const draft = JSON.parse(await jsonTabText()) as { overrides: Record<string, Record<string, unknown>> };
+    expect(draft.overrides['samples/secretless-redactor']!.priorityHint).toMatchObject({ request: 10 });
+    // email-redactor's response-phase priority is the one its override already had: only the dragged lane moved.
+    expect(draft.overrides['samples/email-redactor']!.priorityHint).toEqual({ request: 20, response: -2000000 });
+    // A validation has no place in an order: it cannot be dragged.
+    await page.getByRole('tab', { name: 'Canvas', exact: true }).click();
+    expect(
+      await node('request', 'samples/pii-validator').locator('xpath=ancestor-or-self::*[contains(@class,"react-flow__node")][1]').getAttribute('class'),
+    ).not.toContain('reorderable');
+  }, 60_000);
 });

@@ -7,7 +7,7 @@ import { useApi } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import type { ChainSaveResult } from '../../../../shared/api/models-chain';
 import { ChainCanvas } from './canvas/ChainCanvas';
-import { overridesOf, patchOverride, setEnabled, type Hook } from './doc/overrides';
+import { overridesOf, patchOverride, reorderMutations, setEnabled, type Hook } from './doc/overrides';
 import type { OverrideSettings } from '../../../../shared/config/effective-settings';
 import { useConfigDocument } from './doc/useConfigDocument';
 import { JsonTab } from './JsonTab';
@@ -204,6 +204,11 @@ export function ChainEditor({ id }: { id: string }) {
             selectedId={selectedId}
             onSelect={setSelectedId}
             onDropInterceptor={onDrop}
+            onReorder={(ph, ids) =>
+              doc.editRaw((raw) =>
+                reorderMutations(raw, ph, ids, (id) => data.order[ph === 'request' ? 'response' : 'request']?.find((e) => e.id === id)?.priority),
+              )
+            }
             backendLabel={`Backend · ${info.backend.name}`}
             backendDetail={info.backend.target}
             editable={Boolean(doc.raw)}

@@ -22,6 +22,8 @@ interface Props {
   selectedId: string | undefined;
   onSelect(id: string | undefined): void;
   onDropInterceptor(id: string): void;
+  /** A mutation dragged to a new place in the lane in focus: the lane's mutations in their new order. */
+  onReorder?(phase: Phase, orderedIds: string[]): void;
   backendLabel: string;
   backendDetail: string;
   editable: boolean;
@@ -66,13 +68,44 @@ function Canvas(props: Props) {
       return next ?? prev;
     });
   }, []);
+  // Mutations run one after another, so their order is theirs to change: those of the lane in focus can
+  // be dragged along it (validations and sinks run in parallel; their place says nothing).
+  const reorderable = useCallback(
+    (n: Node) =>
+      Boolean(props.onReorder) &&
+      props.editable &&
+      n.type === 'interceptor' &&
+      (n.data as InterceptorNodeData).phase === phase &&
+      (n.data as InterceptorNodeData).entry.pass === 'mutation',
+    [props.onReorder, props.editable, phase],
+  );
+  const [dragging, setDragging] = useState<{ id: string; x: number; y: number }>();
   const nodes = useMemo(
     () =>
       layout.nodes.map((n) => {
         const measured = sizes.get(n.id);
-        return measured ? { ...n, measured } : n;
+        let node = measured ? { ...n, measured } : n;
+        if (reorderable(n)) node = { ...node, draggable: true, className: 'reorderable' };
+        if (dragging?.id === n.id) node = { ...node, position: { x: dragging.x, y: dragging.y } };
+        return node;
       }),
-    [layout.nodes, sizes],
+    [layout.nodes, sizes, reorderable, dragging],
+  );
+  const onNodeDrag = useCallback((_: unknown, node: Node) => setDragging({ id: node.id, x: node.position.x, y: node.position.y }), []);
+  const onNodeDragStop = useCallback(
+    (_: unknown, node: Node) => {
+      setDragging(undefined);
+      if (!reorderable(node)) return;
+      // The lane's mutations by where they now are: the request lane runs left to right, the response lane right to left.
+      const lane = layout.nodes
+        .filter(reorderable)
+        .map((n) => ({ id: (n.data as InterceptorNodeData).entry.id, x: n.id === node.id ? node.position.x : n.position.x }));
+      lane.sort((a, b) => (phase === 'request' ? a.x - b.x : b.x - a.x));
+      const before = layout.nodes.filter(reorderable).map((n) => (n.data as InterceptorNodeData).entry.id);
+      const after = lane.map((l) => l.id);
+      if (after.join('\n') !== before.join('\n')) props.onReorder?.(phase, after);
+    },
+    [layout.nodes, reorderable, phase, props],
   );
   const flow = useReactFlow();
   const shape = nodes.map((n) => n.id).join('|');
@@ -136,6 +169,8 @@ function Canvas(props: Props) {
           edges={edges}
           nodeTypes={nodeTypes}
           onNodesChange={onNodesChange}
+          onNodeDrag={onNodeDrag}
+          onNodeDragStop={onNodeDragStop}
           nodesDraggable={false}
           nodesConnectable={false}
           elementsSelectable

@@ -46,3 +46,26 @@ export function patchOverride(raw: Record<string, unknown>, key: string, patch: 
 export function setEnabled(raw: Record<string, unknown>, key: string, enabled: boolean): Record<string, unknown> {
   return patchOverride(raw, key, { enabled: enabled ? undefined : false });
 }
+
+/**
+ * A canvas drag's new order of one phase's mutations, as priorities: 10, 20, 30… in that phase (lower runs
+ * first; distinct, so the order no longer falls back to names). The other phase keeps the priority an
+ * override already gave it, else its current one (`otherPhase`), so reordering one lane never moves the other.
+ */
+export function reorderMutations(
+  raw: Record<string, unknown>,
+  phase: 'request' | 'response',
+  orderedIds: readonly string[],
+  otherPhase: (id: string) => number | undefined,
+): Record<string, unknown> {
+  const other = phase === 'request' ? 'response' : 'request';
+  let out = raw;
+  orderedIds.forEach((id, i) => {
+    const current = overridesOf(out)[id]?.priorityHint as number | Record<string, number> | undefined;
+    const kept = typeof current === 'number' ? current : current && typeof current === 'object' ? current[other] : undefined;
+    const otherValue = kept ?? otherPhase(id);
+    const hint: PriorityHint = { [phase]: (i + 1) * 10, ...(otherValue !== undefined ? { [other]: otherValue } : {}) };
+    out = patchOverride(out, id, { priorityHint: hint });
+  });
+  return out;
+}
