@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { CaseRunView, SuiteRunView } from '../../../../shared/api/models-chain-tests';
 import { useApiMutation, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import '../traffic/traffic.css';
 import './tests.css';
 
 const STATUS_LABEL: Record<CaseRunView['status'], string> = { passed: 'passed', failed: 'failed', error: 'could not run' };
