@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { CaseRunView, SuiteRunView } from '../../../../shared/api/models-chain-tests';
 import { useApiMutation, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { GatewaySelect } from '../../components/GatewaySelect';
 import '../traffic/traffic.css';
 import './tests.css';
 
@@ -46,13 +47,7 @@ export function TestsPage() {
         <h1>Tests</h1>
         <label className="inline">
           Gateway
-          <select value={gateway} onChange={(e) => setGateway(e.target.value)} aria-label="Gateway">
-            {list.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name}
-              </option>
-            ))}
-          </select>
+          <GatewaySelect gateways={list} value={gateway} onChange={setGateway} />
         </label>
         <button type="button" className="primary" disabled={!gateway || items.length === 0 || run.isPending} onClick={runAll}>
           {run.isPending ? 'Running…' : 'Run all'}

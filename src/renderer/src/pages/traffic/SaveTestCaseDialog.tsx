@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useApiMutation, useApiQuery } from '../../api/context';
 import { Dialog } from '../../components/Dialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { GatewaySelect } from '../../components/GatewaySelect';
 
 export function SaveTestCaseDialog(props: { ids: string[]; gatewayName?: string; onClose(): void; onSaved(message: string): void }) {
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
@@ -49,13 +50,7 @@ export function SaveTestCaseDialog(props: { ids: string[]; gatewayName?: string;
       </p>
       <label>
         Gateway whose chain the case tests
-        <select value={gateway} onChange={(e) => setGateway(e.target.value)} aria-label="Gateway">
-          {list.map((g) => (
-            <option key={g.id} value={g.id}>
-              {g.name}
-            </option>
-          ))}
-        </select>
+        <GatewaySelect gateways={list} value={gateway} onChange={setGateway} />
       </label>
       {one && (
         <label>
