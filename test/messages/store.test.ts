@@ -5,9 +5,9 @@
 // methods). One suite: every case runs on each engine, with the same expected answers.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRedactor, QueryError } from '../../src/main/store';
-import type { HistoryStore } from '../../src/main/store/history-store';
-import type { MessageFilter, MessageSummary } from '../../src/main/store/queries/messages';
+import { createRedactor, QueryError } from '../../src/main/history/sqlite';
+import type { HistoryStore } from '../../src/main/history/model/history-store';
+import type { MessageFilter, MessageSummary } from '../../src/main/history/sqlite/queries/messages';
 import { MESSAGE_BODY_LIMIT, type MessageRecord } from '../../src/shared/trace/messages';
 import { makeExecution } from '../store/fixtures';
 import { ENGINES } from '../store/engines';

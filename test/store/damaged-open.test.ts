@@ -9,7 +9,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteHistoryWriter } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { cliPath, rawBackend, waitFor, writeConfig } from '../gateway/helpers';
 import { makeExecution, tempDir } from './fixtures';
 

@@ -3,8 +3,8 @@
 // and recording that is idempotent (the same execution recorded twice, e.g. by a restarted gateway
 // replaying its work, is stored once).
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../../src/main/store';
-import { exportToText } from '../../src/main/store/history-store';
+import { createRedactor } from '../../src/main/history/sqlite';
+import { exportToText } from '../../src/main/history/model/history-store';
 import { makeExecution } from './fixtures';
 import { ENGINES, type History } from './engines';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreTraffic } from '../../src/main/services/traffic/store-traffic';
 import { SqliteTraffic } from '../../src/main/services/traffic/sqlite-traffic';
-import { openStore } from '../../src/main/store';
+import { openStore } from '../../src/main/history/sqlite';
 import type { TrafficPort } from '../../src/main/services/traffic/traffic-port';
 import { makeExecution } from '../store/fixtures';
 import { ENGINES } from '../store/engines';

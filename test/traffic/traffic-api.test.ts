@@ -11,7 +11,7 @@ import { gatewayRuntimeFactory } from '../../src/main/services/gateway-adapter';
 import { SqliteHistory } from '../../src/main/services/sqlite-history';
 import { silentLogger } from '../../src/main/services/environment';
 import type { AppCore } from '../../src/main/services/app-core';
-import { importFromString, openStore } from '../../src/main/store';
+import { importFromString, openStore } from '../../src/main/history/sqlite';
 import { dispatcherCalls } from '../app/dispatch';
 import { tempDir, testCore } from '../app/helpers';
 import { connectHttpClient } from '../app/mcp-client';

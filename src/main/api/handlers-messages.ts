@@ -2,10 +2,10 @@
 // whichever engine keeps them (SQLite or PostgreSQL). Without a store (history kept in memory) there are
 // no messages, and the procedures say so.
 import { ApiError } from '../../shared/api/envelope';
-import type { HistoryStore } from '../store/history-store';
+import type { HistoryStore } from '../history/model/history-store';
 import type { HandlerDeps } from './handlers';
 import type { Handlers } from './dispatcher';
-import { QueryError } from '../store';
+import { QueryError } from '../history/sqlite';
 
 export function buildMessagesHandlers(d: HandlerDeps): Handlers {
   const store = (): HistoryStore => {

@@ -3,7 +3,7 @@
 // a store only the generic history procedures work and the rest say so.
 import { ApiError } from '../../shared/api/envelope';
 import type { HistoryFilter } from '../../shared/api/models';
-import type { SqliteHistoryWriter } from '../store';
+import type { SqliteHistoryWriter } from '../history/sqlite';
 import type { HandlerDeps } from './handlers';
 import type { Handlers } from './dispatcher';
 import { SqliteTraffic } from '../services/traffic/sqlite-traffic';

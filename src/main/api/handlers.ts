@@ -9,7 +9,7 @@ import type { SettingsStore } from '../services/settings';
 import type { ChainPort, ServerPoolPort } from '../services/ports';
 import { listExamples, localizeConfig } from '../services/examples';
 import { buildSnippets } from '../services/snippets';
-import { isPostgresUrl, redactUrl, testConnection } from '../store-postgres/connection';
+import { isPostgresUrl, redactUrl, testConnection } from '../history/postgres/connection';
 import { importedServerConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
 import { buildTrafficHandlers } from './handlers-traffic';

@@ -7,7 +7,7 @@ import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnviron
 import type { HistoryPort } from './history-port';
 import { InMemoryHistory } from './in-memory-history';
 import { openHistoryAt, savedHistoryUrl } from './history-switch/history-location';
-import { isPostgresUrl } from '../store-postgres';
+import { isPostgresUrl } from '../history/postgres';
 import { gatewayRuntimeFactory } from './gateway-adapter';
 import { InterceptorServerPool } from './pool/pool';
 import { PoolChainService } from './pool/chain-service';

@@ -3,7 +3,7 @@
 // `InMemoryHistory` (in-memory-history.ts) stands in where no store is available (the store could not
 // be opened, or tests of the API alone). Answers may be promises: a server-backed store is async.
 import type { TrafficPort } from './traffic/traffic-port';
-import type { HistoryStore } from '../store/history-store';
+import type { HistoryStore } from '../history/model/history-store';
 import type { Recorder } from '../../shared/trace/execution';
 import type { ExecutionSummary, GatewayCounters, HistoryFilter, LatencyBucket } from '../../shared/api/models';
 

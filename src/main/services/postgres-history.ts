@@ -2,9 +2,9 @@
 // what every gateway of a team records there, and its own gateways record there too. Two pools: the
 // recorder's (batches never wait behind a Traffic query) and the readers'.
 import type { ExecutionSummary, GatewayCounters, HistoryFilter, LatencyBucket } from '../../shared/api/models';
-import { createRedactor, type Redactor } from '../store';
-import { exportToText } from '../store/history-store';
-import { openPgHistoryWriter, PgHistoryStore, type PgHistoryWriter } from '../store-postgres';
+import { createRedactor, type Redactor } from '../history/sqlite';
+import { exportToText } from '../history/model/history-store';
+import { openPgHistoryWriter, PgHistoryStore, type PgHistoryWriter } from '../history/postgres';
 import type { Logger } from './environment';
 import type { HistoryPort } from './history-port';
 import { toStoreFilter } from './traffic/sqlite-traffic';

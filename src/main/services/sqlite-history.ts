@@ -15,9 +15,9 @@ import {
   SqliteHistoryWriter,
   timeBuckets,
   type Redactor,
-} from '../store';
+} from '../history/sqlite';
 import type { HistoryPort } from './history-port';
-import { SqliteHistoryStore } from '../store/sqlite-history-store';
+import { SqliteHistoryStore } from '../history/sqlite/sqlite-history-store';
 import { toStoreFilter } from './traffic/sqlite-traffic';
 import type { Logger } from './environment';
 

@@ -1,7 +1,7 @@
 // `interceptor-console export`: the history as JSONL (lossless; `import` reads it back).
 import { closeSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { openPrivateFile } from '../../files/private-files';
-import { exportLines } from '../../store';
+import { exportLines } from '../../history/sqlite';
 import { CliFailure, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { dbOption, dbUsage, openHistory, postgresTarget, withHistory, withPostgres } from './history-db';

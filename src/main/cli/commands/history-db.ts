@@ -4,10 +4,10 @@
 // first page is only found out by the query that reads the damage).
 import Database from 'better-sqlite3';
 import { defaultDataDir } from '../../services/environment';
-import { classifySqliteError, DB_ENV_VAR, openStore, openStoreForReading, QueryError, resolveDbPath, StoreOpenError, type Store } from '../../store';
+import { classifySqliteError, DB_ENV_VAR, openStore, openStoreForReading, QueryError, resolveDbPath, StoreOpenError, type Store } from '../../history/sqlite';
 import { CliFailure, UsageError } from '../command';
-import { isPostgresUrl, PgHistoryStore } from '../../store-postgres';
-import { withPasswordFromFile } from '../../store-postgres/password';
+import { isPostgresUrl, PgHistoryStore } from '../../history/postgres';
+import { withPasswordFromFile } from '../../history/postgres/password';
 
 /** The --db flag every history command takes (spread into its parseFlags options), with the password file for a PostgreSQL URL. */
 export const dbOption = { db: { type: 'string' }, 'db-password-file': { type: 'string' } } as const;

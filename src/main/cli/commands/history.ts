@@ -1,7 +1,7 @@
 // `interceptor-console history`: recorded executions, newest first, as a table or as JSON (each
 // execution in full: both chain traces with every step, the blocking interceptor, sink events).
 import type { ExecutionOutcome } from '../../../shared/trace/execution';
-import { getExecution, listExecutions, type ExecutionFilter, type ExecutionSummary } from '../../store';
+import { getExecution, listExecutions, type ExecutionFilter, type ExecutionSummary } from '../../history/sqlite';
 import { UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { asUsage, dbOption, dbUsage, openHistory, positiveInt, postgresTarget, withHistory, withPostgres } from './history-db';

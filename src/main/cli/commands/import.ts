@@ -2,7 +2,7 @@
 // the same rules as recording: the redaction at rest configured in the data folder's settings is
 // applied, and gateway configs lose their credentials.
 import { existsSync, readFileSync } from 'node:fs';
-import { DEFAULT_MAX_LINE_BYTES, importFromFile, ImportError, type ImportResult } from '../../store';
+import { DEFAULT_MAX_LINE_BYTES, importFromFile, ImportError, type ImportResult } from '../../history/sqlite';
 import { defaultDataDir } from '../../services/environment';
 import { RedactionSettingsError, savedRedactor } from '../../services/saved-redaction';
 import { CliFailure, UsageError, type CliCommand } from '../command';

@@ -1,5 +1,5 @@
 // `interceptor-console prune`: retention by count and/or age, then the space is given back.
-import { pruneHistory } from '../../store';
+import { pruneHistory } from '../../history/sqlite';
 import { UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { dbOption, dbUsage, openHistory, positiveInt, positiveNumber, postgresTarget, withHistory, withPostgres } from './history-db';

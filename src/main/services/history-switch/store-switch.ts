@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ApiEvent } from '../../../shared/api/events';
-import { isPostgresUrl, redactUrl } from '../../store-postgres';
+import { isPostgresUrl, redactUrl } from '../../history/postgres';
 import type { AppEnvironment } from '../environment';
 import type { HistoryPort } from '../history-port';
 import type { SettingsStore } from '../settings';

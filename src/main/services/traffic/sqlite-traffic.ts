@@ -3,13 +3,13 @@
 import type Database from 'better-sqlite3';
 import type { HistoryFilter } from '../../../shared/api/models';
 import type { BulkPlan, Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
-import { getExecution, getExecutionRecord, listExecutions, listSinkEvents, QueryError } from '../../store';
-import { compileFilter, type ExecutionFilter } from '../../store/queries/filters';
-import { cachedStatement } from '../../store/queries/statement-cache';
-import { SESSION_SELECT, sessionFromRow } from '../../store/sql/reader';
-import { EXPORT_FORMAT, EXPORT_VERSION } from '../../store/portability/line-schema';
-import { facets, shadowIds } from '../../store/queries/facets';
-import { toolErrorIds } from '../../store/queries/tool-errors';
+import { getExecution, getExecutionRecord, listExecutions, listSinkEvents, QueryError } from '../../history/sqlite';
+import { compileFilter, type ExecutionFilter } from '../../history/sqlite/queries/filters';
+import { cachedStatement } from '../../history/sqlite/queries/statement-cache';
+import { SESSION_SELECT, sessionFromRow } from '../../history/sqlite/sql/reader';
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../../history/model/portability/line-schema';
+import { facets, shadowIds } from '../../history/sqlite/queries/facets';
+import { toolErrorIds } from '../../history/sqlite/queries/tool-errors';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ExecutionDetailView, SinkQuery, TrafficPort } from './traffic-port';
 

@@ -4,9 +4,9 @@
 import type { HistoryFilter } from '../../../shared/api/models';
 import type { BulkPlan, Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
 import { ApiError } from '../../../shared/api/envelope';
-import { QueryError } from '../../store';
-import type { HistoryStore } from '../../store/history-store';
-import { EXPORT_FORMAT, EXPORT_VERSION } from '../../store/portability/line-schema';
+import { QueryError } from '../../history/sqlite';
+import type { HistoryStore } from '../../history/model/history-store';
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../../history/model/portability/line-schema';
 import { toStoreFilter } from './sqlite-traffic';
 import type { ExecutionDetailView, SinkQuery, TrafficPort } from './traffic-port';
 
