@@ -4,14 +4,14 @@
 // Recorder interface; readers never go through it.
 import type { ExecutionOutcome, ExecutionRecord, Recorder, SessionRecord } from '../../../shared/trace/execution';
 import type { Facets } from '../../../shared/api/models-traffic';
-import type { ExecutionDetail } from '../sqlite/queries/execution-detail';
-import type { ExecutionFilter } from '../sqlite/queries/filters';
-import type { ExecutionPage, PageOptions } from '../sqlite/queries/list-executions';
-import type { RecordedGateway } from '../sqlite/queries/gateways';
-import type { SinkEventFilter, SinkEventPage } from '../sqlite/queries/sink-events';
-import type { AggregateWindow, GatewayCounters, TimeBucket } from '../sqlite/queries/aggregates';
-import type { ImportOptions, ImportResult } from '../sqlite/portability/import-jsonl';
-import type { MessageDetail, MessageFilter, MessageSessionSummary, MessageSummary } from '../sqlite/queries/messages';
+import type { ExecutionDetail } from './executions';
+import type { ExecutionFilter } from './filters';
+import type { ExecutionPage, PageOptions } from './executions';
+import type { RecordedGateway } from './aggregates';
+import type { SinkEventFilter, SinkEventPage } from './sink-events';
+import type { AggregateWindow, GatewayCounters, TimeBucket } from './aggregates';
+import type { ImportOptions, ImportResult } from './portability/parse-export-lines';
+import type { MessageDetail, MessageFilter, MessageSessionSummary, MessageSummary } from './messages';
 
 export type StoreKind = 'sqlite' | 'postgres';
 

@@ -1,8 +1,8 @@
 // An execution filter → PostgreSQL conditions on `executions e`, with the same meaning as the SQLite
 // store's (store/queries/filters.ts): names are matched through their tables, every condition is an
 // equality (or a search) that an index ordered by (started_ms, id) serves newest first.
-import type { ExecutionFilter } from '../sqlite/queries/filters';
-import { toMs } from '../sqlite/queries/filters';
+import type { ExecutionFilter } from '../model/filters';
+import { toMs } from '../model/filters';
 import { QueryError } from '../model/query-error';
 import type { Params } from './statements';
 import { toTsQuery } from './search-words';

@@ -2,9 +2,9 @@
 // time buckets for the sparklines, the gateways recorded (with the host that recorded them), facets.
 import type pg from 'pg';
 import type { Facets } from '../../../shared/api/models-traffic';
-import type { AggregateWindow, GatewayCounters, TimeBucket } from '../sqlite/queries/aggregates';
-import type { RecordedGateway } from '../sqlite/queries/gateways';
-import { toMs } from '../sqlite/queries/filters';
+import type { AggregateWindow, GatewayCounters, TimeBucket } from '../model/aggregates';
+import type { RecordedGateway } from '../model/aggregates';
+import { toMs } from '../model/filters';
 import { QueryError } from '../model/query-error';
 import { whereClause } from './filters';
 import { Params, prepared } from './statements';

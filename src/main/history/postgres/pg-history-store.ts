@@ -4,12 +4,12 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { HistoryStore, MessagePageOptions, RetentionOptions } from '../model/history-store';
-import type { MessageFilter } from '../sqlite/queries/messages';
-import type { ExecutionFilter } from '../sqlite/queries/filters';
-import type { PageOptions } from '../sqlite/queries/list-executions';
-import type { SinkEventFilter } from '../sqlite/queries/sink-events';
-import type { AggregateWindow } from '../sqlite/queries/aggregates';
-import type { ImportOptions } from '../sqlite/portability/import-jsonl';
+import type { MessageFilter } from '../model/messages';
+import type { ExecutionFilter } from '../model/filters';
+import type { PageOptions } from '../model/executions';
+import type { SinkEventFilter } from '../model/sink-events';
+import type { AggregateWindow } from '../model/aggregates';
+import type { ImportOptions } from '../model/portability/parse-export-lines';
 import { createPool, describePgError, PostgresConnectError, redactUrl, type PoolOptions } from './connection';
 import { runPgMigrations } from './migrations';
 import { DEFAULT_MAX_IN_FLIGHT, PgHistoryWriter, type PgHistoryWriterOptions } from './pg-history-writer';

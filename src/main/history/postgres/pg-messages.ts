@@ -19,7 +19,7 @@ import {
   type MessageFilter,
   type MessageSessionSummary,
   type MessageSummary,
-} from '../sqlite/queries/messages';
+} from '../model/messages';
 import type { MessageDirection, MessageKind, MessageSide } from '../../../shared/trace/messages';
 import { parsePgCursor } from './filters';
 import { Params, prepared } from './statements';

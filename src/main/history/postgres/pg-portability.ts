@@ -5,10 +5,10 @@
 import type pg from 'pg';
 import type { ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
 import { withoutConfigSecrets } from '../../../shared/config/secrets';
-import type { ExecutionFilter } from '../sqlite/queries/filters';
+import type { ExecutionFilter } from '../model/filters';
 import { encodeExecution, encodeGateway, encodeSession } from '../model/encode/encode';
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../model/portability/line-schema';
-import { ImportError, parseExportLines, type ImportOptions, type ImportResult } from '../sqlite/portability/import-jsonl';
+import { ImportError, parseExportLines, type ImportOptions, type ImportResult } from '../model/portability/parse-export-lines';
 import { DEFAULT_MAX_LINE_BYTES, stringLines } from '../model/portability/line-reader';
 import { IdCache, insertItems, internNames, type PgItem } from './batch-insert';
 import { compilePgFilter, whereClause } from './filters';

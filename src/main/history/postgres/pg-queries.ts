@@ -3,11 +3,11 @@
 // (the parametrised suite test/store/queries.test.ts runs on both).
 import type pg from 'pg';
 import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
-import type { ExecutionFilter } from '../sqlite/queries/filters';
-import { toMs } from '../sqlite/queries/filters';
-import { MAX_PAGE, type ExecutionPage, type ExecutionSummary, type PageOptions } from '../sqlite/queries/list-executions';
-import type { ExecutionDetail } from '../sqlite/queries/execution-detail';
-import type { SinkEvent, SinkEventFilter, SinkEventPage } from '../sqlite/queries/sink-events';
+import type { ExecutionFilter } from '../model/filters';
+import { toMs } from '../model/filters';
+import { MAX_PAGE, type ExecutionPage, type ExecutionSummary, type PageOptions } from '../model/executions';
+import type { ExecutionDetail } from '../model/executions';
+import type { SinkEvent, SinkEventFilter, SinkEventPage } from '../model/sink-events';
 import { QueryError } from '../model/query-error';
 import { compilePgFilter, interceptorSubquery, parsePgCursor, whereClause } from './filters';
 import { Params, prepared } from './statements';

@@ -6,54 +6,9 @@ import { lowerKeyFor, upperKeyFor } from '../sql/execution-ids';
 import { gatewayIds, toMs } from './filters';
 import { QueryError } from '../../model/query-error';
 import { cachedStatement } from './statement-cache';
+import type { AggregateWindow, GatewayCounters, InterceptorLatency, TimeBucket } from '../../model/aggregates';
 
-export interface AggregateWindow {
-  gateway?: string;
-  /** ISO 8601 or epoch ms; inclusive. Default: everything. */
-  since?: string | number;
-  /** Exclusive. Default: everything. */
-  until?: string | number;
-}
-
-export interface GatewayCounters {
-  gateway: string;
-  calls: number;
-  allowed: number;
-  blocked: number;
-  mutated: number;
-  errors: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  lastAt: string | null;
-}
-
-export interface InterceptorLatency {
-  /** `server/name`. */
-  interceptor: string;
-  server: string;
-  name: string;
-  type: string;
-  phase: string;
-  invocations: number;
-  blocked: number;
-  mutated: number;
-  /** Failed invocations (timeout, crash...), whether routed open or closed. */
-  failed: number;
-  p50Ms: number | null;
-  p90Ms: number | null;
-  p99Ms: number | null;
-  maxMs: number | null;
-}
-
-export interface TimeBucket {
-  start: string;
-  startMs: number;
-  calls: number;
-  blocked: number;
-  mutated: number;
-  errors: number;
-  p50Ms: number | null;
-}
+export type { AggregateWindow, GatewayCounters, InterceptorLatency, TimeBucket };
 
 interface Range {
   where: string[];

@@ -5,15 +5,9 @@ import type { ExecutionRecord, SessionRecord } from '../../../../shared/trace/ex
 import { ExecutionReader, SESSION_SELECT, sessionFromRow } from '../sql/reader';
 import { listSinkEvents, type SinkEvent } from './sink-events';
 import { cachedStatement } from './statement-cache';
+import type { ExecutionDetail } from '../../model/executions';
 
-export interface ExecutionDetail extends ExecutionRecord {
-  sinkEvents: SinkEvent[];
-  /** Ids of executions that replayed this one, oldest first. */
-  replayedBy: string[];
-  session?: SessionRecord;
-  /** The host whose gateway recorded it (shared PostgreSQL histories). */
-  host?: string;
-}
+export type { ExecutionDetail };
 
 const readers = new WeakMap<Database.Database, ExecutionReader>();
 

@@ -7,27 +7,10 @@ import { lowerKeyFor, upperKeyFor } from '../sql/execution-ids';
 import { cachedStatement } from './statement-cache';
 import { QueryError } from '../../model/query-error';
 import { toFtsQuery } from './search-syntax';
+import { toMs, type ExecutionFilter } from '../../model/filters';
 
-export interface ExecutionFilter {
-  gateway?: string | string[];
-  /** The host whose gateway recorded it (shared PostgreSQL histories record one; SQLite rows carry none). */
-  host?: string | string[];
-  /** The method / interceptor event, e.g. tools/call. */
-  event?: string | string[];
-  /** Tool name, resource uri or prompt name. */
-  target?: string | string[];
-  outcome?: ExecutionOutcome | ExecutionOutcome[];
-  /** Executions in which this interceptor ran (not skipped): `server/name`, or a bare name on any server. */
-  interceptor?: string;
-  /** Executions blocked by this interceptor (`server/name` or name). */
-  blockedBy?: string;
-  sessionId?: string;
-  /** ISO 8601 or epoch ms; since is inclusive, until exclusive. */
-  since?: string | number;
-  until?: string | number;
-  /** Free text searched in the payloads (words must all appear; `word*` is a prefix). */
-  search?: string;
-}
+// The filter is engine-neutral (model/filters.ts); re-exported beside the compiler that reads it.
+export { toMs, type ExecutionFilter };
 
 export interface CompiledFilter {
   /** FROM clause: executions e, joined with the search index when searching. */
@@ -44,12 +27,6 @@ const OUTCOMES = new Set(['allow', 'blocked', 'mutated', 'error']);
 
 function list<T>(v: T | T[] | undefined): T[] {
   return v === undefined ? [] : (Array.isArray(v) ? v : [v]).filter((x) => x !== '' && x !== null && x !== undefined);
-}
-
-export function toMs(value: string | number, what: string): number {
-  const ms = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new QueryError(`${what} "${value}" is not a date: use ISO 8601 (2025-01-31T12:00:00Z) or epoch milliseconds`);
-  return ms;
 }
 
 function equality(column: string, values: unknown[], where: string[], params: unknown[]): void {

@@ -2,14 +2,9 @@
 // this execution?"). Gateways that only appear in imported or older files have no config.
 import type Database from 'better-sqlite3';
 import { cachedStatement } from './statement-cache';
+import type { RecordedGateway } from '../../model/aggregates';
 
-export interface RecordedGateway {
-  name: string;
-  /** The config snapshot (secrets removed by the gateway), or null when none was recorded. */
-  config: unknown;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { RecordedGateway };
 
 export function listGateways(db: Database.Database): RecordedGateway[] {
   const rows = cachedStatement(db, 'SELECT name, config_json, created_at, updated_at FROM gateways ORDER BY name').all() as {

@@ -6,40 +6,9 @@ import { startedAtOf } from '../sql/reader';
 import { compileFilter, type ExecutionFilter } from './filters';
 import { QueryError } from '../../model/query-error';
 import { cachedStatement } from './statement-cache';
+import { MAX_PAGE, type ExecutionPage, type ExecutionSummary, type PageOptions } from '../../model/executions';
 
-export interface ExecutionSummary {
-  id: string;
-  gateway: string;
-  /** The host whose gateway recorded it (a shared PostgreSQL history records it; SQLite does not). */
-  host?: string;
-  sessionId?: string;
-  event: string;
-  target?: string;
-  startedAt: string;
-  durationMs: number;
-  outcome: ExecutionOutcome;
-  /** The interceptor that blocked it (server, name and phase). */
-  blockedBy?: { server: string; interceptor: string; phase?: string };
-  errorCode?: number;
-  simulated?: boolean;
-  replayOf?: string;
-}
-
-export interface ExecutionPage {
-  items: ExecutionSummary[];
-  /** Pass back as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: string | null;
-  /** Number of executions matching the filter (only when asked: it walks every match). */
-  total?: number;
-}
-
-export interface PageOptions {
-  limit?: number;
-  cursor?: string | null;
-  withTotal?: boolean;
-}
-
-export const MAX_PAGE = 1000;
+export { MAX_PAGE, type ExecutionPage, type ExecutionSummary, type PageOptions };
 
 interface SummaryRow {
   key: number;

@@ -4,39 +4,9 @@ import { lowerKeyFor, upperKeyFor } from '../sql/execution-ids';
 import { gatewayIds, interceptorIds, toMs } from './filters';
 import { QueryError } from '../../model/query-error';
 import { cachedStatement } from './statement-cache';
+import type { SinkEvent, SinkEventFilter, SinkEventPage } from '../../model/sink-events';
 
-export interface SinkEventFilter {
-  gateway?: string;
-  /** `server/name` or a bare name. */
-  interceptor?: string;
-  event?: string;
-  phase?: 'request' | 'response';
-  recorded?: boolean;
-  since?: string | number;
-  until?: string | number;
-  /** Only the sink events of this execution (uuid). */
-  executionId?: string;
-}
-
-export interface SinkEvent {
-  executionId: string;
-  gateway: string;
-  /** `server/name`, the interceptor's identity. */
-  interceptor: string;
-  server: string;
-  name: string;
-  event: string;
-  phase: string;
-  recorded: boolean;
-  metrics?: Record<string, number>;
-  error?: unknown;
-  at: string;
-}
-
-export interface SinkEventPage {
-  items: SinkEvent[];
-  nextCursor: string | null;
-}
+export type { SinkEvent, SinkEventFilter, SinkEventPage };
 
 interface Row {
   execution_id: number;
