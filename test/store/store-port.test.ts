@@ -40,7 +40,7 @@ describe.each(ENGINES)('$name store port', (engine) => {
     await tenDays(history);
     const store = await history.open();
     expect(await store.countPrunable({ maxExecutions: 50 })).toBe(150);
-    expect(await store.prune({ maxExecutions: 50 })).toEqual({ deleted: 150, messagesDeleted: 0 });
+    expect(await store.prune({ maxExecutions: 50 })).toMatchObject({ deleted: 150, messagesDeleted: 0 });
     expect(await store.countExecutions()).toBe(50);
     const oldest = (await store.listExecutions({}, { limit: 1000 })).items.at(-1)!;
     expect(oldest.startedAt).toBe(new Date(NOW - 3 * DAY + 10 * 1000).toISOString());

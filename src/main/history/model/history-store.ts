@@ -1,8 +1,11 @@
-// The store port: what the app, the CLI and the tests need from a history, whichever engine keeps it.
-// Every method is async, so that SQLite (in-process, synchronous underneath: sqlite-history-store.ts)
-// and PostgreSQL (a server: store-postgres/) answer the same calls. The recorder is the gateway's
-// Recorder interface; readers never go through it.
+// The one way into history: what the app, the CLI and the tests need from a history, whichever engine
+// keeps it. Every method is async, so that SQLite (in-process, synchronous underneath:
+// history/sqlite/sqlite-history-store.ts), PostgreSQL (a server: history/postgres/) and the in-memory
+// stand-in (services/in-memory-history.ts) answer the same calls. The recorder is the gateway's Recorder
+// interface; readers never go through it. A `RecordingHistory` is a store with the recorder that writes
+// into it: what the console opens and runs on.
 import type { ExecutionOutcome, ExecutionRecord, Recorder, SessionRecord } from '../../../shared/trace/execution';
+import type { Redactor } from './redaction/redactor';
 import type { Facets } from '../../../shared/api/models-traffic';
 import type { ExecutionDetail } from './executions';
 import type { ExecutionFilter } from './filters';
@@ -13,12 +16,28 @@ import type { AggregateWindow, GatewayCounters, TimeBucket } from './aggregates'
 import type { ImportOptions, ImportResult } from './portability/parse-export-lines';
 import type { MessageDetail, MessageFilter, MessageSessionSummary, MessageSummary } from './messages';
 
-export type StoreKind = 'sqlite' | 'postgres';
+/** 'memory': no store could be opened, history is kept in this process only (app.info says why). */
+export type StoreKind = 'sqlite' | 'postgres' | 'memory';
 
 export interface RetentionOptions {
   maxExecutions?: number;
   maxAgeDays?: number;
   now?: number;
+}
+
+export interface PruneOptions extends RetentionOptions {
+  /** SQLite: rewrite the whole file afterwards (smallest file, needs free space and time). PostgreSQL leaves space to autovacuum. */
+  fullVacuum?: boolean;
+}
+
+/** What a prune deleted; the file figures only where the engine has a file (SQLite). */
+export interface PruneReport {
+  deleted: number;
+  messagesDeleted: number;
+  payloadsDeleted?: number;
+  sessionsDeleted?: number;
+  bytesBefore?: number;
+  bytesAfter?: number;
 }
 
 export interface MessagePageOptions {
@@ -63,11 +82,24 @@ export interface HistoryStore {
   messageMethods(gateway: string): Promise<string[]>;
   countPrunable(options: RetentionOptions): Promise<number>;
   /** Deletes executions beyond the policy, and the messages older than the oldest execution kept. */
-  prune(options: RetentionOptions): Promise<{ deleted: number; messagesDeleted: number }>;
+  prune(options: PruneOptions): Promise<PruneReport>;
   /** JSONL export (header, gateways, sessions, executions oldest first), the matching ones with a filter. */
   exportLines(filter?: ExecutionFilter): AsyncGenerator<string>;
   importFromString(text: string, options?: ImportOptions): Promise<ImportResult>;
+  /** The same from a file: SQLite streams it in one transaction; a server reads it whole (its lines still bounded). */
+  importFromFile(path: string, options?: ImportOptions): Promise<ImportResult>;
   close(): Promise<void>;
+}
+
+/** A history the console runs on: the store, the recorder writing into it (closed with it), and redaction at rest. */
+export interface RecordingHistory extends HistoryStore {
+  readonly recorder: Recorder;
+  /** Redaction at rest for what the recorder writes from now on; throws RedactionPathError for a bad path, changing nothing. */
+  setRedaction(paths: string[]): void;
+  /** The redactor in force (imports apply it like recording does); undefined when nothing is redacted. */
+  readonly redactor: Redactor | undefined;
+  /** Why history is kept in memory only, when it is. */
+  readonly unavailableReason?: string;
 }
 
 /** Every line of an export joined, with the number of executions in it (API use; the CLI streams). */

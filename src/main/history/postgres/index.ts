@@ -1,4 +1,7 @@
-// The PostgreSQL history store: one database shared by many gateways (and the consoles that read it).
+// The PostgreSQL engine's entry: the only file of history/postgres that code outside history/ imports
+// (test/gateway/layering.test.ts holds it). One database shared by many gateways (and the consoles that read it).
+export { PgHistory, type PgRecordingHistoryOptions } from './pg-history';
+export { splitPassword, withPasswordFromFile } from './password';
 export { isPostgresUrl, redactUrl, testConnection, PostgresConnectError } from './connection';
 export { PgHistoryStore, openPgHistoryWriter, openPgPool } from './pg-history-store';
 export { PgHistoryWriter, type PgHistoryWriterOptions, type PgHistoryWriterStats } from './pg-history-writer';

@@ -1,9 +1,10 @@
-// The store port (store/history-store.ts) on PostgreSQL. Opening one migrates the schema first (under
+// The store port (model/history-store.ts) on PostgreSQL. Opening one migrates the schema first (under
 // an advisory lock: many gateways may start at once), so every process that opens the database, the
 // console or a gateway, finds it current.
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import type { HistoryStore, MessagePageOptions, RetentionOptions } from '../model/history-store';
+import { readFile } from 'node:fs/promises';
+import type { HistoryStore, MessagePageOptions, PruneOptions, PruneReport, RetentionOptions } from '../model/history-store';
 import type { MessageFilter } from '../model/messages';
 import type { ExecutionFilter } from '../model/filters';
 import type { PageOptions } from '../model/executions';
@@ -42,7 +43,7 @@ export class PgHistoryStore implements HistoryStore {
   readonly kind = 'postgres' as const;
   readonly location: string;
 
-  private constructor(
+  protected constructor(
     readonly pool: pg.Pool,
     url: string,
   ) {
@@ -107,7 +108,8 @@ export class PgHistoryStore implements HistoryStore {
   countPrunable(options: RetentionOptions) {
     return pgCountPrunable(this.pool, options);
   }
-  async prune(options: RetentionOptions) {
+  /** `fullVacuum` is SQLite's: a server's autovacuum reclaims the space. */
+  async prune(options: PruneOptions): Promise<PruneReport> {
     const { deleted, messagesDeleted } = await pgPrune(this.pool, options);
     return { deleted, messagesDeleted };
   }
@@ -116,6 +118,10 @@ export class PgHistoryStore implements HistoryStore {
   }
   importFromString(text: string, options: ImportOptions = {}) {
     return pgImportFromString(this.pool, text, options, hostname());
+  }
+  /** One transaction on the server: the file is read whole (its lines are still bounded). */
+  async importFromFile(path: string, options: ImportOptions = {}) {
+    return this.importFromString(await readFile(path, 'utf8'), options);
   }
   async close(): Promise<void> {
     await this.pool.end().catch(() => {});

@@ -1,4 +1,8 @@
-// The history store: recording chain executions and sink events in SQLite, and reading them back.
+// The SQLite engine's entry: the only file of history/sqlite that code outside history/ imports
+// (test/gateway/layering.test.ts holds it). Recording chain executions, sink events and messages in an
+// SQLite file, and reading them back through the store port (model/history-store.ts).
+export { SqliteHistory, type RecordingHistoryOptions } from './sqlite-history';
+export { SqliteHistoryStore } from './sqlite-history-store';
 export { openStore, classifySqliteError, type OpenStoreOptions, type Store } from './open/open-store';
 export { openStoreForReading } from './open/open-for-reading';
 export { StoreOpenError, type StoreOpenErrorKind } from './open/store-open-error';

@@ -1,7 +1,7 @@
-// The store port (history-store.ts) on an open SQLite file: each method is the store's own synchronous
+// The store port (model/history-store.ts) on an open SQLite file: each method is the store's own synchronous
 // query, answered as a promise. Behaviour is exactly that of the functions it calls.
 import type { ExecutionFilter } from './queries/filters';
-import type { HistoryStore, MessagePageOptions, RetentionOptions } from '../model/history-store';
+import type { HistoryStore, MessagePageOptions, PruneOptions, PruneReport, RetentionOptions } from '../model/history-store';
 import type { Store } from './open/open-store';
 import type { ImportOptions } from './portability/import-jsonl';
 import type { AggregateWindow } from './queries/aggregates';
@@ -16,7 +16,7 @@ import { facets, shadowIds } from './queries/facets';
 import { toolErrorIds } from './queries/tool-errors';
 import { countPrunable, pruneHistory } from './retention/prune';
 import { exportLines } from './portability/export-jsonl';
-import { importFromString } from './portability/import-jsonl';
+import { importFromFile, importFromString } from './portability/import-jsonl';
 import { SESSION_SELECT, sessionFromRow } from './sql/reader';
 import { cachedStatement } from './queries/statement-cache';
 import { getMessage, listMessages, listMessageSessions, messageMethods, type MessageFilter } from './queries/messages';
@@ -92,15 +92,17 @@ export class SqliteHistoryStore implements HistoryStore {
   async countPrunable(options: RetentionOptions) {
     return countPrunable(this.db, options);
   }
-  async prune(options: RetentionOptions) {
-    const { deleted, messagesDeleted } = pruneHistory(this.db, options);
-    return { deleted, messagesDeleted };
+  async prune(options: PruneOptions): Promise<PruneReport> {
+    return pruneHistory(this.db, options);
   }
   async *exportLines(filter?: ExecutionFilter): AsyncGenerator<string> {
     yield* exportLines(this.db, filter);
   }
   async importFromString(text: string, options: ImportOptions = {}) {
     return importFromString(this.db, text, options);
+  }
+  async importFromFile(path: string, options: ImportOptions = {}) {
+    return importFromFile(this.db, path, options);
   }
   async close(): Promise<void> {
     if (this.ownsStore) this.store.close();
