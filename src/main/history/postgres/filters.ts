@@ -1,5 +1,5 @@
 // An execution filter → PostgreSQL conditions on `executions e`, with the same meaning as the SQLite
-// store's (store/queries/filters.ts): names are matched through their tables, every condition is an
+// store's (history/sqlite/queries/filters.ts): names are matched through their tables, every condition is an
 // equality (or a search) that an index ordered by (started_ms, id) serves newest first.
 import type { ExecutionFilter } from '../model/filters';
 import { toMs } from '../model/filters';

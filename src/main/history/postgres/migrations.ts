@@ -1,5 +1,5 @@
 // The PostgreSQL schema, as numbered migrations of its own. Same meaning as the SQLite schema
-// (src/main/store/migrations): gateways, interned interceptors, sessions, narrow execution rows for the
+// (src/main/history/sqlite/migrations): gateways, interned interceptors, sessions, narrow execution rows for the
 // Traffic list, steps for the interceptor filters and latencies, sink events, replays. Differences that
 // serve many writers: an identity key (insertion order; pages are ordered by start time, then key, so
 // writers on different hosts never compete for a time-derived key), and the whole record kept as its

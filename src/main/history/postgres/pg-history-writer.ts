@@ -1,4 +1,4 @@
-// The Recorder for a PostgreSQL history. Like the SQLite one (store/writer/sqlite-history-writer.ts):
+// The Recorder for a PostgreSQL history. Like the SQLite one (history/sqlite/writer/sqlite-history-writer.ts):
 // recordExecution() only encodes the record and queues it, never throws and never waits; batches of it are
 // sent (one transaction each, batch-insert.ts) with several in flight at once on the pool (maxInFlight):
 // with one, a gateway's writes waited on every round trip and left the server's other core idle while the
@@ -9,7 +9,7 @@
 // the queue is within its bound, and the insert is idempotent, so a retry of a batch that did commit
 // before the connection dropped duplicates nothing. Beyond the bound (maxQueued), new records are counted
 // as lost and said in stats().lastError.
-// With a journal (a local path, as the SQLite history writer's: store/writer/journal.ts), every accepted record is
+// With a journal (a local path, as the SQLite history writer's: history/model/recording/journal.ts), every accepted record is
 // on local disk within an interval until PostgreSQL has it: a gateway killed with SIGKILL, or stopped while the
 // server is unreachable, loses nothing; the next recorder started with the same journal path writes it.
 import { readFileSync, unlinkSync } from 'node:fs';

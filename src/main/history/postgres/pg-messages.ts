@@ -1,4 +1,4 @@
-// The Messages view's reads on PostgreSQL, with the answers of the SQLite queries (store/queries/messages.ts)
+// The Messages view's reads on PostgreSQL, with the answers of the SQLite queries (history/sqlite/queries/messages.ts)
 // for the same data: a gateway's sessions that have messages, a filtered page newest first, one message
 // whole, the methods seen. Pages are ordered by (at_ms, id) and the cursor is `<at_ms>:<id>` of the last
 // row, as the Traffic pages here. Each page walks one index chosen as SQLite's does (an execution's
@@ -82,7 +82,7 @@ export async function pgListMessages(
   if (filter.kind) residual.push(`m.kind = ${p.add(filter.kind)}`);
   const excluded = excludedMethods(filter);
   if (excluded.length > 0) residual.push(`(m.method IS NULL OR m.method <> ALL(${p.add(excluded)}::text[]))`);
-  // The same rule as SQLite's (HEALTH_PING in store/queries/messages.ts); COALESCE: a NULL method is not a ping.
+  // The same rule as SQLite's (HEALTH_PING in history/model/messages.ts); COALESCE: a NULL method is not a ping.
   if (filter.hideHealthPings && healthPingsPossible(filter)) residual.push(`NOT COALESCE(${HEALTH_PING}, FALSE)`);
   const search = filter.search?.trim();
   // LIKE's own escape character is the backslash; ILIKE: case-insensitive like SQLite's LIKE (for ASCII).

@@ -1,6 +1,6 @@
 // The "tool error" badge of a Traffic page's rows on PostgreSQL: which of these executions returned a
 // tools/call result with `isError: true`, read from the recorded ExecutionRecord (record_json), like
-// SQLite's store/queries/tool-errors.ts reads its stored response. No column: every history already
+// SQLite's history/sqlite/queries/tool-errors.ts reads its stored response. No column: every history already
 // recorded shows it.
 import type pg from 'pg';
 import { TOOL_ERROR_EVENT } from '../../../shared/trace/tool-error';

@@ -1,4 +1,4 @@
-// Full-text search on PostgreSQL with the same meaning as the SQLite index (store/queries/search-syntax.ts):
+// Full-text search on PostgreSQL with the same meaning as the SQLite index (history/sqlite/queries/search-syntax.ts):
 // words are runs of letters and digits, compared lower-cased and without diacritics; a search means
 // every word typed appears in the execution's payloads, `word*` being a prefix. The words are split here
 // rather than by a PostgreSQL text search configuration, whose parser depends on the server's locale

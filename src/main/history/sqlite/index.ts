@@ -7,7 +7,7 @@ export { openStore, classifySqliteError, type OpenStoreOptions, type Store } fro
 export { openStoreForReading } from './open/open-for-reading';
 export { StoreOpenError, type StoreOpenErrorKind } from './open/store-open-error';
 export { resolveDbPath, DB_ENV_VAR, DB_FILE_NAME } from './open/db-path';
-export { defaultDataDir } from './open/data-dir';
+export { defaultDataDir } from '../model/data-dir';
 export { LATEST_VERSION, APPLICATION_ID, migrations, runMigrations } from './migrations/index';
 export { SqliteHistoryWriter, type SqliteHistoryWriterOptions, type SqliteHistoryWriterStats } from './writer/sqlite-history-writer';
 export { createRedactor, type RedactionOptions, type Redactor } from '../model/redaction/redactor';

@@ -1,9 +1,9 @@
 // One execution in full: the ExecutionRecord with both chain traces rebuilt from its steps, its
 // sink events, its session, and the replays made of it.
 import type Database from 'better-sqlite3';
-import type { ExecutionRecord, SessionRecord } from '../../../../shared/trace/execution';
+import type { ExecutionRecord } from '../../../../shared/trace/execution';
 import { ExecutionReader, SESSION_SELECT, sessionFromRow } from '../sql/reader';
-import { listSinkEvents, type SinkEvent } from './sink-events';
+import { listSinkEvents } from './sink-events';
 import { cachedStatement } from './statement-cache';
 import type { ExecutionDetail } from '../../model/executions';
 

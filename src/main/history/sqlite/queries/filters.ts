@@ -2,7 +2,6 @@
 // resolved to ids first so that each condition is an equality on an indexed column, and every
 // index ends in the time-ordered id: a filtered page is an index walk, newest first.
 import type Database from 'better-sqlite3';
-import type { ExecutionOutcome } from '../../../../shared/trace/execution';
 import { lowerKeyFor, upperKeyFor } from '../sql/execution-ids';
 import { cachedStatement } from './statement-cache';
 import { QueryError } from '../../model/query-error';

@@ -17,6 +17,7 @@ import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../../model/recording/jour
 import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from '../../model/recording/spill-adoption';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
+import { FlushTimers } from './flush-timers';
 
 export type { SqliteHistoryWriterOptions, SqliteHistoryWriterStats } from './sqlite-history-writer-options';
 
@@ -46,10 +47,7 @@ export class SqliteHistoryWriter implements Recorder {
   private readonly adopted: SpillFile[];
   private enqueued = 0;
   private settled = 0;
-  private timer: NodeJS.Timeout | undefined;
-  /** The armed timer fires at once (a full batch is waiting), not after the interval. */
-  private timerImmediate = false;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly timers: FlushTimers;
   /**
    * Batches sent and not yet answered, oldest first: at most MAX_IN_FLIGHT. The second is sent
    * ahead so that the writer thread starts on it the moment the first commits: a busy gateway's
@@ -76,6 +74,7 @@ export class SqliteHistoryWriter implements Recorder {
       maxQueueItems: options.maxQueueItems ?? 50_000,
     };
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.timers = new FlushTimers(this.opts.flushIntervalMs);
     this.deadLetterPath = `${store.path}.rejected.jsonl`;
     const entry = options.writerThread === false ? undefined : writerThreadEntry();
     this.writer = entry
@@ -124,7 +123,7 @@ export class SqliteHistoryWriter implements Recorder {
       failed: retries + rejected + lost,
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
       retries,
-      paused: this.retryTimer !== undefined,
+      paused: this.timers.paused,
       spilled,
       rejected,
       lost,
@@ -151,11 +150,8 @@ export class SqliteHistoryWriter implements Recorder {
     let failures = 0;
     // Adopted files (a dead process's spill or journal) count as queued: a flush drains them too.
     while (this.settled < target || this.adopted.some((f) => f.count > 0)) {
-      if (this.retryTimer) {
-        // Paused after a failure: try now rather than wait for the timer.
-        clearTimeout(this.retryTimer);
-        this.retryTimer = undefined;
-      }
+      // Paused after a failure: try now rather than wait for the timer.
+      this.timers.resume();
       const result = await this.pump();
       if (result === 'idle') break;
       if (result === 'progress') {
@@ -179,7 +175,7 @@ export class SqliteHistoryWriter implements Recorder {
     if (this.closed) return;
     await this.flush();
     this.closed = true;
-    this.clearTimers();
+    this.timers.clear();
     while (this.inFlight.length > 0) await this.newestInFlight();
     this.spillMemory(); // anything still queued (the database refused it): durable for the next run
     if (this.ownSpill) {
@@ -271,7 +267,7 @@ export class SqliteHistoryWriter implements Recorder {
   }
 
   private schedule(): void {
-    if (this.closed || this.retryTimer) return;
+    if (this.closed || this.timers.paused) return;
     let immediate: boolean;
     if (this.inFlight.length === 0) {
       const pending = this.memory.length + this.spilledCount();
@@ -280,41 +276,17 @@ export class SqliteHistoryWriter implements Recorder {
     } else if (this.canSendAhead()) {
       immediate = true;
     } else return;
-    if (this.timer) {
-      if (this.timerImmediate || !immediate) return;
-      clearTimeout(this.timer); // a batch filled up before the interval ended: write it now
-    }
-    this.timerImmediate = immediate;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
-      },
-      immediate ? 0 : this.opts.flushIntervalMs,
-    );
-    // The history writer never keeps a process alive by itself; owners flush or close before exiting.
-    this.timer.unref();
+    this.timers.arm(immediate, () => this.attempt());
   }
 
   private scheduleRetry(): void {
-    if (this.closed || this.retryTimer) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.retryTimer = setTimeout(
-      () => {
-        this.retryTimer = undefined;
-        void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
-      },
-      backoffDelay(this.consecutiveFailures, this.backoff),
-    );
-    this.retryTimer.unref();
+    if (this.closed) return;
+    this.timers.armRetry(backoffDelay(this.consecutiveFailures, this.backoff), () => this.attempt());
   }
 
-  private clearTimers(): void {
-    if (this.timer) clearTimeout(this.timer);
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.timer = undefined;
-    this.retryTimer = undefined;
+  /** A timer's write: on failure the next try waits for the backoff, else the next batch is scheduled. */
+  private attempt(): void {
+    void this.pump().then((result) => (result === 'failed' ? this.scheduleRetry() : this.schedule()));
   }
 
   /**

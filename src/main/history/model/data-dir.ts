@@ -1,4 +1,4 @@
-// The app's data folder (gateway configs, settings, history.db, journals): shared by the app, web mode and
+// The app's data folder (gateway configs, settings, history.db, both engines' journals): shared by the app, web mode and
 // the headless CLI, which must agree on it without depending on each other.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
