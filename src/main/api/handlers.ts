@@ -58,7 +58,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
         store: history.kind !== 'memory',
         replay: history.kind !== 'memory',
       },
-      ...(history.history.unavailableReason ? { storeError: history.history.unavailableReason } : {}),
+      ...(history.unavailableReason ? { storeError: history.unavailableReason } : {}),
     }),
 
     'gateways.list': () => manager.list(),

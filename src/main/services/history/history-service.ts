@@ -36,6 +36,10 @@ export class HistoryService {
   get recorder() {
     return this.history.recorder;
   }
+  /** Why history is kept in memory only, when it is (app.info's storeError). */
+  get unavailableReason() {
+    return this.history.unavailableReason;
+  }
 
   /** Newest first, keyset-paginated; one index walk per page (no count), each row with its badges. */
   async page(filter: HistoryFilter, cursor: string | undefined, limit: number): Promise<{ items: TrafficRow[]; nextCursor: string | null }> {
