@@ -10,7 +10,7 @@ export default defineConfig({
     // store-writer: the history store's writer thread, loaded by the recorder from beside index.js.
     build: {
       rollupOptions: {
-        input: { index: resolve('src/main/electron/main.ts'), 'store-writer': resolve('src/main/store/writer/writer-thread.ts') },
+        input: { index: resolve('src/main/electron/main.ts'), 'store-writer': resolve('src/main/history/sqlite/writer/writer-thread.ts') },
       },
     },
   },

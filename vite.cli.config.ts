@@ -25,7 +25,7 @@ export default defineConfig({
       // sample-worker.js: the threads serve-samples runs heavy sample work on.
       input: {
         index: 'src/main/cli/index.ts',
-        'store-writer': 'src/main/store/writer/writer-thread.ts',
+        'store-writer': 'src/main/history/sqlite/writer/writer-thread.ts',
         'sample-worker': 'src/main/interceptors/samples/worker.ts',
         web: 'src/main/web/main.ts',
         // otel-export.js: the OpenTelemetry export thread, started beside a gateway run with --otlp-endpoint.

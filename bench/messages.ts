@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { generateMessages, MESSAGE_GATEWAY } from '../scripts/generate-messages';
-import { LATEST_VERSION, listMessages, listMessageSessions, messageMethods, openStore, type MessageFilter } from '../src/main/store';
+import { LATEST_VERSION, listMessages, listMessageSessions, messageMethods, openStore, type MessageFilter } from '../src/main/history/sqlite';
 import { percentile, printTable } from './stats';
 import { prioritize, setRaisePriority, startWeb } from './traffic-ui';
 import { gatewayConfig, measure, type Variant } from './gateway';

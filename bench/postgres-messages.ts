@@ -12,11 +12,11 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { generateMessages, MESSAGE_GATEWAY } from '../scripts/generate-messages';
-import { LATEST_VERSION, openStore } from '../src/main/store';
-import type { HistoryStore } from '../src/main/store/history-store';
-import type { MessageFilter } from '../src/main/store/queries/messages';
-import { SqliteHistoryStore } from '../src/main/store/sqlite-history-store';
-import { openPgPool, PgHistoryStore } from '../src/main/store-postgres';
+import { LATEST_VERSION, openStore } from '../src/main/history/sqlite';
+import type { HistoryStore } from '../src/main/history/model/history-store';
+import type { MessageFilter } from '../src/main/history/sqlite/queries/messages';
+import { SqliteHistoryStore } from '../src/main/history/sqlite/sqlite-history-store';
+import { openPgPool, PgHistoryStore } from '../src/main/history/postgres';
 import { startPostgres, type PostgresCluster } from '../test/fixtures/postgres-cluster';
 import { percentile, printTable } from './stats';
 

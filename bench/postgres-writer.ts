@@ -1,7 +1,7 @@
 // One "gateway process" of the PostgreSQL many-writers bench: records `count` synthetic executions (ids
 // from `offset`) through the PostgreSQL history writer as fast as it keeps up, then prints its start and end
 // times (epoch ms) as JSON. Run by bench/postgres.ts, several at once.
-import { openPgHistoryWriter } from '../src/main/store-postgres';
+import { openPgHistoryWriter } from '../src/main/history/postgres';
 import { records } from './store';
 
 const [url, countText, offsetText, host] = process.argv.slice(2);

@@ -11,18 +11,18 @@ import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openStore, type ExecutionFilter } from '../src/main/store';
-import { SqliteHistoryStore } from '../src/main/store/sqlite-history-store';
-import type { HistoryStore } from '../src/main/store/history-store';
-import { encodeExecution } from '../src/main/store/sql/encode';
-import { IdCache, insertItems, internNames } from '../src/main/store-postgres/batch-insert';
-import { openPgPool, openPgHistoryWriter, PgHistoryStore } from '../src/main/store-postgres';
-import { DEFAULT_MAX_IN_FLIGHT } from '../src/main/store-postgres/pg-history-writer';
+import { openStore, type ExecutionFilter } from '../src/main/history/sqlite';
+import { SqliteHistoryStore } from '../src/main/history/sqlite/sqlite-history-store';
+import type { HistoryStore } from '../src/main/history/model/history-store';
+import { encodeExecution } from '../src/main/history/model/encode/encode';
+import { IdCache, insertItems, internNames } from '../src/main/history/postgres/batch-insert';
+import { openPgPool, openPgHistoryWriter, PgHistoryStore } from '../src/main/history/postgres';
+import { DEFAULT_MAX_IN_FLIGHT } from '../src/main/history/postgres/pg-history-writer';
 import { rng, syntheticExecution, VOCABULARY } from '../scripts/generate-executions';
 import { startPostgres, type PostgresCluster } from '../test/fixtures/postgres-cluster';
 import { benchDatabase, records, recorderRate } from './store';
 import { percentile, printTable } from './stats';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -94,7 +94,10 @@ async function pgRecorderRate(open: OpenRecorder, url: string, recs: ReturnType<
 async function baselineRecorder(): Promise<OpenRecorder | undefined> {
   const dir = process.env.BENCH_PG_BASELINE;
   if (!dir) return undefined;
-  const mod = (await import(join(dir, 'src/main/store-postgres/index.ts'))) as { openPgHistoryWriter: OpenRecorder };
+  // The engine's entry moved with issue 27 (store-postgres/ → history/postgres/): either layout is read.
+  const entry = ['src/main/history/postgres/index.ts', 'src/main/store-postgres/index.ts'].map((p) => join(dir, p)).find((p) => existsSync(p));
+  if (!entry) throw new Error(`BENCH_PG_BASELINE=${dir} holds no PostgreSQL history entry`);
+  const mod = (await import(entry)) as { openPgHistoryWriter: OpenRecorder };
   return mod.openPgHistoryWriter;
 }
 

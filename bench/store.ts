@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionRecord } from '../src/shared/trace/execution';
-import { encodeExecution } from '../src/main/store/sql/encode';
-import { ExecutionInserter } from '../src/main/store/sql/inserter';
+import { encodeExecution } from '../src/main/history/model/encode/encode';
+import { ExecutionInserter } from '../src/main/history/sqlite/sql/inserter';
 import {
   countExecutions,
   gatewayCounters,
@@ -24,7 +24,7 @@ import {
   SqliteHistoryWriter,
   timeBuckets,
   type ExecutionFilter,
-} from '../src/main/store';
+} from '../src/main/history/sqlite';
 import { generateExecutions, rng, syntheticExecution, VOCABULARY } from '../scripts/generate-executions';
 import { percentile, printTable } from './stats';
 

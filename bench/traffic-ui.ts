@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { generateExecutions } from '../scripts/generate-executions';
-import { LATEST_VERSION } from '../src/main/store';
+import { LATEST_VERSION } from '../src/main/history/sqlite';
 import { percentile, printTable } from './stats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

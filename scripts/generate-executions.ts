@@ -6,9 +6,9 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { ExecutionOutcome, ExecutionRecord } from '../src/shared/trace/execution';
 import type { TraceStep } from '../src/shared/trace/types';
-import { encodeExecution } from '../src/main/store/sql/encode';
-import { ExecutionInserter } from '../src/main/store/sql/inserter';
-import { openStore } from '../src/main/store/open/open-store';
+import { encodeExecution } from '../src/main/history/model/encode/encode';
+import { ExecutionInserter } from '../src/main/history/sqlite/sql/inserter';
+import { openStore } from '../src/main/history/sqlite/open/open-store';
 
 /** Deterministic PRNG (mulberry32): the same seed gives the same database. */
 export function rng(seed: number): () => number {

@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { MessageRecord } from '../src/shared/trace/messages';
-import { encodeMessage } from '../src/main/store/sql/encode-message';
-import { ExecutionInserter } from '../src/main/store/sql/inserter';
-import { openStore } from '../src/main/store/open/open-store';
+import { encodeMessage } from '../src/main/history/model/encode/encode-message';
+import { ExecutionInserter } from '../src/main/history/sqlite/sql/inserter';
+import { openStore } from '../src/main/history/sqlite/open/open-store';
 import { rng, TOOLS, VOCABULARY } from './generate-executions';
 
 export const MESSAGE_GATEWAY = 'prod-gateway';

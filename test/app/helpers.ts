@@ -7,7 +7,7 @@ import { buildEnvironment } from '../../src/main/services/bootstrap';
 import { createAppCore, type AppCore, type CorePorts } from '../../src/main/services/app-core';
 import { silentLogger } from '../../src/main/services/environment';
 import { InMemoryHistory } from '../../src/main/services/in-memory-history';
-import { SqliteHistory } from '../../src/main/services/sqlite-history';
+import { SqliteHistory } from '../../src/main/history/sqlite';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,5 +19,5 @@ export function tempDir(prefix = 'ic-app-'): { dir: string; cleanup(): void } {
 /** A core on `dataDir`; `sqlite` records into a real SQLite file there (else history stays in memory). */
 export function testCore(dataDir: string, ports: Partial<CorePorts> = {}, options: { sqlite?: boolean } = {}): AppCore {
   const env = buildEnvironment({ mode: 'test', packageRoot: repoRoot, dataDir, logger: silentLogger });
-  return createAppCore(env, { history: options.sqlite ? new SqliteHistory(env.dbPath, silentLogger) : new InMemoryHistory(), ...ports });
+  return createAppCore(env, { history: options.sqlite ? SqliteHistory.open(env.dbPath) : new InMemoryHistory(), ...ports });
 }

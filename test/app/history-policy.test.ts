@@ -1,8 +1,7 @@
 // Settings reach the store: retention prunes as soon as it is saved (and periodically after).
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SqliteHistory } from '../../src/main/services/sqlite-history';
-import { silentLogger } from '../../src/main/services/environment';
+import { SqliteHistory } from '../../src/main/history/sqlite';
 import { tempDir, testCore } from './helpers';
 
 function execution(i: number) {
@@ -38,7 +37,7 @@ describe('history settings', () => {
 describe('redaction setting', () => {
   it('refuses a path the store cannot parse, and redacts what is recorded with a valid one', async () => {
     const t = tempDir();
-    const history = new SqliteHistory(join(t.dir, 'history.db'), silentLogger);
+    const history = SqliteHistory.open(join(t.dir, 'history.db'));
     const core = testCore(t.dir, { history });
     try {
       await core.start({ demo: false });

@@ -13,7 +13,7 @@ import { createAppCore, type AppCore } from '../../src/main/services/app-core';
 import { buildEnvironment, realPorts } from '../../src/main/services/bootstrap';
 import { silentLogger } from '../../src/main/services/environment';
 import { DEMO_GATEWAY_ID } from '../../src/main/services/demo-gateway';
-import { openStore, SqliteHistoryWriter } from '../../src/main/store';
+import { openStore, SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { cliPath, waitFor } from '../gateway/helpers';
 import { makeExecution } from '../store/fixtures';
 import { dispatcherCalls } from './dispatch';

@@ -5,7 +5,7 @@
 // history writer; only its flush is held, as a slow commit on a loaded machine holds it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SqliteHistoryWriter } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { RecorderWithLiveUpdates } from '../../src/main/services/recorder-with-live-updates';
 import type { ApiEvent } from '../../src/shared/api/events';
 import { makeExecution, tempDir } from '../store/fixtures';

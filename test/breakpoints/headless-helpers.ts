@@ -2,7 +2,7 @@
 // CLI gateway (HTTP listener, control endpoint) in front of server-everything with an SDK client
 // connected, and the tools/call records its SQLite history file holds once it has stopped.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { getExecutionRecord, openStore } from '../../src/main/store';
+import { getExecutionRecord, openStore } from '../../src/main/history/sqlite';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { chaosDir, GatewayProcess, waitFor, type ChaosDir } from '../chaos/harness';
 import { everythingBackend } from '../gateway/helpers';

@@ -9,7 +9,7 @@
 // a SQLite history file.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getExecutionRecord, openStore } from '../../src/main/store';
+import { getExecutionRecord, openStore } from '../../src/main/history/sqlite';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { chaosBackend, chaosDir, cliPath, GatewayProcess, HttpSession, type ChaosDir } from './harness';
 import { LineClient, writeConfig } from '../gateway/helpers';

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getExecutionRecord, openStore } from '../../src/main/store';
+import { getExecutionRecord, openStore } from '../../src/main/history/sqlite';
 import { descendants as descendantsOf } from '../gateway/helpers';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));

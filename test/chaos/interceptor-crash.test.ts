@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getExecutionRecord, openStore } from '../../src/main/store';
+import { getExecutionRecord, openStore } from '../../src/main/history/sqlite';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { chaosBackend, chaosDir, GatewayProcess, HttpSession, ranKeys, root, waitFor, type ChaosDir, type RpcAnswer } from './harness';
 

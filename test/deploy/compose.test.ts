@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseGatewayConfigText, type GatewayConfig } from '../../src/shared/config';
 import { gatewayCommand } from '../../src/main/cli/commands/gateway';
-import { DB_ENV_VAR } from '../../src/main/store';
+import { DB_ENV_VAR } from '../../src/main/history/sqlite';
 import { HOST_ENV_VAR } from '../../src/main/gateway/open-history';
-import { isPostgresUrl } from '../../src/main/store-postgres';
+import { isPostgresUrl } from '../../src/main/history/postgres';
 import { resolveTelemetryOptions } from '../../src/main/telemetry/options';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,8 +4,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { openPgHistoryWriter } from '../../src/main/store-postgres';
-import { SqliteHistoryWriter } from '../../src/main/store';
+import { openPgHistoryWriter } from '../../src/main/history/postgres';
+import { SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution } from '../store/fixtures';
 import { tempDir } from '../app/helpers';

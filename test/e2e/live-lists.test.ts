@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
-import { SqliteHistoryWriter } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import type { Recorder } from '../../src/shared/trace/execution';
 import { chromiumAvailable, type WebModeRun } from './harness';
 import type { PageApi } from './support/page-api';

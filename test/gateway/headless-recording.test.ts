@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countExecutions, getExecutionRecord, listExecutions, listGateways, openStore } from '../../src/main/store';
+import { countExecutions, getExecutionRecord, listExecutions, listGateways, openStore } from '../../src/main/history/sqlite';
 import { LineClient, cliPath, everythingBackend, waitFor, writeConfig } from './helpers';
 
 describe('headless gateway with --db', { timeout: 90_000 }, () => {

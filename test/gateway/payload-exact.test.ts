@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/main/gateway';
-import { getExecutionRecord, listExecutions, openStore } from '../../src/main/store';
+import { getExecutionRecord, listExecutions, openStore } from '../../src/main/history/sqlite';
 import { EMAIL_REPLACEMENT, secretRef } from '../../src/main/interceptors/samples';
 import { parseGatewayConfig } from '../../src/shared/config';
 import { LineClient, cliPath, root, waitFor, writeConfig } from './helpers';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/main/gateway';
-import { listExecutions, listMessages, listMessageSessions, messageMethods, SqliteHistoryWriter, type MessageSummary } from '../../src/main/store';
+import { listExecutions, listMessages, listMessageSessions, messageMethods, SqliteHistoryWriter, type MessageSummary } from '../../src/main/history/sqlite';
 import { parseGatewayConfig } from '../../src/shared/config';
 import { connectClient } from '../gateway/everything-clients';
 import { freePort } from '../gateway/helpers';

@@ -9,14 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { openPgHistoryWriter, PgHistoryStore, pgMigrations, runPgMigrations, PG_LATEST_VERSION } from '../../src/main/store-postgres';
-import { createPool } from '../../src/main/store-postgres/connection';
+import { openPgHistoryWriter, PgHistory, PgHistoryStore, pgMigrations, runPgMigrations, PG_LATEST_VERSION } from '../../src/main/history/postgres';
+import { createPool } from '../../src/main/history/postgres/connection';
 import type { MessageRecord } from '../../src/shared/trace/messages';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution, tempDir } from '../store/fixtures';
 import { killedGatewayMessages } from './helpers/killed-gateway';
 import { cliPath } from '../gateway/helpers';
-import { PostgresHistory } from '../../src/main/services/postgres-history';
 
 const skip = postgresUnavailable();
 
@@ -148,8 +147,7 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
 
   it("the console's PostgreSQL history captures its gateways' messages, with the redaction setting applied as it changes", async () => {
     const url = await cluster.createDatabase();
-    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-    const history = await PostgresHistory.open(url, quiet, { redactPaths: ['arguments.password'] });
+    const history = await PgHistory.openRecording(url, { redactPaths: ['arguments.password'] });
     const login = (password: string): MessageRecord => ({
       ...message('console-gw', Date.now(), 0),
       kind: 'request',
@@ -165,10 +163,10 @@ describe.skipIf(skip)('PostgreSQL store: captured messages', () => {
     history.recorder.recordMessage(second);
     await history.recorder.flush();
     try {
-      const a = (await history.store.getMessage(first.id))!.body;
+      const a = (await history.getMessage(first.id))!.body;
       expect(a).not.toContain('hunter2');
       expect(a).toContain('ann');
-      expect((await history.store.getMessage(second.id))!.body).toContain('open-sesame');
+      expect((await history.getMessage(second.id))!.body).toContain('open-sesame');
     } finally {
       await history.close();
     }

@@ -7,7 +7,7 @@ import { chmodSync, closeSync, openSync, readFileSync, readdirSync, writeSync } 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteHistoryWriter } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { cliPath } from '../gateway/helpers';
 import { makeExecution, tempDir } from './fixtures';
 

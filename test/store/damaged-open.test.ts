@@ -1,7 +1,7 @@
 // A history file damaged past its first pages ([path-fidelity] item 10): the `history` command refused it
 // on its first query, but the headless gateway and the web console opened it (header and schema intact) and
 // their recorders then retried forever against pages that never read. Every open now checks the whole file
-// (src/main/store/open/integrity-check.ts): the gateway and the history commands refuse it in one line that
+// (src/main/history/sqlite/open/integrity-check.ts): the gateway and the history commands refuse it in one line that
 // says what to do, the console keeps its history in memory and says why (as for any file it cannot open);
 // the file is left untouched. Real CLI processes on a real damaged SQLite file.
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteHistoryWriter } from '../../src/main/store';
+import { SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { cliPath, rawBackend, waitFor, writeConfig } from '../gateway/helpers';
 import { makeExecution, tempDir } from './fixtures';
 

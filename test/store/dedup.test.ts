@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getExecutionRecord, openStore, SqliteHistoryWriter } from '../../src/main/store';
+import { getExecutionRecord, openStore, SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { makeExecution, tempDir } from './fixtures';
 import { VOCABULARY } from '../../scripts/generate-executions';
 

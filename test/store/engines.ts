@@ -5,11 +5,11 @@
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { Recorder } from '../../src/shared/trace/execution';
-import { openStore, SqliteHistoryWriter } from '../../src/main/store';
-import type { HistoryStore } from '../../src/main/store/history-store';
-import { SqliteHistoryStore } from '../../src/main/store/sqlite-history-store';
-import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/store-postgres';
-import type { Redactor } from '../../src/main/store/redaction/redactor';
+import { openStore, SqliteHistoryWriter } from '../../src/main/history/sqlite';
+import type { HistoryStore } from '../../src/main/history/model/history-store';
+import { SqliteHistoryStore } from '../../src/main/history/sqlite/sqlite-history-store';
+import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/history/postgres';
+import type { Redactor } from '../../src/main/history/model/redaction/redactor';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { tempDir } from './fixtures';
 

@@ -7,12 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countExecutions, createRedactor, exportToString, importFromFile, importFromString, ImportError, openStore } from '../../src/main/store';
-import { fileLines, LineTooLongError } from '../../src/main/store/portability/line-reader';
+import { countExecutions, createRedactor, exportToString, importFromFile, importFromString, ImportError, openStore } from '../../src/main/history/sqlite';
+import { fileLines, LineTooLongError } from '../../src/main/history/model/portability/line-reader';
 import { buildEnvironment } from '../../src/main/services/bootstrap';
 import { createAppCore } from '../../src/main/services/app-core';
 import { silentLogger } from '../../src/main/services/environment';
-import { SqliteHistory } from '../../src/main/services/sqlite-history';
+import { SqliteHistory } from '../../src/main/history/sqlite';
 import { repoRoot } from '../app/helpers';
 import { dispatcherCalls } from '../app/dispatch';
 import { cliPath } from '../gateway/helpers';
@@ -145,7 +145,7 @@ describe('import through the app (history.import)', () => {
   it('applies the redaction configured in Settings (raw SQLite bytes)', async () => {
     const dataDir = fresh('app');
     const env = buildEnvironment({ mode: 'test', packageRoot: repoRoot, dataDir, logger: silentLogger });
-    const core = createAppCore(env, { history: new SqliteHistory(env.dbPath, silentLogger) });
+    const core = createAppCore(env, { history: SqliteHistory.open(env.dbPath) });
     const { call } = dispatcherCalls(() => core);
     try {
       await core.start({ demo: false });

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EncodedItem } from '../../src/main/store/sql/encoded';
-import { Journal } from '../../src/main/store/writer/journal';
+import type { EncodedItem } from '../../src/main/history/model/encode/encoded';
+import { Journal } from '../../src/main/history/model/recording/journal';
 import { tempDir } from './fixtures';
 
 const cleanups: (() => void)[] = [];

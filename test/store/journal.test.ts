@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countExecutions, openStore, SqliteHistoryWriter } from '../../src/main/store';
+import { countExecutions, openStore, SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { tempDir } from './fixtures';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

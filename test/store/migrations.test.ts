@@ -15,7 +15,7 @@ import {
   openStore,
   runMigrations,
   SqliteHistoryWriter,
-} from '../../src/main/store';
+} from '../../src/main/history/sqlite';
 import { makeExecution, tempDir } from './fixtures';
 
 const cleanups: (() => void)[] = [];

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countExecutions, listExecutions, openStore } from '../../src/main/store';
+import { countExecutions, listExecutions, openStore } from '../../src/main/history/sqlite';
 import { tempDir } from './fixtures';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { LATEST_VERSION, openStore, resolveDbPath, StoreOpenError } from '../../src/main/store';
+import { LATEST_VERSION, openStore, resolveDbPath, StoreOpenError } from '../../src/main/history/sqlite';
 import { tempDirsRemovedAfterEach } from './temp-dirs';
 
 const dir = tempDirsRemovedAfterEach();

@@ -2,8 +2,8 @@
 // migrated with its rows intact, gains the index the Traffic host filter and suggestions walk, and then
 // answers the host filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgHistoryStore, PgHistoryWriter, pgMigrations, runPgMigrations } from '../../src/main/store-postgres';
-import { createPool } from '../../src/main/store-postgres/connection';
+import { PgHistoryStore, PgHistoryWriter, pgMigrations, runPgMigrations } from '../../src/main/history/postgres';
+import { createPool } from '../../src/main/history/postgres/connection';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import { makeExecution } from './fixtures';
 

@@ -3,10 +3,10 @@
 // over gateways and sort every execution for each export page: 5 s a page instead of 60 ms.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXECUTION_COLUMNS, EXECUTION_FROM, EXECUTION_FROM_BY_KEY } from '../../src/main/store/sql/reader';
-import { encodeExecution } from '../../src/main/store/sql/encode';
-import { ExecutionInserter } from '../../src/main/store/sql/inserter';
-import { exportLines, getExecution, openStore } from '../../src/main/store';
+import { EXECUTION_COLUMNS, EXECUTION_FROM, EXECUTION_FROM_BY_KEY } from '../../src/main/history/sqlite/sql/reader';
+import { encodeExecution } from '../../src/main/history/model/encode/encode';
+import { ExecutionInserter } from '../../src/main/history/sqlite/sql/inserter';
+import { exportLines, getExecution, openStore } from '../../src/main/history/sqlite';
 import { rng, syntheticExecution } from '../../scripts/generate-executions';
 import { tempDir } from './fixtures';
 

@@ -12,7 +12,7 @@ import {
   ImportError,
   openStore,
   SqliteHistoryWriter,
-} from '../../src/main/store';
+} from '../../src/main/history/sqlite';
 import { makeExecution } from './fixtures';
 import { tempDirsRemovedAfterEach } from './temp-dirs';
 import { writeFileSync } from 'node:fs';

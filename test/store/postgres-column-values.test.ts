@@ -5,11 +5,11 @@
 // storable stand-in; the record's JSON keeps the original.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/store-postgres';
+import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/history/postgres';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import type { MessageRecord } from '../../src/shared/trace/messages';
 import { makeExecution } from './fixtures';
-import { INDEXED_TEXT_MAX } from '../../src/main/store-postgres/column-values';
+import { INDEXED_TEXT_MAX } from '../../src/main/history/postgres/column-values';
 
 const skip = postgresUnavailable();
 

@@ -6,7 +6,7 @@
 // next query on a fresh one.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgHistoryStore } from '../../src/main/store-postgres';
+import { PgHistoryStore } from '../../src/main/history/postgres';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 
 const skip = postgresUnavailable();

@@ -10,7 +10,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/store-postgres';
+import { openPgHistoryWriter, PgHistoryStore } from '../../src/main/history/postgres';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import type { MessageRecord } from '../../src/shared/trace/messages';

@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
-import { interceptorLatency, openStore, QueryError, SqliteHistoryWriter, type Store } from '../../src/main/store';
-import type { HistoryStore } from '../../src/main/store/history-store';
+import { interceptorLatency, openStore, QueryError, SqliteHistoryWriter, type Store } from '../../src/main/history/sqlite';
+import type { HistoryStore } from '../../src/main/history/model/history-store';
 import { makeExecution, tempDir } from './fixtures';
 import { ENGINES } from './engines';
 

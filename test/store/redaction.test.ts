@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRedactor, getExecutionRecord, listExecutions, openStore, RedactionPathError, SqliteHistoryWriter } from '../../src/main/store';
-import { parsePath, redactPaths } from '../../src/main/store/redaction/json-paths';
+import { createRedactor, getExecutionRecord, listExecutions, openStore, RedactionPathError, SqliteHistoryWriter } from '../../src/main/history/sqlite';
+import { parsePath, redactPaths } from '../../src/main/history/model/redaction/json-paths';
 import { makeExecution, tempDir } from './fixtures';
 
 const cleanups: (() => void)[] = [];

@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countExecutions, listExecutions, listSinkEvents, openStore, pruneHistory, SqliteHistoryWriter, type Store } from '../../src/main/store';
+import { countExecutions, listExecutions, listSinkEvents, openStore, pruneHistory, SqliteHistoryWriter, type Store } from '../../src/main/history/sqlite';
 import { makeExecution, tempDir } from './fixtures';
 
 const cleanups: (() => void)[] = [];

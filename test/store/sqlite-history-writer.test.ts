@@ -7,8 +7,8 @@ import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
-import { encodeExecution } from '../../src/main/store/sql/encode';
-import { countExecutions, openStore, SqliteHistoryWriter, type SqliteHistoryWriterOptions } from '../../src/main/store';
+import { encodeExecution } from '../../src/main/history/model/encode/encode';
+import { countExecutions, openStore, SqliteHistoryWriter, type SqliteHistoryWriterOptions } from '../../src/main/history/sqlite';
 import { makeExecution, tempDir } from './fixtures';
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -2,9 +2,12 @@
 // age, export → import round trips (all or nothing, duplicates skipped, redaction at rest applied),
 // and recording that is idempotent (the same execution recorded twice, e.g. by a restarted gateway
 // replaying its work, is stored once).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../../src/main/store';
-import { exportToText } from '../../src/main/store/history-store';
+import { createRedactor } from '../../src/main/history/model/redaction/redactor';
+import { exportToText } from '../../src/main/history/model/history-store';
 import { makeExecution } from './fixtures';
 import { ENGINES, type History } from './engines';
 
@@ -40,7 +43,7 @@ describe.each(ENGINES)('$name store port', (engine) => {
     await tenDays(history);
     const store = await history.open();
     expect(await store.countPrunable({ maxExecutions: 50 })).toBe(150);
-    expect(await store.prune({ maxExecutions: 50 })).toEqual({ deleted: 150, messagesDeleted: 0 });
+    expect(await store.prune({ maxExecutions: 50 })).toMatchObject({ deleted: 150, messagesDeleted: 0 });
     expect(await store.countExecutions()).toBe(50);
     const oldest = (await store.listExecutions({}, { limit: 1000 })).items.at(-1)!;
     expect(oldest.startedAt).toBe(new Date(NOW - 3 * DAY + 10 * 1000).toISOString());
@@ -87,6 +90,37 @@ describe.each(ENGINES)('$name store port', (engine) => {
     const one = await exportToText(from, { sessionId: 'day-3' });
     expect(one.count).toBe(20);
     expect(one.jsonl.split('\n').filter((l) => l.startsWith('{"type":"session"'))).toHaveLength(1);
+  });
+
+  it('imports an export file (the CLI import), all or nothing like a string', async () => {
+    const source = await engine.create();
+    await tenDays(source);
+    const exported = await exportToText(await source.open());
+    const dir = mkdtempSync(join(tmpdir(), 'ic-port-import-'));
+    try {
+      const file = join(dir, 'history.jsonl');
+      writeFileSync(file, exported.jsonl);
+      const to = await (await engine.create()).open();
+      expect(await to.importFromFile(file)).toEqual({ executions: 200, duplicates: 0, sessions: 10, gateways: 1 });
+      writeFileSync(file, `${exported.jsonl}not json\n`);
+      const empty = await (await engine.create()).open();
+      await expect(empty.importFromFile(file)).rejects.toThrow(/line 213/);
+      expect(await empty.countExecutions()).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("prune's report: the counts both engines share, and the file figures only where there is a file", async () => {
+    const history = await engine.create();
+    await tenDays(history);
+    const store = await history.open();
+    const report = await store.prune({ maxExecutions: 100, fullVacuum: true });
+    expect(report).toMatchObject({ deleted: 100, messagesDeleted: 0 });
+    if (engine.name === 'sqlite') {
+      expect(report).toMatchObject({ sessionsDeleted: 5, payloadsDeleted: expect.any(Number) as number });
+      expect(report.bytesAfter).toBeLessThanOrEqual(report.bytesBefore!);
+    } else expect(report.bytesBefore).toBeUndefined();
   });
 
   it('imports all or nothing, naming the bad line, and applies redaction at rest', async () => {

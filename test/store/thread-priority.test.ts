@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteHistoryWriter } from '../../src/main/store';
-import { WRITER_THREAD_NICE } from '../../src/main/store/writer/thread-priority';
+import { SqliteHistoryWriter } from '../../src/main/history/sqlite';
+import { WRITER_THREAD_NICE } from '../../src/main/history/sqlite/writer/thread-priority';
 import { makeExecution, tempDir } from './fixtures';
 
 /** Nice value of each thread of this process (field 19 of /proc/<pid>/task/<tid>/stat). */

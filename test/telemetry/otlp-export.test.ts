@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countExecutions, openStore } from '../../src/main/store';
+import { countExecutions, openStore } from '../../src/main/history/sqlite';
 import { LineClient, cliPath, everythingBackend, freePort, rawBackend, waitFor, writeConfig } from '../gateway/helpers';
 import { OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
 

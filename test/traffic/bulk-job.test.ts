@@ -6,13 +6,13 @@ import type { BulkJob } from '../../src/shared/api/models-traffic';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { BulkReplayJob } from '../../src/main/services/traffic/bulk-replay';
 import type { Replayer } from '../../src/main/services/traffic/replayer';
-import type { ExecutionDetailView } from '../../src/main/services/traffic/traffic-port';
+import type { ExecutionDetail } from '../../src/main/history/model/executions';
 
-function original(id: string, outcome: ExecutionRecord['outcome'], responseReturned: unknown = { ok: 1 }): ExecutionDetailView {
+function original(id: string, outcome: ExecutionRecord['outcome'], responseReturned: unknown = { ok: 1 }): ExecutionDetail {
   return { id, gateway: 'g', event: 'tools/call', startedAt: '2026-01-01T00:00:00Z', durationMs: 1, outcome, responseReturned, sinkEvents: [], replayedBy: [] };
 }
 
-function replayer(replay: (o: ExecutionDetailView) => Promise<ExecutionRecord>): Replayer & { closed: boolean } {
+function replayer(replay: (o: ExecutionDetail) => Promise<ExecutionRecord>): Replayer & { closed: boolean } {
   const r = { closed: false, replay, close: async () => void (r.closed = true) };
   return r as unknown as Replayer & { closed: boolean };
 }

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listExecutions, listSinkEvents, openStore, type Store } from '../../src/main/store';
-import { encodeExecution } from '../../src/main/store/sql/encode';
-import { ExecutionInserter } from '../../src/main/store/sql/inserter';
+import { listExecutions, listSinkEvents, openStore, type Store } from '../../src/main/history/sqlite';
+import { encodeExecution } from '../../src/main/history/model/encode/encode';
+import { ExecutionInserter } from '../../src/main/history/sqlite/sql/inserter';
 import { rng, syntheticExecution } from '../../scripts/generate-executions';
 
 const dir = mkdtempSync(join(tmpdir(), 'ic-plans-'));

@@ -3,10 +3,9 @@
 // engines (histories recorded before this change included), while the outcome stays what the chain decided;
 // a blocked call's block message (also isError: true) is not a tool error.
 import { describe, expect, it } from 'vitest';
-import { StoreTraffic } from '../../src/main/services/traffic/store-traffic';
-import { SqliteTraffic } from '../../src/main/services/traffic/sqlite-traffic';
-import { openStore } from '../../src/main/store';
-import type { TrafficPort } from '../../src/main/services/traffic/traffic-port';
+import { HistoryService } from '../../src/main/services/history/history-service';
+import type { HistoryStore, RecordingHistory } from '../../src/main/history/model/history-store';
+import { MemoryRecorder } from '../../src/shared/trace/execution';
 import { makeExecution } from '../store/fixtures';
 import { ENGINES } from '../store/engines';
 
@@ -32,12 +31,9 @@ describe.each(ENGINES)('$name: tool errors in the Traffic list', (engine) => {
     await recorder.close();
 
     const store = await history.open();
-    const ports: TrafficPort[] = [new StoreTraffic(store)];
-    // The desktop console reads SQLite through its own adapter: both are checked.
-    const sqliteFile = engine.name === 'sqlite' ? openStore(history.location) : undefined;
-    if (sqliteFile) ports.push(new SqliteTraffic(sqliteFile.db));
-    for (const port of ports) {
-      const { items } = await port.page({}, undefined, 100);
+    // The console reads every engine through the one history service: its pages read the store port only.
+    for (const service of [new HistoryService(readsOnly(store))]) {
+      const { items } = await service.page({}, undefined, 100);
       const row = (id: string) => items.find((i) => i.id === id)!;
       expect(
         items
@@ -49,6 +45,10 @@ describe.each(ENGINES)('$name: tool errors in the Traffic list', (engine) => {
       expect(row(mutatedFailedLarge.id).outcome).toBe('mutated');
       expect(row(blocked.id).toolError).toBeUndefined();
     }
-    sqliteFile?.close();
   });
 });
+
+/** The store as a recording history whose recorder nobody uses (the service's reads need only the store). */
+function readsOnly(store: HistoryStore): RecordingHistory {
+  return Object.assign(Object.create(store) as HistoryStore, { recorder: new MemoryRecorder(), redactor: undefined, setRedaction() {} });
+}

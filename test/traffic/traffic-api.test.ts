@@ -8,10 +8,9 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { ApiEvent } from '../../src/shared/api/events';
 import type { BulkJob, TrafficRow } from '../../src/shared/api/models-traffic';
 import { gatewayRuntimeFactory } from '../../src/main/services/gateway-adapter';
-import { SqliteHistory } from '../../src/main/services/sqlite-history';
-import { silentLogger } from '../../src/main/services/environment';
+import { SqliteHistory } from '../../src/main/history/sqlite';
 import type { AppCore } from '../../src/main/services/app-core';
-import { importFromString, openStore } from '../../src/main/store';
+import { importFromString, openStore } from '../../src/main/history/sqlite';
 import { dispatcherCalls } from '../app/dispatch';
 import { tempDir, testCore } from '../app/helpers';
 import { connectHttpClient } from '../app/mcp-client';
@@ -39,7 +38,7 @@ describe('Traffic API over a real gateway and store', () => {
   }
 
   beforeAll(async () => {
-    const history = new SqliteHistory(join(t.dir, 'history.db'), silentLogger);
+    const history = SqliteHistory.open(join(t.dir, 'history.db'));
     core = testCore(t.dir, { runtimeFactory: gatewayRuntimeFactory, history });
     core.onEvent((e) => events.push(e));
     await core.start({ demo: false });

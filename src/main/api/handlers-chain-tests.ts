@@ -14,7 +14,7 @@ export function buildChainTestHandlers(d: HandlerDeps): Handlers {
       if (!parsed.ok) throw new ApiError('invalid_config', `The draft config is invalid:\n${formatConfigErrors(parsed.errors)}`);
       return parsed.config;
     },
-    readRecord: async (executionId) => (await d.history.store?.getExecutionRecord(executionId)) ?? undefined,
+    readRecord: (executionId) => d.history.history.getExecutionRecord(executionId),
   });
   return {
     'tests.list': ({ id }) => tests.list(id),

@@ -2,17 +2,17 @@
 // whichever engine keeps them (SQLite or PostgreSQL). Without a store (history kept in memory) there are
 // no messages, and the procedures say so.
 import { ApiError } from '../../shared/api/envelope';
-import type { HistoryStore } from '../store/history-store';
+import type { HistoryStore } from '../history/model/history-store';
+import { QueryError } from '../history/model/query-error';
 import type { HandlerDeps } from './handlers';
 import type { Handlers } from './dispatcher';
-import { QueryError } from '../store';
 
 export function buildMessagesHandlers(d: HandlerDeps): Handlers {
   const store = (): HistoryStore => {
-    if (!d.history.store) {
+    if (d.history.kind === 'memory') {
       throw new ApiError('unavailable', 'Messages are recorded in the history store (SQLite or PostgreSQL), which is not in use (app.info says why).');
     }
-    return d.history.store;
+    return d.history.history;
   };
   return {
     'messages.sessions': ({ gateway }) => store().listMessageSessions(gateway),

@@ -1,55 +1,36 @@
-// Handlers of the Traffic and Sinks procedures (history reads, replay, bulk replay, sink events). They
-// read the SQLite store through SqliteTraffic, or the traffic port a store brings (PostgreSQL); without
-// a store only the generic history procedures work and the rest say so.
+// Handlers of the Traffic and Sinks procedures (history reads, replay, bulk replay, sink events), through
+// the history service over the history in use, whichever engine keeps it. Without a store (history kept in
+// memory) the reads of the generic history procedures work and the Traffic-only ones say so.
 import { ApiError } from '../../shared/api/envelope';
 import type { HistoryFilter } from '../../shared/api/models';
-import type { SqliteHistoryWriter } from '../store';
 import type { HandlerDeps } from './handlers';
 import type { Handlers } from './dispatcher';
-import { SqliteTraffic } from '../services/traffic/sqlite-traffic';
 import { TrafficService } from '../services/traffic/traffic-service';
-import type { TrafficPort } from '../services/traffic/traffic-port';
+import type { HistoryService } from '../services/history/history-service';
 
 /** Beyond this, an export belongs to the CLI (`interceptor-console export`), which streams to a file. */
 const MAX_EXPORT = 20_000;
 
 export function buildTrafficHandlers(d: HandlerDeps): Handlers {
   const { history, manager } = d;
-  // Read per call: Settings may switch the store while the console runs. Built once per store in use.
-  let built: { key: unknown; traffic: TrafficPort | undefined; service: TrafficService | undefined } | undefined;
-  const current = () => {
-    const sqlite = (history.recorder as Partial<SqliteHistoryWriter>).store;
-    const key = history.traffic ?? sqlite;
-    if (!built || built.key !== key) {
-      const traffic = history.traffic ?? (history.kind === 'sqlite' && sqlite ? new SqliteTraffic(sqlite.db) : undefined);
-      const service = traffic
-        ? new TrafficService({ manager, traffic, recorder: history.recorder, emit: d.emit, liveHost: (id) => manager.replayHost(id) })
-        : undefined;
-      built = { key, traffic, service };
-    }
-    return built;
-  };
-  const store = (): TrafficPort => current().traffic ?? unavailable();
-  const replays = (): TrafficService => current().service ?? unavailable();
+  const replayService = new TrafficService({ manager, history, recorder: history.recorder, emit: d.emit, liveHost: (id) => manager.replayHost(id) });
+  // Read per call: Settings may switch the store while the console runs (to or from one in memory).
+  const store = (): HistoryService => (history.kind === 'memory' ? unavailable() : history);
+  const replays = (): TrafficService => (history.kind === 'memory' ? unavailable() : replayService);
 
   return {
-    'history.query': ({ filter, cursor, limit }) => {
-      const { traffic } = current();
-      return traffic ? traffic.page(filter, cursor, limit) : history.query(filter, cursor, limit);
-    },
+    'history.query': ({ filter, cursor, limit }) => history.page(filter, cursor, limit),
     'history.count': ({ filter, cap }) => store().count(filter, cap),
     'history.facets': () => store().facets(),
     'history.detail': async ({ executionId }) => {
-      const { traffic } = current();
-      const detail = await (traffic ? traffic.detail(executionId) : history.detail(executionId));
+      const detail = await history.detail(executionId);
       if (!detail) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
       return detail as never;
     },
     'history.export': async ({ filter, ids }) => {
       if (ids) return store().exportIds(ids);
-      const { traffic } = current();
-      if (traffic) tooMany(await traffic.count(filter, MAX_EXPORT), filter);
-      return history.exportJsonl(filter);
+      tooMany(await history.count(filter, MAX_EXPORT), filter);
+      return history.exportFiltered(filter);
     },
 
     'replay.run': ({ executionId, mode, params }) => replays().replay(executionId, mode, params) as never,

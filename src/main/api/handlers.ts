@@ -4,12 +4,12 @@ import type { ApiEvent } from '../../shared/api/events';
 import { ClientConfigError, parseClientConfig } from '../../shared/client-config/parse';
 import type { AppEnvironment } from '../services/environment';
 import type { GatewayManager } from '../services/gateway-manager';
-import type { HistoryPort } from '../services/history-port';
+import type { HistoryService } from '../services/history/history-service';
 import type { SettingsStore } from '../services/settings';
 import type { ChainPort, ServerPoolPort } from '../services/ports';
 import { listExamples, localizeConfig } from '../services/examples';
 import { buildSnippets } from '../services/snippets';
-import { isPostgresUrl, redactUrl, testConnection } from '../store-postgres/connection';
+import { isPostgresUrl, redactUrl, testConnection } from '../history/postgres';
 import { importedServerConfig, importProblem, pasteBackConfig } from '../services/import-servers';
 import type { Handlers } from './dispatcher';
 import { buildTrafficHandlers } from './handlers-traffic';
@@ -26,7 +26,7 @@ export interface HandlerDeps {
   env: AppEnvironment;
   manager: GatewayManager;
   settings: SettingsStore;
-  history: HistoryPort;
+  history: HistoryService;
   chain?: ChainPort;
   pool?: ServerPoolPort;
   emit(event: ApiEvent): void;
@@ -59,7 +59,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
         store: history.kind !== 'memory',
         replay: history.kind !== 'memory',
       },
-      ...((history as { unavailableReason?: string }).unavailableReason ? { storeError: (history as { unavailableReason?: string }).unavailableReason } : {}),
+      ...(history.unavailableReason ? { storeError: history.unavailableReason } : {}),
     }),
 
     'gateways.list': () => manager.list(),
@@ -164,7 +164,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
       return { deleted };
     },
 
-    'history.prunePreview': (options) => history.countPrunable(options),
+    'history.prunePreview': (options) => history.prunePreview(options),
     'history.testConnection': async ({ url }) => {
       if (!isPostgresUrl(url)) throw new ApiError('invalid_input', 'Not a PostgreSQL connection string: use postgres://USER:PASSWORD@HOST:PORT/DATABASE.');
       return testConnection(url);

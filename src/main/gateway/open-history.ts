@@ -1,6 +1,6 @@
-// Where a headless gateway records: the SQLite store (src/main/store) at --db, $INTERCEPTOR_CONSOLE_DB, or
+// Where a headless gateway records: the SQLite store (src/main/history/sqlite) at --db, $INTERCEPTOR_CONSOLE_DB, or
 // the data folder's history.db; or, when that value is a postgres:// connection string, a PostgreSQL
-// database shared with the team's other gateways (src/main/store-postgres).
+// database shared with the team's other gateways (src/main/history/postgres).
 // SQLite: WAL mode lets the app read the same file while this process writes it. With the journal on, a
 // record the gateway confirmed to its client survives a SIGKILL of this process: it is on disk (next to
 // the database) within the journal interval, and the next recorder opened on the database replays it.
@@ -16,8 +16,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Recorder } from '../../shared/trace/execution';
-import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath, type Redactor } from '../store';
-import { isPostgresUrl, openPgHistoryWriter, redactUrl } from '../store-postgres';
+import type { Redactor } from '../history/model/redaction/redactor';
+import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath } from '../history/sqlite';
+import { isPostgresUrl, openPgHistoryWriter, redactUrl } from '../history/postgres';
 
 /** Names this process's rows in a shared database (a container's hostname is rarely telling). */
 export const HOST_ENV_VAR = 'INTERCEPTOR_CONSOLE_HOST';

@@ -7,7 +7,8 @@ import { buildHandlers } from '../api/handlers';
 import type { AppEnvironment } from './environment';
 import { GatewayManager } from './gateway-manager';
 import type { GatewayRuntimeFactory } from './gateway-runtime';
-import type { HistoryPort } from './history-port';
+import type { RecordingHistory } from '../history/model/history-store';
+import { HistoryService } from './history/history-service';
 import { RecorderWithLiveUpdates } from './recorder-with-live-updates';
 import { SettingsStore } from './settings';
 import { ensureDemoGateway } from './demo-gateway';
@@ -19,7 +20,7 @@ import { SwitchableHistory } from './history-switch/switchable-history';
 import { switchHistoryStore } from './history-switch/store-switch';
 
 export interface CorePorts {
-  history: HistoryPort;
+  history: RecordingHistory;
   runtimeFactory?: GatewayRuntimeFactory;
   chain?: ChainPort;
   pool?: ServerPoolPort;
@@ -50,6 +51,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   };
   // Settings can switch the store while the console runs: every service holds this one forwarding history.
   const history = new SwitchableHistory(ports.history);
+  const historyService = new HistoryService(history);
   const recorder = new RecorderWithLiveUpdates(history.recorder, emit);
   // Simulations wrap the runtime factory, so the Playground exists before the manager it serves.
   const playground = new PlaygroundServices(
@@ -60,13 +62,13 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
   const manager = new GatewayManager(env, recorder, playground.withSimulation(ports.runtimeFactory));
   playground.attach(manager);
   manager.onEvent(emit);
-  const settings = new SettingsStore(env.dataDir, env.logger, (next) => history.checkRedaction(next.redactPaths));
+  const settings = new SettingsStore(env.dataDir, env.logger, (next) => historyService.checkRedaction(next.redactPaths));
   const pauses = new PauseService(manager, emit);
   const handlers = buildHandlers({
     env,
     manager,
     settings,
-    history,
+    history: historyService,
     chain: ports.chain,
     pool: ports.pool,
     emit,
@@ -76,7 +78,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
     switchStore: (target) => switchHistoryStore({ env, settings, history, emit }, target),
   });
   const dispatcher = createDispatcher(handlers, env.logger);
-  const policy = new HistoryPolicy(history, () => settings.get(), env.logger, emit);
+  const policy = new HistoryPolicy(historyService, () => settings.get(), env.logger, emit);
   listeners.add((event) => {
     if (event.type === 'tables.changed' && event.tables.includes('settings')) policy.apply();
   });

@@ -4,10 +4,10 @@ import { join, resolve } from 'node:path';
 import { ensurePrivateDir } from '../files/private-files';
 import { createAppCore, type AppCore, type CorePorts } from './app-core';
 import { cliLaunchFor, defaultDbPath, stderrLogger, systemClock, type AppEnvironment, type Logger } from './environment';
-import type { HistoryPort } from './history-port';
+import type { RecordingHistory } from '../history/model/history-store';
 import { InMemoryHistory } from './in-memory-history';
 import { openHistoryAt, savedHistoryUrl } from './history-switch/history-location';
-import { isPostgresUrl } from '../store-postgres';
+import { isPostgresUrl } from '../history/postgres';
 import { gatewayRuntimeFactory } from './gateway-adapter';
 import { InterceptorServerPool } from './pool/pool';
 import { PoolChainService } from './pool/chain-service';
@@ -63,7 +63,7 @@ export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
  * that refuses the connection; or, in a development Electron, a better-sqlite3 built for Node's ABI)
  * the console still runs, keeping history in memory, and says why.
  */
-export async function openHistory(env: AppEnvironment): Promise<HistoryPort> {
+export async function openHistory(env: AppEnvironment): Promise<RecordingHistory> {
   try {
     return await openHistoryAt(env.dbPath, env.logger);
   } catch (err) {

@@ -56,7 +56,7 @@ export function stderrLogger(prefix = 'interceptor-console', level: 'debug' | 'i
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The default data folder when none is given (Electron uses its userData instead). */
-export { defaultDataDir } from '../store/open/data-dir';
+export { defaultDataDir } from '../history/model/data-dir';
 
 /** The SQLite file: `INTERCEPTOR_CONSOLE_DB` wins, else `<dataDir>/history.db`. */
 export function defaultDbPath(dataDir: string): string {

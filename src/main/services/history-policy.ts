@@ -3,7 +3,7 @@
 import type { ApiEvent } from '../../shared/api/events';
 import type { Settings } from '../../shared/api/models';
 import type { Logger } from './environment';
-import type { HistoryPort } from './history-port';
+import type { HistoryService } from './history/history-service';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 
@@ -11,7 +11,7 @@ export class HistoryPolicy {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly history: HistoryPort,
+    private readonly history: HistoryService,
     private readonly settings: () => Settings,
     private readonly logger: Logger,
     private readonly emit: (event: ApiEvent) => void,
@@ -26,7 +26,7 @@ export class HistoryPolicy {
   /** Call after a settings change. */
   apply(): void {
     try {
-      this.history.setRedaction?.(this.settings().redactPaths);
+      this.history.setRedaction(this.settings().redactPaths);
     } catch (err) {
       this.logger.error('redaction paths rejected; recording continues without them', err);
     }

@@ -2,7 +2,7 @@
 // the writers that run outside the console: the headless gateway (its "Connect a client" snippets pass the
 // console's data folder) and `import`. The console applies the same setting to its own store
 // (history-policy.ts), so every writer of a history follows one rule, on SQLite and PostgreSQL alike.
-import { createRedactor, type Redactor } from '../store';
+import { createRedactor, type Redactor } from '../history/model/redaction/redactor';
 import { readSavedSettings, settingsPath } from './settings';
 
 export class RedactionSettingsError extends Error {

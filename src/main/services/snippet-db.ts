@@ -3,8 +3,7 @@
 // files and its command line is visible to every local user (`ps`), so the password goes into an
 // owner-only file (0600, in the 0700 data folder) that the launched gateway reads with
 // --db-password-file. (PGPASSWORD would do too, but a snippet carrying it would carry the password.)
-import { isPostgresUrl } from '../store-postgres';
-import { splitPassword } from '../store-postgres/password';
+import { isPostgresUrl, splitPassword } from '../history/postgres';
 import { keepPasswordPrivately } from './history-switch/history-location';
 
 export interface SnippetDb {

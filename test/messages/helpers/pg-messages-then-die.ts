@@ -3,7 +3,7 @@
 // until its journal holds every record, then dies by SIGKILL, as a crashed gateway would: no flush, no close.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openPgHistoryWriter } from '../../../src/main/store-postgres';
+import { openPgHistoryWriter } from '../../../src/main/history/postgres';
 import { makeExecution } from '../../store/fixtures';
 import { killedGatewayMessages } from './killed-gateway';
 

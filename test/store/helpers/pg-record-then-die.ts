@@ -3,7 +3,7 @@
 // as a crashed gateway would: no flush, no close.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openPgHistoryWriter } from '../../../src/main/store-postgres';
+import { openPgHistoryWriter } from '../../../src/main/history/postgres';
 import { makeExecution } from '../fixtures';
 
 const [url, journal, count] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])];

@@ -3,7 +3,7 @@
 // SIGKILL, as a crashed gateway would: no flush, no close.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { SqliteHistoryWriter } from '../../../src/main/store';
+import { SqliteHistoryWriter } from '../../../src/main/history/sqlite';
 import { makeExecution } from '../fixtures';
 
 const [db, count] = [process.argv[2]!, Number(process.argv[3])];

@@ -1,7 +1,7 @@
 // Child process of the multi-process test: records N executions into a shared history file
 // through the real recorder, in bursts, then prints its recorder stats as JSON.
 // Usage: node --import tsx write-executions.ts DB COUNT PREFIX BASE_MS [BUSY_TIMEOUT_MS]
-import { SqliteHistoryWriter } from '../../../src/main/store';
+import { SqliteHistoryWriter } from '../../../src/main/history/sqlite';
 import { makeExecution } from '../fixtures';
 
 const [db, countText, prefix, baseText, busyText] = process.argv.slice(2);

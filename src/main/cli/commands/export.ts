@@ -1,10 +1,9 @@
 // `interceptor-console export`: the history as JSONL (lossless; `import` reads it back).
 import { closeSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { openPrivateFile } from '../../files/private-files';
-import { exportLines } from '../../store';
 import { CliFailure, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { dbOption, dbUsage, openHistory, postgresTarget, withHistory, withPostgres } from './history-db';
+import { dbOption, dbUsage, withHistoryStore } from './history-db';
 
 const usage = `Usage: interceptor-console export [--db FILE] [--out FILE]
 
@@ -31,9 +30,7 @@ export const exportCommand: CliCommand = {
   usage,
   async run(argv) {
     const { values } = parseFlags(argv, { ...dbOption, out: { type: 'string' } });
-    const pg = postgresTarget(values.db, values['db-password-file']);
-    if (pg) return withPostgres(pg, (store) => writeExport(store.exportLines(), values.out));
-    return withHistory(openHistory(values.db, { read: true }), (store) => writeExport(exportLines(store.db), values.out));
+    return withHistoryStore(values, { read: true }, (store) => writeExport(store.exportLines(), values.out));
   },
 };
 

@@ -11,7 +11,7 @@ import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
 import { openGatewayHistory } from '../../gateway/open-history';
 import { RedactionSettingsError, savedRedactor } from '../../services/saved-redaction';
-import { defaultDataDir } from '../../store';
+import { defaultDataDir } from '../../history/model/data-dir';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 import { dbOption, withDbPassword } from './history-db';

@@ -1,13 +1,24 @@
 // Shared by the history commands (history, export, import, prune): the --db option, opening the
-// file with the store's checks, and turning the store's errors into CLI errors (usage → exit 2,
+// history it names (SQLite file or PostgreSQL) as the one store port with the store's checks, and
+// turning the store's errors into CLI errors (usage → exit 2,
 // failure → exit 1 with one line saying what to do, never a stack trace: a file damaged past its
 // first page is only found out by the query that reads the damage).
 import Database from 'better-sqlite3';
 import { defaultDataDir } from '../../services/environment';
-import { classifySqliteError, DB_ENV_VAR, openStore, openStoreForReading, QueryError, resolveDbPath, StoreOpenError, type Store } from '../../store';
+import type { HistoryStore } from '../../history/model/history-store';
+import { QueryError } from '../../history/model/query-error';
+import {
+  classifySqliteError,
+  DB_ENV_VAR,
+  openStore,
+  openStoreForReading,
+  resolveDbPath,
+  SqliteHistoryStore,
+  StoreOpenError,
+  type Store,
+} from '../../history/sqlite';
+import { isPostgresUrl, PgHistoryStore, withPasswordFromFile } from '../../history/postgres';
 import { CliFailure, UsageError } from '../command';
-import { isPostgresUrl, PgHistoryStore } from '../../store-postgres';
-import { withPasswordFromFile } from '../../store-postgres/password';
 
 /** The --db flag every history command takes (spread into its parseFlags options), with the password file for a PostgreSQL URL. */
 export const dbOption = { db: { type: 'string' }, 'db-password-file': { type: 'string' } } as const;
@@ -42,29 +53,41 @@ export function postgresTarget(flag: string | undefined, passwordFile?: string):
   return isPostgresUrl(value) ? value.trim() : undefined;
 }
 
-/** Opens the PostgreSQL history (migrating it), runs the work, closes it; errors are one line without the password. */
-export async function withPostgres<T>(url: string, work: (store: PgHistoryStore) => Promise<T>): Promise<T> {
-  let store: PgHistoryStore;
-  try {
-    store = await PgHistoryStore.open(url);
-  } catch (err) {
-    throw new CliFailure(`cannot open the history database: ${(err as Error).message}`);
-  }
+/**
+ * Opens the history --db names (an SQLite file, or PostgreSQL for a postgres:// URL, migrated on open),
+ * runs the command's work on the store port, and closes it. `read`: the command only reads (history,
+ * export), so an SQLite file on a read-only path is opened read-only rather than refused (said on stderr);
+ * `create`: a missing SQLite file is created (import). A bad filter value is a usage error; an SQLite error
+ * on the way (a page damaged past the header, a disk that turned read-only, a lock held too long) becomes
+ * one line naming the file and what to do; a server that cannot be reached, one line without the password.
+ */
+export async function withHistoryStore<T>(
+  values: { db?: string | undefined; 'db-password-file'?: string | undefined },
+  options: { create?: boolean; read?: boolean },
+  work: (store: HistoryStore) => Promise<T>,
+): Promise<T> {
+  const pg = postgresTarget(values.db, values['db-password-file']);
+  const store = pg ? await openPostgres(pg) : new SqliteHistoryStore(openSqliteFile(values.db, options), true);
   try {
     return await work(store);
   } catch (err) {
     if (err instanceof QueryError) throw new UsageError(err.message);
+    if (err instanceof Database.SqliteError) throw new CliFailure(classifySqliteError(err, store.location).message);
     throw err;
   } finally {
     await store.close();
   }
 }
 
-/**
- * Opens the history file. `read`: the command only reads (history, export), so a file on a
- * read-only path is opened read-only rather than refused (said on stderr).
- */
-export function openHistory(flag: string | undefined, options: { create?: boolean; read?: boolean } = {}): Store {
+async function openPostgres(url: string): Promise<HistoryStore> {
+  try {
+    return await PgHistoryStore.open(url);
+  } catch (err) {
+    throw new CliFailure(`cannot open the history database: ${(err as Error).message}`);
+  }
+}
+
+function openSqliteFile(flag: string | undefined, options: { create?: boolean; read?: boolean }): Store {
   const path = resolveDbPath({ ...(flag ? { flag } : {}), dataDir: defaultDataDir() });
   try {
     if (options.read) {
@@ -75,34 +98,6 @@ export function openHistory(flag: string | undefined, options: { create?: boolea
     return openStore(path, { create: options.create ?? false });
   } catch (err) {
     if (err instanceof StoreOpenError) throw new CliFailure(err.message);
-    throw err;
-  }
-}
-
-/**
- * Runs a command's work on an open history and closes it: an SQLite error on the way (a page
- * damaged past the header, a disk that turned read-only, a lock held too long) becomes one line
- * naming the file and what to do.
- */
-export async function withHistory<T>(store: Store, work: (store: Store) => T | Promise<T>): Promise<T> {
-  try {
-    return await work(store);
-  } catch (err) {
-    if (err instanceof Database.SqliteError) {
-      throw new CliFailure(classifySqliteError(err, store.path).message);
-    }
-    throw err;
-  } finally {
-    store.close();
-  }
-}
-
-/** Bad filter values are usage errors; anything else propagates. */
-export function asUsage<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof QueryError) throw new UsageError(err.message);
     throw err;
   }
 }

@@ -1,10 +1,11 @@
 // `interceptor-console history`: recorded executions, newest first, as a table or as JSON (each
 // execution in full: both chain traces with every step, the blocking interceptor, sink events).
 import type { ExecutionOutcome } from '../../../shared/trace/execution';
-import { getExecution, listExecutions, type ExecutionFilter, type ExecutionSummary } from '../../store';
+import type { ExecutionFilter } from '../../history/model/filters';
+import type { ExecutionSummary } from '../../history/model/executions';
 import { UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { asUsage, dbOption, dbUsage, openHistory, positiveInt, postgresTarget, withHistory, withPostgres } from './history-db';
+import { dbOption, dbUsage, positiveInt, withHistoryStore } from './history-db';
 
 const usage = `Usage: interceptor-console history [--db FILE] [filters] [--limit N] [--cursor C] [--json]
 
@@ -87,30 +88,18 @@ export const historyCommand: CliCommand = {
     if (values.until) filter.until = values.until;
     if (values.search) filter.search = values.search;
 
-    const pg = postgresTarget(values.db, values['db-password-file']);
-    if (pg) {
-      return withPostgres(pg, async (store) => {
-        const page = await store.listExecutions(filter, { limit, cursor: values.cursor ?? null });
-        if (values.json) {
-          const full = [];
-          for (const s of page.items) full.push(await store.getExecution(s.id));
-          console.log(
-            JSON.stringify(
-              full.filter((d) => d !== undefined),
-              null,
-              2,
-            ),
-          );
-        } else console.log(page.items.length === 0 ? 'No recorded executions match.' : table(page.items));
-        if (page.nextCursor) console.error(`More: add --cursor ${page.nextCursor}`);
-        return 0;
-      });
-    }
-    return withHistory(openHistory(values.db, { read: true }), (store) => {
-      const page = asUsage(() => listExecutions(store.db, filter, { limit, cursor: values.cursor ?? null }));
+    return withHistoryStore(values, { read: true }, async (store) => {
+      const page = await store.listExecutions(filter, { limit, cursor: values.cursor ?? null });
       if (values.json) {
-        const full = page.items.map((s) => getExecution(store.db, s.id)).filter((d) => d !== undefined);
-        console.log(JSON.stringify(full, null, 2));
+        const full = [];
+        for (const s of page.items) full.push(await store.getExecution(s.id));
+        console.log(
+          JSON.stringify(
+            full.filter((d) => d !== undefined),
+            null,
+            2,
+          ),
+        );
       } else if (page.items.length === 0) {
         console.log('No recorded executions match.');
       } else {

@@ -1,13 +1,14 @@
 // `interceptor-console import`: reads a JSONL export into a history database, all or nothing, under
 // the same rules as recording: the redaction at rest configured in the data folder's settings is
 // applied, and gateway configs lose their credentials.
-import { existsSync, readFileSync } from 'node:fs';
-import { DEFAULT_MAX_LINE_BYTES, importFromFile, ImportError, type ImportResult } from '../../store';
+import { existsSync } from 'node:fs';
+import { DEFAULT_MAX_LINE_BYTES } from '../../history/model/portability/line-reader';
+import { ImportError, type ImportResult } from '../../history/model/portability/parse-export-lines';
 import { defaultDataDir } from '../../services/environment';
 import { RedactionSettingsError, savedRedactor } from '../../services/saved-redaction';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlagsAndPositionals } from '../flags';
-import { dbOption, dbUsage, openHistory, positiveNumber, postgresTarget, withHistory, withPostgres } from './history-db';
+import { dbOption, dbUsage, positiveNumber, withHistoryStore } from './history-db';
 
 const usage = `Usage: interceptor-console import [--db FILE] [--max-line-mb N] EXPORT.jsonl
 
@@ -54,22 +55,9 @@ export const importCommand: CliCommand = {
         `imported ${result.executions} execution(s), ${result.sessions} session(s), ${result.gateways} gateway(s)` +
           (result.duplicates > 0 ? `; ${result.duplicates} execution(s) were already present and were skipped` : ''),
       );
-    const pg = postgresTarget(values.db, values['db-password-file']);
-    if (pg) {
-      // One transaction on the server: the file is read whole (its lines are still bounded).
-      return withPostgres(pg, async (store) => {
-        try {
-          report(await store.importFromString(readFileSync(file, 'utf8'), options));
-          return 0;
-        } catch (err) {
-          if (err instanceof ImportError) throw new CliFailure(`${file}: ${err.message} Fix that line (or re-export) and import again.`);
-          throw err;
-        }
-      });
-    }
-    return withHistory(openHistory(values.db, { create: true }), (store) => {
+    return withHistoryStore(values, { create: true }, async (store) => {
       try {
-        report(importFromFile(store.db, file, options));
+        report(await store.importFromFile(file, options));
         return 0;
       } catch (err) {
         if (err instanceof ImportError) throw new CliFailure(`${file}: ${err.message} Fix that line (or re-export) and import again.`);

@@ -1,8 +1,7 @@
 // `interceptor-console prune`: retention by count and/or age, then the space is given back.
-import { pruneHistory } from '../../store';
 import { UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
-import { dbOption, dbUsage, openHistory, positiveInt, positiveNumber, postgresTarget, withHistory, withPostgres } from './history-db';
+import { dbOption, dbUsage, positiveInt, positiveNumber, withHistoryStore } from './history-db';
 
 const usage = `Usage: interceptor-console prune [--db FILE] [--max-executions N] [--max-age-days D] [--vacuum]
 
@@ -36,27 +35,21 @@ export const pruneCommand: CliCommand = {
     if (maxExecutions === undefined && maxAgeDays === undefined) {
       throw new UsageError('give --max-executions N and/or --max-age-days D: prune deletes nothing without a limit');
     }
-    const pg = postgresTarget(values.db, values['db-password-file']);
-    if (pg) {
-      return withPostgres(pg, async (store) => {
-        const { deleted, messagesDeleted } = await store.prune({
-          ...(maxExecutions !== undefined ? { maxExecutions } : {}),
-          ...(maxAgeDays !== undefined ? { maxAgeDays } : {}),
-        });
-        console.log(`deleted ${deleted} execution(s), ${messagesDeleted} message(s) from PostgreSQL (autovacuum reclaims the space)`);
-        return 0;
-      });
-    }
-    return withHistory(openHistory(values.db), (store) => {
-      const result = pruneHistory(store.db, {
+    return withHistoryStore(values, {}, async (store) => {
+      const result = await store.prune({
         ...(maxExecutions !== undefined ? { maxExecutions } : {}),
         ...(maxAgeDays !== undefined ? { maxAgeDays } : {}),
         fullVacuum: values.vacuum ?? false,
       });
-      console.log(
-        `deleted ${result.deleted} execution(s), ${result.messagesDeleted} message(s), ${result.payloadsDeleted} unused payload(s), ${result.sessionsDeleted} session(s); ` +
-          `file ${mb(result.bytesBefore)} → ${mb(result.bytesAfter)}`,
-      );
+      // A file says what it gave back; a server's autovacuum reclaims the space later.
+      if (result.bytesBefore === undefined || result.bytesAfter === undefined) {
+        console.log(`deleted ${result.deleted} execution(s), ${result.messagesDeleted} message(s) from PostgreSQL (autovacuum reclaims the space)`);
+      } else {
+        console.log(
+          `deleted ${result.deleted} execution(s), ${result.messagesDeleted} message(s), ${result.payloadsDeleted ?? 0} unused payload(s), ${result.sessionsDeleted ?? 0} session(s); ` +
+            `file ${mb(result.bytesBefore)} → ${mb(result.bytesAfter)}`,
+        );
+      }
       return 0;
     });
   },

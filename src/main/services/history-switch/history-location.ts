@@ -9,12 +9,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFileAtomic } from '../../files/private-files';
-import { isPostgresUrl } from '../../store-postgres';
-import { splitPassword, withPasswordFromFile } from '../../store-postgres/password';
+import type { RecordingHistory } from '../../history/model/history-store';
+import { isPostgresUrl, PgHistory, splitPassword, withPasswordFromFile } from '../../history/postgres';
+import { SqliteHistory } from '../../history/sqlite';
 import type { Logger } from '../environment';
-import type { HistoryPort } from '../history-port';
-import { PostgresHistory } from '../postgres-history';
-import { SqliteHistory } from '../sqlite-history';
 import { settingsPath } from '../settings';
 
 /** `<dataDir>/postgres-<hash of user, server and database>.password`: the name says nothing about the server. */
@@ -50,7 +48,10 @@ export function savedHistoryUrl(dataDir: string): string | undefined {
 }
 
 /** Opens the history at a location (file path or postgres:// URL); throws, saying why, when it cannot. */
-export async function openHistoryAt(location: string, logger: Logger, options: { redactPaths?: string[] } = {}): Promise<HistoryPort> {
-  if (isPostgresUrl(location)) return PostgresHistory.open(location, logger, options);
-  return new SqliteHistory(location, logger, options);
+export async function openHistoryAt(location: string, logger: Logger, options: { redactPaths?: string[] } = {}): Promise<RecordingHistory> {
+  const opts = { ...options, onError: (message: string) => logger.warn(`recording: ${message}`) };
+  if (!isPostgresUrl(location)) return SqliteHistory.open(location, opts);
+  const history = await PgHistory.openRecording(location, opts);
+  logger.info(`history store: PostgreSQL at ${history.location}`);
+  return history;
 }

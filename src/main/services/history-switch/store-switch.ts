@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ApiEvent } from '../../../shared/api/events';
-import { isPostgresUrl, redactUrl } from '../../store-postgres';
+import { isPostgresUrl, redactUrl } from '../../history/postgres';
 import type { AppEnvironment } from '../environment';
-import type { HistoryPort } from '../history-port';
+import type { RecordingHistory } from '../../history/model/history-store';
 import type { SettingsStore } from '../settings';
 import { keepPasswordPrivately, openHistoryAt } from './history-location';
 import type { SwitchableHistory } from './switchable-history';
@@ -35,7 +35,7 @@ export async function switchHistoryStore(d: StoreSwitchDeps, target: StoreTarget
     throw new ApiError('invalid_input', 'Not a PostgreSQL connection string: use postgres://USER:PASSWORD@HOST:PORT/DATABASE.');
   }
   const current = shownLocation(env.dbPath);
-  let next: HistoryPort;
+  let next: RecordingHistory;
   try {
     next = await openHistoryAt(location, env.logger, { redactPaths: d.settings.get().redactPaths });
   } catch (err) {

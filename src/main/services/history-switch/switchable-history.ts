@@ -1,20 +1,20 @@
 // The history the console uses, switchable while it runs (Settings → Data: the local SQLite file or a
-// shared PostgreSQL). Every service holds this one object; it forwards to the store in use. Its recorder
+// shared PostgreSQL). Every service holds this one object; it forwards to the history in use. Its recorder
 // forwards too, so the gateways the console runs keep their recorder and record into the new store from
 // the moment of the switch, while the old store's recorder writes what it had queued and closes.
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../../shared/trace/execution';
 import type { MessageRecord } from '../../../shared/trace/messages';
-import type { HistoryFilter } from '../../../shared/api/models';
-import type { HistoryPort } from '../history-port';
+import type { MessagePageOptions, PruneOptions, RecordingHistory, RetentionOptions } from '../../history/model/history-store';
+import type { ExecutionFilter } from '../../history/model/filters';
+import type { PageOptions } from '../../history/model/executions';
+import type { SinkEventFilter } from '../../history/model/sink-events';
+import type { AggregateWindow } from '../../history/model/aggregates';
+import type { MessageFilter } from '../../history/model/messages';
+import type { ImportOptions } from '../../history/model/portability/parse-export-lines';
 
-/** Forwards to the recorder of the store in use; `store` is the SQLite store's, when that is in use. */
+/** Forwards to the recorder of the history in use. */
 export class SwitchingRecorder implements Recorder {
   constructor(private inner: Recorder) {}
-
-  /** The SQLite store under the recorder (the Traffic and Messages reads use it), if the store is SQLite. */
-  get store(): unknown {
-    return (this.inner as { store?: unknown }).store;
-  }
 
   use(inner: Recorder): void {
     this.inner = inner;
@@ -43,38 +43,37 @@ export class SwitchingRecorder implements Recorder {
   }
 }
 
-export class SwitchableHistory implements HistoryPort {
+export class SwitchableHistory implements RecordingHistory {
   readonly recorder: SwitchingRecorder;
   private switching: Promise<unknown> = Promise.resolve();
 
-  constructor(private current: HistoryPort) {
+  constructor(private current: RecordingHistory) {
     this.recorder = new SwitchingRecorder(current.recorder);
   }
 
   get kind() {
     return this.current.kind;
   }
-  get traffic() {
-    return this.current.traffic;
+  get location() {
+    return this.current.location;
   }
-  /** The store port of the history in use (the Messages view reads through it). */
-  get store() {
-    return this.current.store;
+  get redactor() {
+    return this.current.redactor;
   }
   /** Why history is kept in memory only, when it is (app.info's storeError). */
   get unavailableReason(): string | undefined {
-    return (this.current as { unavailableReason?: string }).unavailableReason;
+    return this.current.unavailableReason;
   }
-  /** The store in use (tests and the switch itself). */
-  get inUse(): HistoryPort {
+  /** The history in use (tests and the switch itself). */
+  get inUse(): RecordingHistory {
     return this.current;
   }
 
   /**
-   * Puts `next` in use and closes the store used until now (its recorder writes what it had queued
+   * Puts `next` in use and closes the history used until now (its recorder writes what it had queued
    * first). One switch at a time: a second waits for the first.
    */
-  switchTo(next: HistoryPort): Promise<void> {
+  switchTo(next: RecordingHistory): Promise<void> {
     const run = this.switching.then(async () => {
       const old = this.current;
       this.current = next;
@@ -85,35 +84,75 @@ export class SwitchableHistory implements HistoryPort {
     return run;
   }
 
-  stats(gateway: string, since: Date, bucketMs: number) {
-    return this.current.stats(gateway, since, bucketMs);
+  setRedaction(paths: string[]): void {
+    this.current.setRedaction(paths);
   }
-  query(filter: HistoryFilter, cursor: string | undefined, limit: number) {
-    return this.current.query(filter, cursor, limit);
+
+  listExecutions(filter?: ExecutionFilter, page?: PageOptions) {
+    return this.current.listExecutions(filter, page);
   }
-  detail(id: string) {
-    return this.current.detail(id);
+  countExecutions(filter?: ExecutionFilter, options?: { cap?: number }) {
+    return this.current.countExecutions(filter, options);
   }
-  exportJsonl(filter: HistoryFilter) {
-    return this.current.exportJsonl(filter);
+  countByOutcome(filter?: ExecutionFilter) {
+    return this.current.countByOutcome(filter);
   }
-  importJsonl(text: string) {
-    return this.current.importJsonl(text);
+  getExecution(id: string) {
+    return this.current.getExecution(id);
   }
-  prune(options: { maxExecutions?: number; maxAgeDays?: number }) {
-    return this.current.prune(options);
+  getExecutionRecord(id: string) {
+    return this.current.getExecutionRecord(id);
   }
-  countPrunable(options: { maxExecutions?: number; maxAgeDays?: number }) {
+  getSession(gateway: string, sessionId: string) {
+    return this.current.getSession(gateway, sessionId);
+  }
+  listGateways() {
+    return this.current.listGateways();
+  }
+  listSinkEvents(filter?: SinkEventFilter, page?: { limit?: number; cursor?: string | null }) {
+    return this.current.listSinkEvents(filter, page);
+  }
+  gatewayCounters(window?: AggregateWindow) {
+    return this.current.gatewayCounters(window);
+  }
+  timeBuckets(options: AggregateWindow & { since: string | number; until: string | number; bucketMs: number }) {
+    return this.current.timeBuckets(options);
+  }
+  facets() {
+    return this.current.facets();
+  }
+  shadowIds(ids: string[]) {
+    return this.current.shadowIds(ids);
+  }
+  toolErrorIds(ids: string[]) {
+    return this.current.toolErrorIds(ids);
+  }
+  listMessageSessions(gateway: string) {
+    return this.current.listMessageSessions(gateway);
+  }
+  listMessages(filter: MessageFilter, page?: MessagePageOptions) {
+    return this.current.listMessages(filter, page);
+  }
+  getMessage(id: string) {
+    return this.current.getMessage(id);
+  }
+  messageMethods(gateway: string) {
+    return this.current.messageMethods(gateway);
+  }
+  countPrunable(options: RetentionOptions) {
     return this.current.countPrunable(options);
   }
-  sinkEvents(options: { gateway?: string; interceptor?: string; limit: number }) {
-    return this.current.sinkEvents(options);
+  prune(options: PruneOptions) {
+    return this.current.prune(options);
   }
-  setRedaction(paths: string[]): void {
-    this.current.setRedaction?.(paths);
+  exportLines(filter?: ExecutionFilter) {
+    return this.current.exportLines(filter);
   }
-  checkRedaction(paths: string[]): void {
-    this.current.checkRedaction?.(paths);
+  importFromString(text: string, options?: ImportOptions) {
+    return this.current.importFromString(text, options);
+  }
+  importFromFile(path: string, options?: ImportOptions) {
+    return this.current.importFromFile(path, options);
   }
   close(): Promise<void> {
     return this.switching.then(() => this.current.close());

@@ -6,7 +6,7 @@ import type { BulkGroup, BulkJob, ReplayMode } from '../../../shared/api/models-
 import type { ExecutionRecord } from '../../../shared/trace/execution';
 import { changeKind, outcomeWord } from '../../../shared/traffic/compare';
 import type { Replayer } from './replayer';
-import type { ExecutionDetailView } from './traffic-port';
+import type { ExecutionDetail } from '../../history/model/executions';
 
 const PAIRS_PER_GROUP = 500;
 const CONCURRENCY = 4;
@@ -14,7 +14,7 @@ const PROGRESS_EVERY_MS = 100;
 
 export interface BulkJobDeps {
   replayer: Replayer;
-  detail(id: string): ExecutionDetailView | undefined | Promise<ExecutionDetailView | undefined>;
+  detail(id: string): ExecutionDetail | undefined | Promise<ExecutionDetail | undefined>;
   /** Throttled progress, and once more when the job ends. */
   progress(job: BulkJob): void;
   /** After the last replay: make the replays readable and tell the screens. */

@@ -8,7 +8,7 @@ import { Gateway } from '../../gateway';
 import { ReplayClient, SERVER_TO_CLIENT_METHODS, type ReplayHost } from '../../gateway/replay';
 import { replayChainOnly } from '../../gateway/replay-chain';
 import type { GatewayManager } from '../gateway-manager';
-import type { ExecutionDetailView } from './traffic-port';
+import type { ExecutionDetail } from '../../history/model/executions';
 
 export interface ReplayerDeps {
   manager: GatewayManager;
@@ -30,7 +30,7 @@ export class Replayer {
   constructor(private readonly deps: ReplayerDeps) {}
 
   /** Replays one recorded execution; `params` replaces the recorded request params (Edit & replay). */
-  async replay(original: ExecutionDetailView, mode: ReplayMode, params?: unknown): Promise<ExecutionRecord> {
+  async replay(original: ExecutionDetail, mode: ReplayMode, params?: unknown): Promise<ExecutionRecord> {
     const host = await this.hostFor(original.gateway);
     const request = params !== undefined ? params : (original.requestReceived ?? {});
     const principal = original.session?.principal?.type === 'user' ? original.session.principal.id : undefined;

@@ -10,13 +10,14 @@ import type { ReplayHost } from '../../gateway/replay';
 import type { GatewayManager } from '../gateway-manager';
 import { BulkReplayJob } from './bulk-replay';
 import { Replayer } from './replayer';
-import type { ExecutionDetailView, TrafficPort } from './traffic-port';
+import type { ExecutionDetail } from '../../history/model/executions';
+import type { HistoryService } from '../history/history-service';
 
 const KEEP_JOBS = 20;
 
 export interface TrafficServiceDeps {
   manager: GatewayManager;
-  traffic: TrafficPort;
+  history: HistoryService;
   recorder: Recorder;
   emit(event: ApiEvent): void;
   liveHost(gatewayId: string): ReplayHost | undefined;
@@ -27,7 +28,7 @@ export class TrafficService {
 
   constructor(private readonly deps: TrafficServiceDeps) {}
 
-  async replay(executionId: string, mode: ReplayMode, params?: unknown): Promise<ExecutionDetailView> {
+  async replay(executionId: string, mode: ReplayMode, params?: unknown): Promise<ExecutionDetail> {
     const original = await this.original(executionId);
     const replayer = this.replayer();
     let record;
@@ -37,7 +38,7 @@ export class TrafficService {
       await replayer.close();
     }
     await this.announce([record.gateway]);
-    const detail = await this.deps.traffic.detail(record.id);
+    const detail = await this.deps.history.detail(record.id);
     if (!detail) {
       const stats = this.deps.recorder.stats();
       throw new ApiError(
@@ -49,7 +50,7 @@ export class TrafficService {
   }
 
   async startBulk(filter: HistoryFilter, mode: ReplayMode, max: number): Promise<BulkJob> {
-    const ids = await this.deps.traffic.originals(filter, max);
+    const ids = await this.deps.history.originals(filter, max);
     // Checked after the read: two starts awaiting their reads at once must not both run.
     const running = [...this.jobs.values()].find((j) => j.view().state === 'running');
     if (running) throw new ApiError('conflict', 'A bulk replay is already running: wait for it or cancel it first.');
@@ -58,7 +59,7 @@ export class TrafficService {
     const job = new BulkReplayJob(ids, mode, {
       replayer: this.replayer(),
       detail: async (id) => {
-        const d = await this.deps.traffic.detail(id);
+        const d = await this.deps.history.detail(id);
         if (d) gateways.add(d.gateway);
         return d;
       },
@@ -85,8 +86,8 @@ export class TrafficService {
     await Promise.all([...this.jobs.values()].map((j) => j.finishedPromise));
   }
 
-  private async original(executionId: string): Promise<ExecutionDetailView> {
-    const original = await this.deps.traffic.detail(executionId);
+  private async original(executionId: string): Promise<ExecutionDetail> {
+    const original = await this.deps.history.detail(executionId);
     if (!original) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
     return original;
   }

@@ -1,0 +1,99 @@
+// Redaction at rest: applied to a record before it is encoded, so neither the database, the
+// search index nor a spill file ever holds the redacted values.
+import type { ExecutionRecord } from '../../../../shared/trace/execution';
+import type { MessageRecord } from '../../../../shared/trace/messages';
+import type { ChainTrace, TraceStep } from '../../../../shared/trace/types';
+import { redactSecrets, SECRET_FORMATS, type SecretFormat } from '../../../interceptors/samples/secrets';
+import { parsePath, redactPaths, RedactionPathError, type PathSegment } from './json-paths';
+
+export interface RedactionOptions {
+  /** Fields replaced in every payload (request, response, step inputs and results), e.g. `arguments.password`. */
+  paths?: string[];
+  /** Replace secrets of the sample formats (AWS keys, GitHub and Stripe tokens...) anywhere in the record: all formats, or these ids. */
+  secrets?: boolean | string[];
+  /** What a redacted field becomes. Default "[REDACTED]". */
+  replacement?: string;
+}
+
+export interface Redactor {
+  execution(record: ExecutionRecord): ExecutionRecord;
+  /**
+   * A captured message: the paths apply to its payload as for executions: a request's params, a result, an
+   * error's data; on an interceptor server's side, the payload an `interceptor/invoke` carries (params.payload)
+   * and the one a mutation returns (result.payload), which are the same client payloads one level down.
+   */
+  message?(record: MessageRecord): MessageRecord;
+}
+
+/** Undefined when the options redact nothing; throws RedactionPathError for a malformed path or unknown format. */
+export function createRedactor(options: RedactionOptions): Redactor | undefined {
+  const patterns: PathSegment[][] = (options.paths ?? []).map(parsePath);
+  let formats: readonly SecretFormat[] = [];
+  if (options.secrets === true) formats = SECRET_FORMATS;
+  else if (Array.isArray(options.secrets)) {
+    formats = options.secrets.map((id) => {
+      const f = SECRET_FORMATS.find((x) => x.id === id);
+      if (!f) throw new RedactionPathError(`unknown secret format "${id}"; known: ${SECRET_FORMATS.map((x) => x.id).join(', ')}`);
+      return f;
+    });
+  }
+  if (patterns.length === 0 && formats.length === 0) return undefined;
+  const replacement = options.replacement ?? '[REDACTED]';
+  const payload = (v: unknown) => (v === undefined ? v : redactPaths(v, patterns, replacement));
+
+  const step = (s: TraceStep): TraceStep => {
+    const out: TraceStep = { ...s, input: payload(s.input) };
+    if (s.input === undefined) delete out.input;
+    const result = s.result as unknown;
+    if (result && typeof result === 'object' && 'payload' in result) {
+      out.result = { ...(result as Record<string, unknown>), payload: payload((result as { payload: unknown }).payload) } as TraceStep['result'];
+    }
+    return out;
+  };
+  const trace = (t: ChainTrace | undefined): ChainTrace | undefined =>
+    t && { ...t, inputPayload: payload(t.inputPayload), finalPayload: payload(t.finalPayload), steps: (t.steps ?? []).map(step) };
+
+  return {
+    execution(record) {
+      let out: ExecutionRecord = record;
+      if (patterns.length > 0) {
+        out = { ...record };
+        for (const k of ['requestReceived', 'requestForwarded', 'responseReceived', 'responseReturned'] as const) {
+          if (record[k] !== undefined) out[k] = payload(record[k]);
+        }
+        if (record.errorReturned?.data !== undefined) out.errorReturned = { ...record.errorReturned, data: payload(record.errorReturned.data) };
+        if (record.requestTrace) out.requestTrace = trace(record.requestTrace);
+        if (record.responseTrace) out.responseTrace = trace(record.responseTrace);
+      }
+      if (formats.length > 0) out = redactSecrets(out, formats).value;
+      return out;
+    },
+    message(record) {
+      let out: MessageRecord = record;
+      const m = record.message as Record<string, unknown> | null;
+      if (patterns.length > 0 && m && typeof m === 'object') {
+        const copy: Record<string, unknown> = { ...m };
+        if (m.params !== undefined) copy.params = payload(m.params);
+        if (m.result !== undefined) copy.result = payload(m.result);
+        if (record.side === 'interceptor') {
+          copy.params = nestedPayload(copy.params, payload);
+          copy.result = nestedPayload(copy.result, payload);
+          if (copy.params === undefined) delete copy.params;
+          if (copy.result === undefined) delete copy.result;
+        }
+        const error = m.error as Record<string, unknown> | undefined;
+        if (error && typeof error === 'object' && error.data !== undefined) copy.error = { ...error, data: payload(error.data) };
+        out = { ...record, message: copy };
+      }
+      if (formats.length > 0) out = { ...out, message: redactSecrets(out.message, formats).value };
+      return out;
+    },
+  };
+}
+
+/** `{..., payload}` with its payload redacted (interceptor/invoke params, a mutation result); anything else as it is. */
+function nestedPayload(value: unknown, payload: (v: unknown) => unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !('payload' in value)) return value;
+  const v = value as Record<string, unknown>;
+  return v.payload === undefined ? value : { ...v, payload: payload(v.payload) };
+}

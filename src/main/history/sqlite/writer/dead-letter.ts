@@ -1,0 +1,23 @@
+// Records the database refused for what they are (a constraint, a value too big) are not retried:
+// they go to a dead-letter file beside the database, one JSON line each with the reason, so that
+// nothing is silently dropped and someone can look at them.
+import { appendPrivateFile } from '../../../files/private-files';
+import type { EncodedItem } from '../../model/encode/encoded';
+import { describeError } from '../../model/recording/retry-policy';
+
+export function describeItem(item: EncodedItem): string {
+  if (item.kind === 'execution') return `execution ${item.uuid}`;
+  if (item.kind === 'message') return `message ${item.uuid}`;
+  return item.kind === 'session' ? `session ${item.key}` : `gateway ${item.name}`;
+}
+
+/** Appends the refused item; `ok: false` when even that failed (the record is then lost). */
+export function keepRefused(path: string, item: EncodedItem, reason: string): { ok: boolean; message: string } {
+  const what = describeItem(item);
+  try {
+    appendPrivateFile(path, `${JSON.stringify({ reason, item })}\n`, { existing: 'fix' });
+    return { ok: true, message: `${what} was refused by the database (${reason}); kept in ${path}` };
+  } catch (err) {
+    return { ok: false, message: `${what} was refused by the database (${reason}) and could not be kept: ${describeError(err)}` };
+  }
+}

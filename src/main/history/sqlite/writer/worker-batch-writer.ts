@@ -1,0 +1,163 @@
+// Writes batches on a worker thread. SQLite calls are synchronous: on the gateway's thread a
+// 1,000-record transaction would stall traffic for tens of milliseconds, on its own thread it only
+// uses the spare core. If the thread cannot be started (no entry file next to this bundle, a
+// loader missing), writing falls back to this thread and the reason is reported once.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { EncodedItem } from '../../model/encode/encoded';
+import type { BatchResult } from './apply-batch';
+import type { BatchWriter } from './batch-writer';
+import { WRITER_THREAD_KIND, type WriterRequest, type WriterResponse, type WriterThreadData } from './writer-protocol';
+
+export interface WriterThreadEntry {
+  /** A file to run, or (source checkouts) a CommonJS bootstrap to evaluate. */
+  script: URL | string;
+  eval: boolean;
+}
+
+/**
+ * The writer thread's entry: `store-writer.js` beside a bundle, or in a source checkout (tsx,
+ * vitest) the TypeScript module loaded through tsx's CommonJS hooks. (Node 20 does not apply
+ * `--import` loader hooks to worker threads, so the ESM loader cannot be used there.)
+ */
+export function writerThreadEntry(): WriterThreadEntry | undefined {
+  let here: URL;
+  try {
+    here = new URL(import.meta.url);
+  } catch {
+    return undefined;
+  }
+  if (here.protocol !== 'file:') return undefined;
+  if (here.pathname.endsWith('.ts')) {
+    const source = fileURLToPath(new URL('./writer-thread.ts', here));
+    if (!existsSync(source)) return undefined;
+    let api: string;
+    try {
+      api = createRequire(here).resolve('tsx/cjs/api');
+    } catch {
+      return undefined;
+    }
+    return { script: `require(${JSON.stringify(api)}).register(); require(${JSON.stringify(source)});`, eval: true };
+  }
+  // This module may sit in the entry file or in a shared chunk beside it or one folder down.
+  for (const candidate of ['./store-writer.js', '../store-writer.js']) {
+    const bundled = new URL(candidate, here);
+    if (existsSync(fileURLToPath(bundled))) return { script: bundled, eval: false };
+  }
+  return undefined;
+}
+
+type Pending = { resolve: (res: WriterResponse) => void };
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export class WorkerBatchWriter implements BatchWriter {
+  private worker: Worker | undefined;
+  private ready: Promise<boolean> | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private fallback: BatchWriter | undefined;
+
+  constructor(
+    private readonly entry: WriterThreadEntry,
+    private readonly data: Omit<WriterThreadData, 'kind'>,
+    private readonly makeFallback: () => BatchWriter,
+    private readonly onFallback: (reason: string) => void,
+  ) {
+    this.start();
+  }
+
+  get mode(): 'worker' | 'in-thread' {
+    return this.fallback ? 'in-thread' : 'worker';
+  }
+
+  private start(): Promise<boolean> {
+    const worker = new Worker(this.entry.script, {
+      eval: this.entry.eval,
+      workerData: { kind: WRITER_THREAD_KIND, ...this.data } satisfies WriterThreadData,
+      stdout: false,
+      stderr: false,
+    });
+    // Like the history writer's timers, the thread never keeps the process alive on its own once it has
+    // started (until then a first write may be waiting for it); requests in flight ref it again.
+    this.worker = worker;
+    this.ready = new Promise<boolean>((resolve) => {
+      let started = false;
+      const failStart = (reason: string) => {
+        if (started) return;
+        started = true;
+        this.worker = undefined;
+        void worker.terminate();
+        this.fallback = this.makeFallback();
+        this.onFallback(`the writer thread could not start (${reason}); writing on the main thread`);
+        resolve(false);
+      };
+      worker.on('message', (msg: WriterResponse) => {
+        if (msg.type === 'ready') {
+          started = true;
+          if (this.pending.size === 0) worker.unref();
+          resolve(true);
+        } else if (msg.type === 'failed') failStart(msg.error);
+        else {
+          const p = this.pending.get(msg.id);
+          this.pending.delete(msg.id);
+          p?.resolve(msg);
+        }
+      });
+      worker.on('error', (err) => failStart(err.message));
+      worker.on('exit', (code) => {
+        failStart(`exited with code ${code}`);
+        if (this.worker === worker) this.worker = undefined;
+        // Batches in flight are not lost: they are reported failed and retried by the history writer.
+        for (const [id, p] of this.pending) p.resolve({ type: 'error', id, error: `the writer thread exited (code ${code})` });
+        this.pending.clear();
+      });
+    });
+    return this.ready;
+  }
+
+  private async request(req: DistributiveOmit<WriterRequest, 'id'>): Promise<WriterResponse> {
+    if (!this.worker && !this.fallback) await this.start(); // the thread died: start another
+    const ok = await this.ready;
+    if (!ok || !this.worker) return { type: 'error', id: 0, error: 'the writer thread is not running' };
+    const id = this.nextId++;
+    const worker = this.worker;
+    return new Promise<WriterResponse>((resolve) => {
+      this.pending.set(id, { resolve });
+      worker.ref(); // a request in flight keeps the process alive until it is answered
+      worker.postMessage({ ...req, id } as WriterRequest);
+    }).finally(() => {
+      if (this.pending.size === 0) worker.unref();
+    });
+  }
+
+  async write(items: EncodedItem[]): Promise<BatchResult> {
+    await this.ready;
+    if (this.fallback) return this.fallback.write(items);
+    const res = await this.request({ op: 'write', items });
+    if (res.type === 'done' && res.result) return res.result;
+    return { ok: false, error: res.type === 'error' ? res.error : 'unexpected answer from the writer thread' };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.ready;
+    if (this.fallback) return this.fallback.exec(sql);
+    const res = await this.request({ op: 'exec', sql });
+    if (res.type === 'error') throw new Error(res.error);
+  }
+
+  async close(): Promise<void> {
+    await this.ready;
+    if (this.fallback) return this.fallback.close();
+    if (!this.worker) return;
+    const worker = this.worker;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    await this.request({ op: 'close' });
+    worker.ref(); // keep the process alive until the thread has closed its connection and exited
+    await new Promise<void>((resolve) => {
+      void exited.then(resolve);
+      setTimeout(() => void worker.terminate(), 2000).unref();
+    });
+  }
+}
