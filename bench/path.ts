@@ -116,6 +116,10 @@ export async function run(): Promise<void> {
       variant('baseline: gateway, no recording', gatewayArgs(config({ samples: false, capture: true }, baseCli), false, baseCli)),
       variant('baseline: gateway, default', gatewayArgs(config({ samples: false, capture: true }, baseCli), true, baseCli)),
       variant('baseline: gateway + bundled samples', gatewayArgs(config({ samples: true, capture: true }, baseCli), true, baseCli)),
+      // Checkouts from before `"transport": "bundled"` refuse this config: leave BENCH_PATH_BASELINE_BUNDLED unset for them.
+      ...(process.env.BENCH_PATH_BASELINE_BUNDLED
+        ? [variant('baseline: gateway + samples in process', gatewayArgs(config({ samples: 'bundled', capture: true }, baseCli), true, baseCli))]
+        : []),
     );
   }
   console.log(
