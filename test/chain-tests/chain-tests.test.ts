@@ -152,6 +152,20 @@ describe('chain tests from recorded calls', () => {
     expect(readFileSync(join(own, 'out.xml'), 'utf8')).toContain('errors="4"');
   });
 
+  it('runs live, through the chain to the real backend, where a case without a recorded answer runs too', () => {
+    const own = mkdtempSync(join(tmpdir(), 'ic-chain-tests-live-'));
+    for (const r of records) saveCase(own, caseFromExecution(r));
+    const noAnswer: ChainTestCase = { ...mutated, name: 'no recorded answer' };
+    delete noAnswer.backendAnswer;
+    saveCase(own, noAnswer);
+    const mocked = cli(['--config', configFile, '--cases', own]);
+    expect(mocked.out).toContain('3 passed, 0 failed, 1 could not run');
+    const live = cli(['--config', configFile, '--cases', own, '--live']);
+    expect(live.out).toContain('from ' + own + ', live backend');
+    expect(live.out).toContain('4 passed, 0 failed, 0 could not run');
+    expect(live.code).toBe(0);
+  });
+
   it('says what to do with no cases, a missing config or bad flags', () => {
     const empty = mkdtempSync(join(tmpdir(), 'ic-chain-tests-empty-'));
     const none = cli(['--config', configFile, '--cases', empty]);

@@ -19,7 +19,7 @@ export function buildChainTestHandlers(d: HandlerDeps): Handlers {
   return {
     'tests.list': ({ id }) => tests.list(id),
     'tests.save': ({ id, executionIds, name }) => tests.save(id, executionIds, name),
-    'tests.run': ({ id, config, files }) => tests.run(id, config, files),
+    'tests.run': ({ id, config, files, live }) => tests.run(id, config, files, live),
     'tests.remove': ({ id, file }) => tests.remove(id, file),
   };
 }

@@ -3,7 +3,7 @@
 // the outcome, the deciding interceptors and the payloads compared with what the case expects.
 import type { ExecutionRecord } from '../../shared/trace/execution';
 import { replayChainOnly } from '../gateway/replay-chain';
-import type { ReplayHost } from '../gateway/replay';
+import type { ReplayClient, ReplayHost } from '../gateway/replay';
 import type { ChainTestCase, Decision } from './case-file';
 import { caseOutcome, decisionsOf, stepsOf } from './from-execution';
 import { diffJson, parseJsonPath, type JsonDifference } from './json-diff';
@@ -41,7 +41,11 @@ export interface CaseRun {
 /** `server/name` of every interceptor the chain has now (after discovery), for "named but gone" errors. */
 export type ChainInterceptors = ReadonlySet<string>;
 
-export async function runCase(host: ReplayHost, testCase: ChainTestCase, file: string, chain: ChainInterceptors): Promise<CaseRun> {
+/**
+ * `live`: a replay session on the gateway's real backend; the request then goes through the chain to that
+ * backend (as a replay does) instead of the recorded answer standing in for it.
+ */
+export async function runCase(host: ReplayHost, testCase: ChainTestCase, file: string, chain: ChainInterceptors, live?: ReplayClient): Promise<CaseRun> {
   const started = performance.now();
   const done = (run: Omit<CaseRun, 'name' | 'file' | 'durationMs'>): CaseRun => ({
     name: testCase.name,
@@ -49,20 +53,22 @@ export async function runCase(host: ReplayHost, testCase: ChainTestCase, file: s
     ...run,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
   });
-  const problem = cannotRun(testCase, chain);
+  const problem = cannotRun(testCase, chain, live !== undefined);
   if (problem) return done({ status: 'error', error: problem, failures: [], steps: [] });
 
   let record: ExecutionRecord;
   try {
-    record = await replayChainOnly(host, null, {
-      method: testCase.method,
-      params: testCase.request,
-      ...(testCase.backendAnswer && 'result' in testCase.backendAnswer ? { recordedResponse: testCase.backendAnswer.result } : {}),
-      ...(testCase.backendAnswer && 'error' in testCase.backendAnswer ? { recordedError: testCase.backendAnswer.error } : {}),
-      replayOf: `test:${testCase.name}`,
-      ...(testCase.principal ? { principal: testCase.principal } : {}),
-      ...(testCase.protocolVersion ? { protocolVersion: testCase.protocolVersion } : {}),
-    });
+    record = live
+      ? await live.send(testCase.method, testCase.request, `test:${testCase.name}`)
+      : await replayChainOnly(host, null, {
+          method: testCase.method,
+          params: testCase.request,
+          ...(testCase.backendAnswer && 'result' in testCase.backendAnswer ? { recordedResponse: testCase.backendAnswer.result } : {}),
+          ...(testCase.backendAnswer && 'error' in testCase.backendAnswer ? { recordedError: testCase.backendAnswer.error } : {}),
+          replayOf: `test:${testCase.name}`,
+          ...(testCase.principal ? { principal: testCase.principal } : {}),
+          ...(testCase.protocolVersion ? { protocolVersion: testCase.protocolVersion } : {}),
+        });
   } catch (err) {
     return done({ status: 'error', error: `the chain could not run the case: ${(err as Error).message}`, failures: [], steps: [] });
   }
@@ -85,7 +91,7 @@ export async function runCase(host: ReplayHost, testCase: ChainTestCase, file: s
 }
 
 /** Why a case cannot be run as it stands, in words that say what to do; undefined when it can. */
-function cannotRun(testCase: ChainTestCase, chain: ChainInterceptors): string | undefined {
+function cannotRun(testCase: ChainTestCase, chain: ChainInterceptors, live: boolean): string | undefined {
   for (const path of testCase.expect.ignore ?? []) {
     try {
       parseJsonPath(path);
@@ -99,8 +105,8 @@ function cannotRun(testCase: ChainTestCase, chain: ChainInterceptors): string | 
   }
   // A response-phase expectation needs the backend's answer to run the response phase on.
   const needsAnswer = testCase.expect.returned !== undefined || (testCase.expect.decidedBy ?? []).some((d) => d.phase === 'response');
-  if (needsAnswer && !testCase.backendAnswer && testCase.expect.outcome !== 'blocked') {
-    return 'the case has no recorded backend answer (backendAnswer) to run the response phase on: save it again from a call that reached the backend, or add backendAnswer';
+  if (needsAnswer && !live && !testCase.backendAnswer && testCase.expect.outcome !== 'blocked') {
+    return 'the case has no recorded backend answer (backendAnswer) to run the response phase on: save it again from a call that reached the backend, add backendAnswer, or run it live';
   }
   return undefined;
 }

@@ -2,8 +2,9 @@
 // from the gateway's config (the current chain, or an edited one), with no backend: every case carries
 // the backend's recorded answer. Used by `interceptor-console test` and by the console's Tests screen.
 import type { GatewayConfig } from '../../shared/config/schema';
+import { Backend } from '../gateway/backend';
 import { Interception } from '../gateway/intercept';
-import type { ReplayHost } from '../gateway/replay';
+import { ReplayClient, type ReplayHost } from '../gateway/replay';
 import type { LoadedCase } from './case-file';
 import { runCase, type CaseRun } from './run-case';
 
@@ -22,6 +23,8 @@ export interface SuiteOptions {
   log?: (line: string) => void;
   /** Called as each case ends (progress for the CLI and the Tests screen). */
   onCase?: (run: CaseRun, index: number, total: number) => void;
+  /** Send each request through the chain to the gateway's real backend instead of mocking it. */
+  live?: boolean;
 }
 
 export async function runSuite(config: GatewayConfig, loaded: readonly LoadedCase[], options: SuiteOptions = {}): Promise<SuiteRun> {
@@ -34,11 +37,22 @@ export async function runSuite(config: GatewayConfig, loaded: readonly LoadedCas
     gatewayName,
     interception,
     createBackend() {
-      throw new Error('chain tests run with the backend mocked by the recorded answer');
+      if (!options.live) throw new Error('chain tests run with the backend mocked by the recorded answer');
+      return new Backend(config.backend, { maxMessageBytes: config.maxMessageBytes, log });
     },
     log,
   };
   const cases: CaseRun[] = [];
+  // Live: one replay session per principal on the real backend (a case's principal picks its dynamic interceptors).
+  const sessions = new Map<string, Promise<ReplayClient>>();
+  const liveFor = (principal: string | undefined): Promise<ReplayClient> => {
+    let session = sessions.get(principal ?? '');
+    if (!session) {
+      session = ReplayClient.open(host, null, principal ? { principal } : {});
+      sessions.set(principal ?? '', session);
+    }
+    return session;
+  };
   try {
     const chains = new Map<string, Set<string>>();
     for (const [index, item] of loaded.entries()) {
@@ -60,12 +74,30 @@ export async function runSuite(config: GatewayConfig, loaded: readonly LoadedCas
           chain = await interceptorsOf(interception, item.case.principal);
           chains.set(principal, chain);
         }
-        run = await runCase(host, item.case, item.file, chain);
+        let live: ReplayClient | undefined;
+        try {
+          live = options.live ? await liveFor(item.case.principal) : undefined;
+        } catch (err) {
+          run = {
+            name: item.case.name,
+            file: item.file,
+            status: 'error',
+            error: `the backend could not be started: ${(err as Error).message}`,
+            failures: [],
+            steps: [],
+            durationMs: 0,
+          };
+          cases.push(run);
+          options.onCase?.(run, index, loaded.length);
+          continue;
+        }
+        run = await runCase(host, item.case, item.file, chain, live);
       }
       cases.push(run);
       options.onCase?.(run, index, loaded.length);
     }
   } finally {
+    for (const session of sessions.values()) await session.then((c) => c.close()).catch(() => undefined);
     await interception.close();
   }
   return {

@@ -61,6 +61,8 @@ export const SuiteRunSchema = z.object({
   durationMs: z.number(),
   /** True when the run used an unsaved draft of the chain rather than the saved config. */
   draft: z.boolean(),
+  /** True when the requests went to the gateway's real backend rather than the recorded answers. */
+  live: z.boolean(),
 });
 export type SuiteRunView = z.infer<typeof SuiteRunSchema>;
 

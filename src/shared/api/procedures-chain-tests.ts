@@ -31,6 +31,8 @@ export const chainTestProcedures = {
       /** An unsaved draft of the gateway's config (the Chain screen's); the saved config when absent. */
       config: z.record(z.string(), z.unknown()).optional(),
       files: z.array(CaseFile).max(1000).optional(),
+      /** Through the chain to the gateway's real backend (started for the run) instead of the recorded answers. */
+      live: z.boolean().default(false),
     }),
     SuiteRunSchema,
     "Runs a gateway's chain test cases through its chain (or a draft of it) with the backend mocked by each recorded answer.",

@@ -22,6 +22,8 @@ Options:
   --cases <dir>       the cases' folder (default: <config name>.tests beside the config)
   --case <name>       run only this case (its name or file name); may be repeated
   --junit <file>      also write the results as JUnit XML (for CI)
+  --live              send each request through the chain to the config's real backend (started for the
+                      run) instead of answering with the recorded answer
   --verbose           print the interceptor servers' log lines (on stderr)
 
 Example:
@@ -49,6 +51,7 @@ export const testCommand: CliCommand = {
       case: { type: 'string', multiple: true },
       junit: { type: 'string' },
       verbose: { type: 'boolean' },
+      live: { type: 'boolean' },
     });
     if (!values.config) throw new UsageError('--config is required: the gateway config whose chain the cases test');
     const configPath = resolve(values.config);
@@ -83,8 +86,9 @@ export const testCommand: CliCommand = {
     if (loaded.length === 0) {
       throw new CliFailure(`no chain test cases in ${dir}: save some from Traffic ("Save as test case"), or point --cases at their folder`);
     }
-    console.log(`chain tests: ${loaded.length} case${loaded.length === 1 ? '' : 's'} from ${dir}`);
+    console.log(`chain tests: ${loaded.length} case${loaded.length === 1 ? '' : 's'} from ${dir}${values.live ? ', live backend' : ''}`);
     const suite = await runSuite(parsed.config, loaded, {
+      live: values.live === true,
       // The interceptor servers' own log lines (a request logger's, say) only with --verbose; warnings always.
       log: (l) => {
         if (values.verbose || l.startsWith('warning:')) process.stderr.write(`[chain] ${l}\n`);

@@ -64,7 +64,7 @@ export class ChainTestService {
     return { dir, saved, errors };
   }
 
-  async run(id: string, draft?: Record<string, unknown>, files?: readonly string[]): Promise<SuiteRun & { draft: boolean }> {
+  async run(id: string, draft?: Record<string, unknown>, files?: readonly string[], live = false): Promise<SuiteRun & { draft: boolean; live: boolean }> {
     const dir = this.dir(id);
     const config = this.deps.configFor(id, draft);
     let loaded = loadCases(dir);
@@ -72,9 +72,9 @@ export class ChainTestService {
       const wanted = new Set(files);
       loaded = loaded.filter((c) => wanted.has(c.file.slice(dir.length + 1)));
     }
-    const suite = await runSuite(config, loaded, { gatewayName: this.deps.manager.get(id).name });
+    const suite = await runSuite(config, loaded, { gatewayName: this.deps.manager.get(id).name, live });
     // File paths as the screen shows them: relative to the cases' folder.
-    return { ...suite, cases: suite.cases.map((c) => ({ ...c, file: c.file.slice(dir.length + 1) })), draft: draft !== undefined };
+    return { ...suite, cases: suite.cases.map((c) => ({ ...c, file: c.file.slice(dir.length + 1) })), draft: draft !== undefined, live };
   }
 
   remove(id: string, file: string): { removed: boolean } {

@@ -23,6 +23,7 @@ export function TestsPage() {
   const remove = useApiMutation('tests.remove');
   const [result, setResult] = useState<SuiteRunView>();
   const [open, setOpen] = useState<string>();
+  const [live, setLive] = useState(false);
   useEffect(() => {
     setResult(undefined);
     setOpen(undefined);
@@ -30,7 +31,7 @@ export function TestsPage() {
 
   const runAll = () =>
     run.mutate(
-      { id: gateway },
+      { id: gateway, live },
       {
         onSuccess: (r) => {
           setResult(r);
@@ -49,6 +50,10 @@ export function TestsPage() {
           Gateway
           <GatewaySelect gateways={list} value={gateway} onChange={setGateway} />
         </label>
+        <label className="inline" title="Send each request through the chain to the gateway's real backend instead of answering with the recorded answer">
+          <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} />
+          Live backend
+        </label>
         <button type="button" className="primary" disabled={!gateway || items.length === 0 || run.isPending} onClick={runAll}>
           {run.isPending ? 'Running…' : 'Run all'}
         </button>
@@ -61,7 +66,7 @@ export function TestsPage() {
       <ErrorBanner error={gateways.error ?? cases.error ?? run.error ?? remove.error} />
       {result && (
         <div className={`tests-summary ${result.failed + result.errors > 0 ? 'bad' : 'good'}`} role="status" aria-label="Test results">
-          {result.passed} passed, {result.failed} failed, {result.errors} could not run · {result.durationMs} ms
+          {result.passed} passed, {result.failed} failed, {result.errors} could not run · {result.durationMs} ms{result.live ? ' · live backend' : ''}
         </div>
       )}
       {gateway && !cases.isLoading && items.length === 0 && (
