@@ -55,7 +55,13 @@ describe.skipIf(!haveChromium)('the client and the gateway choice belong to the 
     // Another screen: the connection and the server's request stay in the core.
     await go('#/traffic');
     await page.getByRole('heading', { name: 'Traffic', level: 1 }).waitFor();
-    await page.waitForTimeout(500);
+    // The rail says a server request waits, from any screen.
+    const railBadge = page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /Playground/ })
+      .getByLabel('1 server request waiting');
+    await railBadge.waitFor();
+    expect(await railBadge.textContent()).toBe('1');
     const sessions = await api<{ sessionId: string }[]>('client.sessions');
     expect(sessions.map((s) => s.sessionId)).toEqual([connected!.sessionId]);
     expect(await api<unknown[]>('client.pending', { sessionId: connected!.sessionId })).toHaveLength(1);
@@ -70,6 +76,7 @@ describe.skipIf(!haveChromium)('the client and the gateway choice belong to the 
     await form.getByLabel('Reply text').fill('answered after a visit to Traffic');
     await form.getByRole('button', { name: 'Send reply' }).click();
     await pending().waitFor({ state: 'detached' });
+    await railBadge.waitFor({ state: 'detached' });
     expect((await api<{ sessionId: string }[]>('client.sessions')).map((s) => s.sessionId)).toEqual([connected!.sessionId]);
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await status.waitFor({ state: 'detached' });
