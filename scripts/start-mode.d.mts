@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 
 export const INSTALLER_ENV: 'INTERCEPTOR_CONSOLE_ELECTRON_INSTALLER';
+export const SQLITE_SCRIPT_ENV: 'INTERCEPTOR_CONSOLE_ELECTRON_SQLITE_SCRIPT';
 export function hasDisplay(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): boolean;
 export function electronBinary(electronDir: string, env: NodeJS.ProcessEnv): string | undefined;
 export type StartMode = { mode: 'desktop'; binary: string } | { mode: 'web'; reason: string };

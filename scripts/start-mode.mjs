@@ -6,15 +6,25 @@
 // install.js, the script behind `npx install-electron`) is run here, its progress shown, and the desktop
 // app starts once it has the runtime. When the download fails (no internet) or there is no display, web
 // mode starts instead and says why.
+//
+// Before the desktop app starts, the better-sqlite3 addon for Electron's ABI (native/electron-<abi>/, see
+// scripts/electron-sqlite.mjs) is fetched or built when missing: without it the desktop app could not open
+// its history file. When that fails, the desktop app still starts, and one line says its history is kept
+// in memory only and what to run.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { electronTarget } from './electron-sqlite.mjs';
 
 /**
  * Set to a script to run instead of Electron's installer. For tests only: a stand-in that fails or writes
  * a runtime, since the real one needs the internet.
  */
 export const INSTALLER_ENV = 'INTERCEPTOR_CONSOLE_ELECTRON_INSTALLER';
+
+/** Set to a script to run instead of scripts/electron-sqlite.mjs. For tests only (the real one downloads or compiles). */
+export const SQLITE_SCRIPT_ENV = 'INTERCEPTOR_CONSOLE_ELECTRON_SQLITE_SCRIPT';
 
 /** Linux and the BSDs need an X11 or Wayland display; macOS and Windows always have one. */
 export function hasDisplay(platform, env) {
@@ -38,9 +48,9 @@ const CRASH_LINE = /^(\s+at\s|\s*\^+\s*$|node:internal\/|Node\.js v\d|\w*Error\b
  * carriage returns), except a crash report: when the download fails (no internet), the one-line reason
  * comes back as `message` and the caller says it once, instead of the installer's stack trace.
  */
-function runInstaller(installer, { env, onChild }) {
+function runInstaller(installer, { env, onChild, args = [] }) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [installer], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [installer, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     onChild?.(child);
     let tail = '';
     for (const [stream, out] of [
@@ -96,7 +106,10 @@ export async function chooseStartMode({
   if (!existsSync(join(root, 'out', 'main', 'index.js')))
     return { mode: 'web', reason: 'the desktop app is not built (out/main is missing): run `npm run build`' };
   const present = electronBinary(electronDir, env);
-  if (present) return { mode: 'desktop', binary: present };
+  if (present) {
+    await ensureElectronSqlite({ root, electronDir, env, log, onChild: onInstallerChild });
+    return { mode: 'desktop', binary: present };
+  }
   if (env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1') {
     return { mode: 'web', reason: 'the Electron runtime is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD=1 forbids downloading it' };
   }
@@ -109,6 +122,7 @@ export async function chooseStartMode({
   const binary = result.code === 0 ? electronBinary(electronDir, env) : undefined;
   if (binary) {
     log('The Electron runtime is installed; starting the desktop app.');
+    await ensureElectronSqlite({ root, electronDir, env, log, onChild: onInstallerChild });
     return { mode: 'desktop', binary };
   }
   const why = result.code === 0 ? 'the installer finished but no runtime was found' : `exit code ${result.code}${result.message ? `: ${result.message}` : ''}`;
@@ -116,4 +130,31 @@ export async function chooseStartMode({
     mode: 'web',
     reason: `the Electron runtime could not be downloaded (${why}); run \`node node_modules/electron/install.js\` when online, then \`npm start\` again`,
   };
+}
+
+/**
+ * The desktop app's history needs better-sqlite3 built for Electron's ABI: fetched or built by
+ * scripts/electron-sqlite.mjs when it is not there yet (its progress shown as it goes, a crash report
+ * never). When that fails, one line says the history will be kept in memory only, and what to run.
+ */
+async function ensureElectronSqlite({ root, electronDir, env, log, onChild }) {
+  // No electron package here (a runtime named by ELECTRON_OVERRIDE_DIST_PATH alone): nothing to build for.
+  if (!existsSync(join(electronDir, 'package.json'))) return;
+  const command = '`npm run electron:sqlite`, then `npm start` again';
+  let target;
+  try {
+    target = electronTarget(root, { electronDir });
+  } catch (err) {
+    log(`The desktop app will keep its history in memory only (lost on exit): ${err.message}. Run ${command}.`);
+    return;
+  }
+  if (existsSync(target.binding)) return;
+  const script = env[SQLITE_SCRIPT_ENV] || fileURLToPath(new URL('electron-sqlite.mjs', import.meta.url));
+  log(`Fetching better-sqlite3 for Electron ${target.version} (the desktop app’s history needs it; done once)…`);
+  const result = await runInstaller(script, { env, onChild, args: ['--root', root] });
+  if (result.code === 0 && existsSync(target.binding)) return;
+  const why = result.code === 0 ? 'the script finished but wrote no addon' : `exit code ${result.code}${result.message ? `: ${result.message}` : ''}`;
+  log(
+    `The desktop app will keep its history in memory only (lost on exit): better-sqlite3 for Electron ${target.version} could not be fetched or built (${why}). Run ${command}.`,
+  );
 }

@@ -4,11 +4,11 @@
 // download). Then the real scripts/start.mjs on a "desktop" whose download fails: the installer's progress
 // is shown, web mode starts with the reason and prints its URL.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseStartMode, INSTALLER_ENV } from '../../scripts/start-mode.mjs';
+import { chooseStartMode, INSTALLER_ENV, SQLITE_SCRIPT_ENV } from '../../scripts/start-mode.mjs';
 import { root } from '../e2e/harness';
 
 const work = mkdtempSync(join(tmpdir(), 'ic-start-mode-'));
@@ -145,6 +145,108 @@ describe('npm start: desktop app or web mode', () => {
     });
     expect(skip.mode === 'web' && skip.reason).toMatch(/ELECTRON_SKIP_BINARY_DOWNLOAD=1/);
     expect(existsSync(c.ranMarker)).toBe(false);
+  });
+});
+
+/** The electron package's own files, as npm installs them: its version and ABI. */
+function writeElectronPackage(electronDir: string) {
+  writeFileSync(join(electronDir, 'package.json'), JSON.stringify({ name: 'electron', version: '45.5.0' }));
+  writeFileSync(join(electronDir, 'abi_version'), '150');
+}
+
+/** A stand-in for scripts/electron-sqlite.mjs (the real one downloads or compiles): writes the addon under --root, or crashes offline. */
+function standInSqliteScript(outcome: 'succeeds' | 'fails'): string {
+  const file = join(work, `sqlite-${outcome}.cjs`);
+  writeFileSync(
+    file,
+    `const fs = require('node:fs'), path = require('node:path');
+const root = process.argv[process.argv.indexOf('--root') + 1];
+fs.writeFileSync(path.join(root, 'sqlite-script-ran'), process.argv.slice(2).join(' '));
+console.log('Fetching better-sqlite3 for Electron 45.5.0 (ABI 150)…');
+${
+  outcome === 'succeeds'
+    ? `fs.mkdirSync(path.join(root, 'native', 'electron-150'), { recursive: true });
+fs.writeFileSync(path.join(root, 'native', 'electron-150', 'better_sqlite3.node'), 'addon');`
+    : `console.error('Error: getaddrinfo ENOTFOUND github.com\\n    at GetAddrInfoReqWrap.onlookup [as oncomplete] (node:dns:120:26)');
+process.exit(1);`
+}
+`,
+  );
+  return file;
+}
+
+describe('npm start: the desktop app’s history (better-sqlite3 for Electron’s ABI)', () => {
+  const addon = (dir: string) => join(dir, 'native', 'electron-150', 'better_sqlite3.node');
+
+  it('missing: fetched or built before the desktop app starts, for the installed Electron', async () => {
+    const c = checkout();
+    writeRuntime(c.electronDir);
+    writeElectronPackage(c.electronDir);
+    const logged: string[] = [];
+    const choice = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, standInInstaller('fails'), { [SQLITE_SCRIPT_ENV]: standInSqliteScript('succeeds') }),
+      platform: 'linux',
+      log: (l) => logged.push(l),
+    });
+    expect(choice).toEqual({ mode: 'desktop', binary: join(c.electronDir, 'dist', 'electron') });
+    expect(readFileSync(join(c.dir, 'sqlite-script-ran'), 'utf8')).toBe(`--root ${c.dir}`);
+    expect(existsSync(addon(c.dir))).toBe(true);
+    expect(logged).toEqual(['Fetching better-sqlite3 for Electron 45.5.0 (the desktop app’s history needs it; done once)…']);
+  });
+
+  it('present: nothing fetched', async () => {
+    const c = checkout();
+    writeRuntime(c.electronDir);
+    writeElectronPackage(c.electronDir);
+    mkdirSync(join(c.dir, 'native', 'electron-150'), { recursive: true });
+    writeFileSync(addon(c.dir), 'addon');
+    const logged: string[] = [];
+    const choice = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, standInInstaller('fails'), { [SQLITE_SCRIPT_ENV]: standInSqliteScript('succeeds') }),
+      platform: 'linux',
+      log: (l) => logged.push(l),
+    });
+    expect(choice.mode).toBe('desktop');
+    expect(existsSync(join(c.dir, 'sqlite-script-ran'))).toBe(false);
+    expect(logged).toEqual([]);
+  });
+
+  it('cannot be fetched or built: the desktop app starts, and one line says its history is in memory only and what to run', async () => {
+    const c = checkout();
+    writeRuntime(c.electronDir);
+    writeElectronPackage(c.electronDir);
+    const logged: string[] = [];
+    const choice = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, standInInstaller('fails'), { [SQLITE_SCRIPT_ENV]: standInSqliteScript('fails') }),
+      platform: 'linux',
+      log: (l) => logged.push(l),
+    });
+    expect(choice.mode).toBe('desktop');
+    expect(logged).toHaveLength(2);
+    expect(logged[1]).toBe(
+      'The desktop app will keep its history in memory only (lost on exit): better-sqlite3 for Electron 45.5.0 could not be fetched or built (exit code 1: Error: getaddrinfo ENOTFOUND github.com). Run `npm run electron:sqlite`, then `npm start` again.',
+    );
+    expect(logged.join('\n')).not.toMatch(/\s+at\s/);
+  });
+
+  it('after Electron’s runtime is downloaded, too', async () => {
+    const c = checkout();
+    writeElectronPackage(c.electronDir);
+    const choice = await chooseStartMode({
+      root: c.dir,
+      electronDir: c.electronDir,
+      env: envFor(c, standInInstaller('succeeds'), { [SQLITE_SCRIPT_ENV]: standInSqliteScript('succeeds') }),
+      platform: 'linux',
+      log: () => {},
+    });
+    expect(choice.mode).toBe('desktop');
+    expect(existsSync(addon(c.dir))).toBe(true);
   });
 });
 

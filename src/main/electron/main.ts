@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCore } from '../services/bootstrap';
+import { adoptElectronSqliteBinding } from '../native/sqlite-binding';
 import { cliLaunchFor, stderrLogger } from '../services/environment';
 import type { AppCore } from '../services/app-core';
 import { registerIpc } from './ipc';
@@ -53,6 +54,9 @@ function createWindow(): BrowserWindow {
 async function start(): Promise<void> {
   const appRoot = app.getAppPath();
   const dataDir = app.getPath('userData');
+  // From a checkout, better-sqlite3's own build has Node's ABI: the history loads the Electron copy instead
+  // (native/electron-<abi>/, made by `npm run electron:sqlite`, which `npm start` runs), else says what to run.
+  adoptElectronSqliteBinding(appRoot, app.isPackaged);
   core = await bootstrapCore({
     mode: 'electron',
     packageRoot: appRoot,

@@ -60,8 +60,9 @@ export async function realPorts(env: AppEnvironment): Promise<CorePorts> {
 /**
  * The history at env.dbPath: an SQLite file, or a PostgreSQL database for a postgres:// connection
  * string. If it cannot be opened (a foreign or damaged file, which the store leaves untouched; a server
- * that refuses the connection; or, in a development Electron, a better-sqlite3 built for Node's ABI)
- * the console still runs, keeping history in memory, and says why.
+ * that refuses the connection; or, in a development Electron, a missing Electron-ABI better-sqlite3: see
+ * src/main/native/sqlite-binding.ts) the console still runs, keeping history in memory, and says why and,
+ * for the addon, what to run.
  */
 export async function openHistory(env: AppEnvironment): Promise<RecordingHistory> {
   try {

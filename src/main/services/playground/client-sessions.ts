@@ -23,7 +23,13 @@ const MAX_PAGES = 20;
 interface Open {
   info: ClientSession;
   client: Client;
+  transport: Transport;
+  /** Messages being sent to the server: a closing session waits for them (its rejections of pending requests). */
+  sends: Set<Promise<void>>;
 }
+
+/** How long a closing session waits for its last answers (rejections of pending requests) to reach the server. */
+const FLUSH_TIMEOUT_MS = 2_000;
 
 export interface ConnectOptions {
   roots?: ClientRoot[];
@@ -45,6 +51,7 @@ export class ClientSessions {
 
   async connect(target: ClientTarget, options: ConnectOptions = {}): Promise<ClientSession> {
     const { transport, label } = this.transportFor(target);
+    const sends = trackSends(transport);
     const client = new Client({ name: 'interceptor-console-playground', version: this.version }, { capabilities: { ...CLIENT_CAPABILITIES } });
     // The id exists before connect: a server may ask for roots or sampling during the handshake.
     const sessionId = randomUUID();
@@ -87,9 +94,9 @@ export class ClientSessions {
     };
     client.onclose = () => {
       this.open.delete(sessionId);
-      this.pending.dropSession(sessionId);
+      this.pending.dropSession(sessionId, 'the server or its transport closed it');
     };
-    this.open.set(sessionId, { info, client });
+    this.open.set(sessionId, { info, client, transport, sends });
     if (this.open.size > MAX_SESSIONS) {
       const oldest = this.open.keys().next().value!;
       await this.disconnect(oldest);
@@ -101,11 +108,19 @@ export class ClientSessions {
     return [...this.open.values()].map((o) => o.info);
   }
 
-  async disconnect(sessionId: string): Promise<void> {
+  /**
+   * Closes a session. The server's requests still waiting for the user are answered first, with an error
+   * saying the connection was closed (the server, and a gateway's history, get that error, never a silence
+   * that times out later), and a Streamable HTTP session is ended (DELETE), so a gateway ends its session too.
+   */
+  async disconnect(sessionId: string, why = 'the user disconnected it'): Promise<void> {
     const open = this.open.get(sessionId);
     this.open.delete(sessionId);
-    this.pending.dropSession(sessionId);
-    await open?.client.close().catch(() => undefined);
+    const dropped = this.pending.dropSession(sessionId, why);
+    if (!open) return;
+    if (dropped > 0) await flush(open.sends);
+    if (open.transport instanceof StreamableHTTPClientTransport) await open.transport.terminateSession().catch(() => undefined);
+    await open.client.close().catch(() => undefined);
   }
 
   pendingRequests(sessionId?: string): PendingServerRequest[] {
@@ -191,7 +206,7 @@ export class ClientSessions {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.open.keys()].map((id) => this.disconnect(id)));
+    await Promise.all([...this.open.keys()].map((id) => this.disconnect(id, 'the Interceptor Console is shutting down')));
   }
 
   private async timed(sessionId: string, what: string, op: (c: Client, timeoutMs: number) => Promise<object>) {
@@ -248,5 +263,28 @@ export class ClientSessions {
       transport: new StdioClientTransport({ command, args, env: { ...getDefaultEnvironment(), ...(target.env ?? {}) }, cwd: target.cwd, stderr: 'pipe' }),
       label: target.command,
     };
+  }
+}
+
+/** Wraps the transport's send to know which messages are still on their way. */
+function trackSends(transport: Transport): Set<Promise<void>> {
+  const sends = new Set<Promise<void>>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const p = send(message, options);
+    sends.add(p);
+    const done = () => void sends.delete(p);
+    p.then(done, done);
+    return p;
+  };
+  return sends;
+}
+
+/** Lets the request handlers send the rejections just made (a few turns of the event loop), then waits for them to go out. */
+async function flush(sends: Set<Promise<void>>): Promise<void> {
+  const deadline = Date.now() + FLUSH_TIMEOUT_MS;
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+  while (sends.size > 0 && Date.now() < deadline) {
+    await Promise.race([Promise.allSettled([...sends]), new Promise((resolve) => setTimeout(resolve, deadline - Date.now()))]);
   }
 }

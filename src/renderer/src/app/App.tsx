@@ -1,6 +1,6 @@
 // The shell: a left rail of routes and the main pane.
-import { Suspense, useEffect } from 'react';
-import { useApiQuery } from '../api/context';
+import { Suspense, useEffect, useState } from 'react';
+import { useApi, useApiQuery } from '../api/context';
 import { applyTheme } from '../theme/theme';
 import { Logo, routeIcons } from './icons';
 import { ROUTES, useRoute, type Route } from './router';
@@ -26,6 +26,7 @@ export function App() {
   const info = useApiQuery('app.info', undefined, []);
   const paused = useApiQuery('breakpoints.paused', undefined, ['pauses']);
   const pausedCount = paused.data?.length ?? 0;
+  const clientWaiting = useClientWaiting();
   useEffect(() => {
     if (settings.data) applyTheme(settings.data.theme);
   }, [settings.data]);
@@ -44,6 +45,11 @@ export function App() {
           <a key={r} href={`#/${r}`} aria-current={r === route ? 'page' : undefined} onPointerEnter={() => preloadPage(r)} onFocus={() => preloadPage(r)}>
             {routeIcons[r]}
             {LABELS[r]}
+            {r === 'playground' && clientWaiting > 0 && (
+              <span className="rail-badge" aria-label={`${clientWaiting} server request${clientWaiting === 1 ? '' : 's'} waiting`}>
+                {clientWaiting}
+              </span>
+            )}
             {r === 'paused' && pausedCount > 0 && (
               <span className="rail-badge" aria-label={`${pausedCount} paused`}>
                 {pausedCount}
@@ -67,4 +73,30 @@ export function App() {
       </main>
     </div>
   );
+}
+
+/**
+ * The built-in client's server requests (sampling, elicitation) waiting for an answer, in every session:
+ * its connections outlive the Playground screen, so the rail says so from any screen (they block the
+ * server, and the call that caused them, until answered in the Playground's Client tab).
+ */
+function useClientWaiting(): number {
+  const api = useApi();
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    let live = true;
+    const refresh = () =>
+      void api.result('client.pending', {}).then((r) => {
+        if (live && r.ok) setCount(r.value.length);
+      });
+    refresh();
+    const off = api.onEvent((e) => {
+      if (e.type === 'client.requests') refresh();
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [api]);
+  return count;
 }

@@ -5,7 +5,8 @@
 import { closeSync } from 'node:fs';
 import { createPrivateDirIfMissing, makePrivate, openPrivateFile } from '../../../files/private-files';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../../native/sqlite-binding';
 import { APPLICATION_ID, LATEST_VERSION, runMigrations } from '../migrations/index';
 import { inspectFile } from './file-check';
 import { checkIntegrity } from './integrity-check';
@@ -62,7 +63,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
 
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly, fileMustExist: state !== 'absent' });
+    db = openDatabase(file, { readonly, fileMustExist: state !== 'absent' });
   } catch (err) {
     throw new StoreOpenError('io', file, `cannot open ${file}: ${(err as Error).message}`);
   }

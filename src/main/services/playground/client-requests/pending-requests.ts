@@ -92,10 +92,23 @@ export class PendingServerRequests {
     this.finish(requestId, outcome);
   }
 
-  /** The session closed: whatever waits is dropped (its server is gone, nobody can receive an answer). */
-  dropSession(sessionId: string): void {
+  /**
+   * The session closes: whatever waits is rejected with an error saying so (a JSON-RPC error the server
+   * receives while the connection is still open, see ClientSessions.disconnect). Returns how many.
+   */
+  dropSession(sessionId: string, why = 'the connection closed'): number {
     const ids = [...this.waiting.values()].filter((w) => w.info.sessionId === sessionId).map((w) => w.info.id);
-    for (const id of ids) this.finish(id, (w) => w.reject(new Error('the client session closed')));
+    for (const id of ids) {
+      this.finish(id, (w) =>
+        w.reject(
+          new ProtocolError(
+            ProtocolErrorCode.InternalError,
+            `Not answered: the Interceptor Console's client closed this connection (${why}) while this ${w.info.method} request was waiting for an answer.`,
+          ),
+        ),
+      );
+    }
+    return ids.length;
   }
 
   private finish(id: string, outcome: (w: Waiting) => void): void {

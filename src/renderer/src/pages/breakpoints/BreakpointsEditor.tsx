@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { BREAK_POINTS, DEFAULT_PAUSE_TIMEOUT_MS, MAX_PAUSE_TIMEOUT_MS, type BreakpointInput } from '../../../../shared/config/breakpoints';
 import { useApiMutation, useApiQuery } from '../../api/context';
+import { pickGateway, useSelectedGateway } from '../../app/app-state';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { POINT_LABEL } from './labels';
 
@@ -26,8 +27,10 @@ function describe(b: Row): string {
 export function BreakpointsEditor() {
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
   const attached = useApiQuery('breakpoints.attached', undefined, ['pauses']);
-  const [chosen, setChosen] = useState<string | undefined>();
-  const gateway = chosen ?? gateways.data?.find((g) => g.status === 'running')?.id ?? gateways.data?.[0]?.id;
+  // The app-wide gateway (the same as Chain's, Playground's and Messages'), or an attached headless one.
+  const [chosen, setChosen] = useSelectedGateway();
+  const attachedChosen = (attached.data ?? []).some((r) => r.name === chosen) ? chosen : undefined;
+  const gateway = attachedChosen ?? pickGateway(gateways.data ?? [], chosen)?.id;
   const view = useApiQuery('breakpoints.get', { id: gateway ?? '' }, ['gateways', 'pauses'], { enabled: gateway !== undefined });
   const set = useApiMutation('breakpoints.set', ['pauses']);
   const [spec, setSpec] = useState('tools/call');

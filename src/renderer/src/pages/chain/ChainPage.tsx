@@ -1,7 +1,9 @@
 // Chain: the visual chain editor of a gateway's interceptor chain (#/chain/<gateway id>), and the wizard
-// that creates a gateway from scratch.
+// that creates a gateway from scratch. Without an id in the address, the app-wide gateway (app-state.ts: the
+// same as Playground's, Messages' and Paused's); picking one here (or following a link to one) changes it.
 import { useEffect, useState } from 'react';
 import { useApiQuery } from '../../api/context';
+import { pickGateway, useSelectedGateway } from '../../app/app-state';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Status } from '../../components/Status';
 import { ChainEditor } from './ChainEditor';
@@ -16,6 +18,7 @@ function hashGateway(): string | undefined {
 export function ChainPage() {
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
   const [wanted, setWanted] = useState(hashGateway);
+  const [chosen, select] = useSelectedGateway();
   const [wizard, setWizard] = useState(false);
   useEffect(() => {
     const onHash = () => setWanted(hashGateway());
@@ -23,8 +26,13 @@ export function ChainPage() {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   const list = gateways.data ?? [];
-  const current = list.find((g) => g.id === wanted) ?? list[0];
+  const current = (wanted ? list.find((g) => g.id === wanted) : undefined) ?? pickGateway(list, chosen);
+  // A gateway named in the address (a link, the back button) becomes the app's choice.
+  useEffect(() => {
+    if (current && wanted === current.id) select(current.id);
+  }, [current, wanted, select]);
   const open = (id: string) => {
+    select(id);
     location.hash = `#/chain/${encodeURIComponent(id)}`;
     setWanted(id);
   };

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MessageFilter } from '../../../../shared/api/models-messages';
 import { useApiQuery } from '../../api/context';
+import { pickGateway, useSelectedGateway } from '../../app/app-state';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import type { VirtualListHandle } from '../../components/VirtualList';
 import { clockTime } from '../traffic/format';
@@ -22,7 +23,12 @@ type Editable = Pick<MessageFilter, 'side' | 'direction' | 'kind' | 'method' | '
 export function MessagesPage() {
   const route = useMessagesRoute();
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
-  const gateway = route.gateway ?? gateways.data?.[0]?.id;
+  // The address's gateway, else the app-wide one (the same as Chain's, Playground's and Paused's).
+  const [chosen, select] = useSelectedGateway();
+  const gateway = route.gateway ?? pickGateway(gateways.data ?? [], chosen)?.id;
+  useEffect(() => {
+    if (route.gateway && gateways.data?.some((g) => g.id === route.gateway)) select(route.gateway);
+  }, [route.gateway, gateways.data, select]);
   const [edit, setEdit] = useState<Editable>({});
   const [paused, setPaused] = useState(false);
   const [cursor, setCursor] = useState(0);
@@ -91,6 +97,7 @@ export function MessagesPage() {
               value={gateway ?? ''}
               onChange={(e) => {
                 setOpenId(undefined);
+                select(e.target.value);
                 navigateMessages({ gateway: e.target.value });
               }}
             >

@@ -1,5 +1,6 @@
 // Playground: invoke one interceptor by hand, dry-run a gateway's chain, call a gateway or server as an
-// MCP client, and arm failure simulations. The gateway picked here is shared by every tab; an armed
+// MCP client, and arm failure simulations. The gateway picked here is the app-wide one (app-state.ts:
+// the same in Chain, Messages and Paused) and is shared by every tab; an armed
 // simulation on it is announced above the tabs, whatever tab is open, and so are the server's requests
 // waiting for an answer in the Client tab (a count badge on that tab).
 import { useEffect, useState } from 'react';
@@ -11,6 +12,7 @@ import { ClientTab } from './client/ClientTab';
 import { SimulationTab } from './simulation/SimulationTab';
 import { SimulationBanner } from './simulation/SimulationBanner';
 import { useExecutionLink } from './execution-link';
+import { pickGateway, useSelectedGateway } from '../../app/app-state';
 import './playground.css';
 
 const TABS = [
@@ -23,7 +25,7 @@ type Tab = (typeof TABS)[number]['id'];
 
 export function PlaygroundPage() {
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
-  const [gatewayId, setGatewayId] = useState<string>();
+  const [chosen, setGatewayId] = useSelectedGateway();
   const [tab, setTab] = useState<Tab>('invoke');
   const [clientWaiting, setClientWaiting] = useState(0);
   const list = gateways.data ?? [];
@@ -36,13 +38,8 @@ export function PlaygroundPage() {
     setTab(link.tab);
   }, [link]);
 
-  useEffect(() => {
-    if (gatewayId && list.some((g) => g.id === gatewayId)) return;
-    const preferred = list.find((g) => g.status === 'running') ?? list[0];
-    if (preferred) setGatewayId(preferred.id);
-  }, [list, gatewayId]);
-
-  const gateway = list.find((g) => g.id === gatewayId);
+  const gateway = pickGateway(list, chosen);
+  const gatewayId = gateway?.id;
   return (
     <div className="page playground">
       <div className="page-head">
@@ -102,7 +99,7 @@ export function PlaygroundPage() {
             <DryRunTab gateway={gateway} seed={link?.tab === 'dry-run' ? link.seed : undefined} />
           </div>
           <div hidden={tab !== 'client'}>
-            <ClientTab gateways={list} current={gateway} onWaitingCount={setClientWaiting} />
+            <ClientTab gateways={list} current={gateway} onSelectGateway={setGatewayId} onWaitingCount={setClientWaiting} />
           </div>
           <div hidden={tab !== 'simulation'}>
             <SimulationTab gateway={gateway} />

@@ -2,6 +2,10 @@
 // tab picks the target, lists what the server offers and calls it with schema-generated forms. Calls
 // through a gateway go through its chain and are recorded, so they appear in Traffic. The client declares
 // sampling, elicitation and roots: the server's requests wait in Pending requests for the user's answer.
+// The connection belongs to the app, not to this screen (app-state.ts): leaving the Playground keeps it,
+// with whatever the server asked, and coming back shows it again. Only Disconnect (or Reconnect) closes it,
+// and the core then answers the server's waiting requests with an error saying so. The gateway picker is
+// the app-wide gateway choice (the Playground's, Chain's, Messages' and Paused's).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GatewayInfo } from '../../../../../shared/api/models';
 import type { ClientCatalog, ClientSession, ClientTarget } from '../../../../../shared/api/models-playground';
@@ -11,6 +15,7 @@ import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot } from '../../../../../share
 import { Catalog } from './Catalog';
 import { RootsEditor } from './RootsEditor';
 import { ServerRequests } from './ServerRequests';
+import { useClientSession } from '../../../app/app-state';
 
 const ROOTS_KEY = 'interceptor-console.client.roots';
 
@@ -29,16 +34,19 @@ type Kind = ClientTarget['kind'];
 export function ClientTab({
   gateways,
   current,
+  onSelectGateway,
   onWaitingCount,
 }: {
   gateways: GatewayInfo[];
+  /** The app-wide gateway: what "A gateway" connects to. */
   current: GatewayInfo;
+  onSelectGateway(id: string): void;
   /** Server requests waiting in Pending requests (see ServerRequests). */
   onWaitingCount?: (count: number) => void;
 }) {
   const api = useApi();
   const [kind, setKind] = useState<Kind>('gateway');
-  const [gatewayId, setGatewayId] = useState(current.id);
+  const gatewayId = current.id;
   const [command, setCommand] = useState('');
   const [url, setUrl] = useState('');
   const [auth, setAuth] = useState('');
@@ -48,16 +56,35 @@ export function ClientTab({
   const [busy, setBusy] = useState(false);
   const [roots, setRoots] = useState<ClientRoot[]>(storedRoots);
   const [answerSeconds, setAnswerSeconds] = useState(String(DEFAULT_ANSWER_TIMEOUT_MS / 1000));
-  const sessionRef = useRef<string | undefined>(undefined);
+  const [appSession, setAppSession] = useClientSession();
+  const sessionRef = useRef<string | undefined>(appSession);
 
-  useEffect(() => setGatewayId(current.id), [current.id]);
-  // Leaving the Playground closes the connection (a spawned server must not outlive its screen).
-  useEffect(
-    () => () => {
-      if (sessionRef.current) void api.result('client.disconnect', { sessionId: sessionRef.current });
-    },
-    [api],
-  );
+  // Back on this screen (or after a reload): the app's connection, as the core has it, with its lists.
+  useEffect(() => {
+    const id = sessionRef.current;
+    if (!id) return;
+    let live = true;
+    void (async () => {
+      const r = await api.result('client.sessions');
+      const found = r.ok ? r.value.find((x) => x.sessionId === id) : undefined;
+      if (!live || sessionRef.current !== id) return;
+      if (!found) {
+        // Closed meanwhile (the server went away): nothing to show.
+        sessionRef.current = undefined;
+        setAppSession(undefined);
+        return;
+      }
+      setSession(found);
+      setKind(found.target.kind);
+      if (found.target.kind === 'stdio') setCommand(found.target.command);
+      if (found.target.kind === 'http') setUrl(found.target.url);
+      const listed = await api.result('client.list', { sessionId: id });
+      if (live && sessionRef.current === id && listed.ok) setCatalog(listed.value);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [api, setAppSession]);
 
   const target = (): ClientTarget =>
     kind === 'gateway'
@@ -76,12 +103,14 @@ export function ClientTab({
       const s = await api.call('client.connect', { target: target(), roots, ...(answerTimeoutMs !== undefined ? { answerTimeoutMs } : {}) });
       setSession(s);
       sessionRef.current = s.sessionId;
+      setAppSession(s.sessionId);
       setCatalog(await api.call('client.list', { sessionId: s.sessionId }));
     } catch (err) {
       setError(err);
       setSession(undefined);
       setCatalog(undefined);
       sessionRef.current = undefined;
+      setAppSession(undefined);
     } finally {
       setBusy(false);
     }
@@ -92,6 +121,7 @@ export function ClientTab({
     setSession(undefined);
     setCatalog(undefined);
     sessionRef.current = undefined;
+    setAppSession(undefined);
   };
 
   /** The session as the core has it now (roots, when the server last read them). */
@@ -126,7 +156,7 @@ export function ClientTab({
     }
   };
 
-  const runnable = gateways.filter((g) => g.listen.transport === 'http');
+  const runnable = gateways.filter((g) => g.listen.transport === 'http' || g.id === current.id);
   return (
     <div className="client-tab">
       <section className="card pg-card" aria-label="Connection">
@@ -144,10 +174,10 @@ export function ClientTab({
           {kind === 'gateway' && (
             <label className="field grow">
               Gateway
-              <select aria-label="Client gateway" value={gatewayId} onChange={(e) => setGatewayId(e.target.value)}>
+              <select aria-label="Client gateway" value={gatewayId} onChange={(e) => onSelectGateway(e.target.value)}>
                 {runnable.map((g) => (
                   <option key={g.id} value={g.id}>
-                    {g.name} · {g.listen.url ?? 'not listening'} · {g.status}
+                    {g.name} · {g.listen.transport === 'http' ? (g.listen.url ?? 'not listening') : 'stdio: no HTTP listener'} · {g.status}
                   </option>
                 ))}
               </select>
