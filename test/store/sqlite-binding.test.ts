@@ -15,7 +15,7 @@ import {
   SQLITE_BINDING_ENV,
   sqliteBindingOption,
 } from '../../src/main/native/sqlite-binding';
-import { openStore } from '../../src/main/store/open/open-store';
+import { openStore } from '../../src/main/history/sqlite/open/open-store';
 import { buildEnvironment, openHistory } from '../../src/main/services/bootstrap';
 import { InMemoryHistory } from '../../src/main/services/in-memory-history';
 import type { Logger } from '../../src/main/services/environment';

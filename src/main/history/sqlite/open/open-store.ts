@@ -6,7 +6,7 @@ import { closeSync } from 'node:fs';
 import { createPrivateDirIfMissing, makePrivate, openPrivateFile } from '../../../files/private-files';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../../native/sqlite-binding';
+import { openDatabase } from '../../../native/sqlite-binding';
 import { APPLICATION_ID, LATEST_VERSION, runMigrations } from '../migrations/index';
 import { inspectFile } from './file-check';
 import { checkIntegrity } from './integrity-check';

@@ -6,6 +6,7 @@ import type { CaseRunView, SuiteRunView } from '../../../../shared/api/models-ch
 import { useApiMutation, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { GatewaySelect } from '../../components/GatewaySelect';
+import { pickGateway, useSelectedGateway } from '../../app/app-state';
 import '../traffic/traffic.css';
 import './tests.css';
 
@@ -13,11 +14,10 @@ const STATUS_LABEL: Record<CaseRunView['status'], string> = { passed: 'passed', 
 
 export function TestsPage() {
   const gateways = useApiQuery('gateways.list', undefined, ['gateways']);
-  const [gateway, setGateway] = useState('');
   const list = gateways.data ?? [];
-  useEffect(() => {
-    if (!gateway && list.length > 0) setGateway(list[0]!.id);
-  }, [gateway, list]);
+  // The app-wide gateway choice (the one Chain, Playground, Messages and Paused show).
+  const [chosen, setGateway] = useSelectedGateway();
+  const gateway = pickGateway(list, chosen)?.id ?? '';
   const cases = useApiQuery('tests.list', { id: gateway }, ['gateways'], { enabled: gateway !== '' });
   const run = useApiMutation('tests.run');
   const remove = useApiMutation('tests.remove');
