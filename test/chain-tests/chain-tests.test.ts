@@ -4,7 +4,7 @@
 // must fail them with a diff (stdout and JUnit), with malformed or stale cases failing alone.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,8 @@ describe('chain tests from recorded calls', () => {
     expect(casesDir).toBe(join(dir, 'gateway.tests'));
     expect(readdirSync(casesDir).sort()).toEqual(['tools-call-echo-mutated.json', 'tools-call-get-env-blocked.json', 'tools-call-get-sum-allowed.json']);
     const text = readFileSync(join(casesDir, 'tools-call-echo-mutated.json'), 'utf8');
+    // A case holds recorded payloads: owner-only, like every file the console writes.
+    if (process.platform !== 'win32') expect(statSync(join(casesDir, 'tools-call-echo-mutated.json')).mode & 0o777).toBe(0o600);
     expect(text).toContain('\n  "expect": {'); // indented for review in git
     const loaded = loadCases(casesDir);
     expect(loaded.every((c) => c.case && !c.error)).toBe(true);

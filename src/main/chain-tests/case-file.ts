@@ -114,10 +114,11 @@ export function caseFileName(name: string): string {
 /** Writes the case as indented JSON under a name not taken yet (`x.json`, `x-2.json`...); returns the path. */
 export function saveCase(dir: string, testCase: ChainTestCase): string {
   const checked = ChainTestCaseSchema.parse(testCase);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const base = caseFileName(checked.name).replace(/\.json$/, '');
   let file = join(dir, `${base}.json`);
   for (let n = 2; existsSync(file); n++) file = join(dir, `${base}-${n}.json`);
-  writeFileSync(file, `${JSON.stringify(checked, null, 2)}\n`, { flag: 'wx' });
+  // Owner-only, like every file the console writes: a case holds recorded payloads.
+  writeFileSync(file, `${JSON.stringify(checked, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
   return file;
 }
