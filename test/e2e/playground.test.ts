@@ -125,7 +125,12 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     await openTab('Client');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('status', { name: 'Client session' }).waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Tools: echo' }).click();
+    // A title does not hide the name a call uses ([desktop-client] item 4): "Echo Tool" shows "echo" beside it.
+    const echo = page.getByRole('button', { name: 'Tools: echo' });
+    expect(await echo.locator('b').textContent()).toBe('Echo Tool');
+    expect(await echo.getByTestId('entry-name').textContent()).toBe('echo');
+    await echo.click();
+    expect(await page.getByRole('region', { name: 'Call' }).getByRole('heading', { level: 2 }).textContent()).toBe('Echo Tool echo');
     marker = `playground-e2e-${Date.now()}`;
     await page.getByRole('group', { name: 'Arguments of echo' }).getByLabel('message').fill(`${marker} to erin@example.com`);
     await page.getByRole('button', { name: 'Call tool' }).click();

@@ -97,6 +97,7 @@ export function Catalog({ sessionId, catalog, throughGateway }: { sessionId: str
                   aria-label={`${LABEL[section]}: ${key}`}
                 >
                   <b>{String(item.title ?? item.name ?? item.uri ?? item.uriTemplate)}</b>
+                  <NameBesideTitle item={item} />
                   {item.description && <span className="muted">{String(item.description).split('\n')[0]}</span>}
                 </button>
               </li>
@@ -109,7 +110,9 @@ export function Catalog({ sessionId, catalog, throughGateway }: { sessionId: str
           <div className="muted">Pick an entry to call it.</div>
         ) : (
           <>
-            <h2>{String(selected.title ?? selected.name ?? selected.uri ?? selected.uriTemplate)}</h2>
+            <h2>
+              {String(selected.title ?? selected.name ?? selected.uri ?? selected.uriTemplate)} <NameBesideTitle item={selected} />
+            </h2>
             {selected.description && <div className="muted pre-line">{String(selected.description)}</div>}
             {schema ? (
               <SchemaForm
@@ -160,4 +163,14 @@ function stringArgs(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries((v ?? {}) as Record<string, unknown>)) if (x !== undefined && x !== '') out[k] = String(x);
   return out;
+}
+
+/** The name a call uses, shown beside a display title that differs from it (a title alone hid it). */
+function NameBesideTitle({ item }: { item: Item }) {
+  if (!item.title || !item.name || item.title === item.name) return null;
+  return (
+    <code className="muted" data-testid="entry-name">
+      {item.name}
+    </code>
+  );
 }
