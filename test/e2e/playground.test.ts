@@ -129,6 +129,12 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     const echo = page.getByRole('button', { name: 'Tools: echo' });
     expect(await echo.locator('b').textContent()).toBe('Echo Tool');
     expect(await echo.getByTestId('entry-name').textContent()).toBe('echo');
+    // Ping and logging/setLevel through the gateway ([desktop-client] item 4).
+    await page.getByRole('button', { name: 'Ping', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Ping result').textContent(), { timeout: 10_000 }).toMatch(/^answered in [\d.]+ ms$/);
+    await page.getByLabel('Log level', { exact: true }).selectOption('debug');
+    await page.getByRole('button', { name: 'Set', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Log level set').textContent(), { timeout: 10_000 }).toBe('server logs debug and above');
     await echo.click();
     expect(await page.getByRole('region', { name: 'Call' }).getByRole('heading', { level: 2 }).textContent()).toBe('Echo Tool echo');
     marker = `playground-e2e-${Date.now()}`;

@@ -76,6 +76,17 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     await call('client.disconnect', { sessionId: session.sessionId });
   });
 
+  it('pings the server and sets its log level ([desktop-client] item 4)', async () => {
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } });
+    const pong = await call<{ roundTripMs: number }>('client.ping', { sessionId });
+    expect(pong.roundTripMs).toBeGreaterThan(0);
+    expect(await call('client.setLogLevel', { sessionId, level: 'debug' })).toEqual({ level: 'debug' });
+    const bad = await core.dispatcher.dispatch('client.setLogLevel', { sessionId, level: 'loud' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    await call('client.disconnect', { sessionId });
+    expect(await core.dispatcher.dispatch('client.ping', { sessionId })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
   it('holds a sampling request until the user answers, checks the answer, and returns the server its reply', async () => {
     const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } });
     const calling = call<Text>('client.callTool', { sessionId, name: 'trigger-sampling-request', arguments: { prompt: 'tell a joke', maxTokens: 50 } });

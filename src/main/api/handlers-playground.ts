@@ -27,6 +27,8 @@ export function buildPlaygroundHandlers(d: { manager: GatewayManager; playground
     'client.callTool': ({ sessionId, name, arguments: args }) => pg().clients.callTool(sessionId, name, args),
     'client.getPrompt': ({ sessionId, name, arguments: args }) => pg().clients.getPrompt(sessionId, name, args),
     'client.readResource': ({ sessionId, uri }) => pg().clients.readResource(sessionId, uri),
+    'client.ping': ({ sessionId }) => pg().clients.ping(sessionId),
+    'client.setLogLevel': ({ sessionId, level }) => pg().clients.setLogLevel(sessionId, level),
     'client.pending': (input) => pg().clients.pendingRequests(input?.sessionId),
     'client.answer': ({ sessionId, requestId, answer }) => {
       pg().clients.answer(sessionId, requestId, answer);

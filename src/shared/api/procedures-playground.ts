@@ -76,4 +76,10 @@ export const playgroundProcedures = {
     z.object({ roots: ClientRootsSchema, notified: z.boolean() }),
     'Replaces the roots the client offers and sends notifications/roots/list_changed.',
   ),
+  'client.ping': proc(Session, z.object({ roundTripMs: z.number() }), 'ping: the server answers, in how many ms.'),
+  'client.setLogLevel': proc(
+    Session.extend({ level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']) }),
+    z.object({ level: z.string() }),
+    'logging/setLevel: the least severe log message the server sends from now on.',
+  ),
 } as const;

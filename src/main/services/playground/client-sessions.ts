@@ -20,6 +20,8 @@ const CONNECT_TIMEOUT_MS = 20_000;
 const CALL_TIMEOUT_MS = 60_000;
 const MAX_PAGES = 20;
 
+type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
 interface Open {
   info: ClientSession;
   client: Client;
@@ -144,6 +146,32 @@ export class ClientSessions {
         `The roots were changed here but the server could not be told (notifications/roots/list_changed): ${(err as Error).message}`,
       );
     }
+  }
+
+  /** `ping`: the server's round trip, ms. */
+  async ping(sessionId: string): Promise<{ roundTripMs: number }> {
+    const { client } = this.session(sessionId);
+    const started = performance.now();
+    try {
+      await client.ping({ timeout: CALL_TIMEOUT_MS });
+    } catch (err) {
+      throw new ApiError('failed', `The server did not answer ping: ${(err as Error).message}`);
+    }
+    return { roundTripMs: Math.round((performance.now() - started) * 10) / 10 };
+  }
+
+  /** `logging/setLevel`: the least severe log message the server sends from now on. */
+  async setLogLevel(sessionId: string, level: LoggingLevel): Promise<{ level: string }> {
+    const { client, info } = this.session(sessionId);
+    if (!(info.capabilities as { logging?: unknown }).logging) {
+      throw new ApiError('conflict', 'The server does not offer logging (no "logging" capability), so it has no level to set.');
+    }
+    try {
+      await client.setLoggingLevel(level, { timeout: CALL_TIMEOUT_MS });
+    } catch (err) {
+      throw new ApiError('failed', `The server refused logging/setLevel ${level}: ${(err as Error).message}`);
+    }
+    return { level };
   }
 
   /** Every list the server offers, drained; a list that fails is reported in `errors`, never hidden. */

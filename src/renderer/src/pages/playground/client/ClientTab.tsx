@@ -14,6 +14,7 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot } from '../../../../../shared/api/models-client-requests';
 import { Catalog } from './Catalog';
 import { RootsEditor } from './RootsEditor';
+import { SessionTools } from './SessionTools';
 import { ServerRequests } from './ServerRequests';
 import { useClientSession } from '../../../app/app-state';
 
@@ -249,6 +250,7 @@ export function ClientTab({
             <button type="button" className="small" onClick={() => void refresh()}>
               Refresh lists
             </button>
+            <SessionTools sessionId={session.sessionId} logging={Boolean((session.capabilities as { logging?: unknown } | undefined)?.logging)} />
           </div>
         )}
         <details className="pg-details">
