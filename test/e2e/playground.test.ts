@@ -162,6 +162,16 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     await expect
       .poll(() => page.getByRole('region', { name: 'Call' }).getByLabel('Structured content', { exact: true }).textContent())
       .toContain('"temperature"');
+
+    // A call's progress, relayed by the gateway, in the notifications pane ([desktop-client] item 4).
+    await page.getByRole('button', { name: 'Tools: trigger-long-running-operation' }).click();
+    const form = page.getByRole('group', { name: 'Arguments of trigger-long-running-operation' });
+    await form.getByLabel('duration', { exact: true }).fill('1');
+    await form.getByLabel('steps', { exact: true }).fill('2');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    const progress = page.getByRole('list', { name: 'Server notifications' }).locator('li[data-method="notifications/progress"]');
+    await expect.poll(() => progress.count(), { timeout: 20_000 }).toBe(2);
+    expect(await progress.first().textContent()).toContain('"progress":2');
   });
 
   it('opens a recorded execution in Invoke by link, with its payload', async () => {

@@ -87,6 +87,22 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     expect(await core.dispatcher.dispatch('client.ping', { sessionId })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
+  it('keeps what the server sends on its own: the progress of a call; and subscribes to a resource', async () => {
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } });
+    await call('client.callTool', { sessionId, name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } });
+    const notes = await call<{ seq: number; method: string; params: { progress: number; total: number } }[]>('client.notifications', { sessionId });
+    const progress = notes.filter((n) => n.method === 'notifications/progress');
+    expect(progress.map((n) => [n.params.progress, n.params.total])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+    // Only the newer ones after a seq the pane already has.
+    expect(await call('client.notifications', { sessionId, after: progress[2]!.seq })).toEqual([]);
+    expect(await call('client.subscribe', { sessionId, uri: 'demo://resource/static/document/architecture.md' })).toEqual({ subscribed: true });
+    await call('client.disconnect', { sessionId });
+  });
+
   it('holds a sampling request until the user answers, checks the answer, and returns the server its reply', async () => {
     const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } });
     const calling = call<Text>('client.callTool', { sessionId, name: 'trigger-sampling-request', arguments: { prompt: 'tell a joke', maxTokens: 50 } });

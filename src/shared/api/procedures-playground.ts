@@ -77,6 +77,16 @@ export const playgroundProcedures = {
     'Replaces the roots the client offers and sends notifications/roots/list_changed.',
   ),
   'client.ping': proc(Session, z.object({ roundTripMs: z.number() }), 'ping: the server answers, in how many ms.'),
+  'client.notifications': proc(
+    Session.extend({ after: z.number().int().min(0).default(0) }),
+    z.array(z.object({ seq: z.number().int(), at: z.string(), method: z.string(), params: z.unknown().optional() })),
+    'What the server sent on its own (log messages, progress, list and resource changes) after notification `after`.',
+  ),
+  'client.subscribe': proc(
+    Session.extend({ uri: z.string().min(1) }),
+    z.object({ subscribed: z.literal(true) }),
+    'resources/subscribe: the server then reports changes of the resource as notifications.',
+  ),
   'client.setLogLevel': proc(
     Session.extend({ level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']) }),
     z.object({ level: z.string() }),

@@ -13,6 +13,7 @@ import type { GatewayManager } from '../gateway-manager';
 import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot, type PendingServerRequest, type ServerRequestAnswer } from '../../../shared/api/models-client-requests';
 import { CLIENT_CAPABILITIES, installServerRequestHandlers } from './client-requests/handlers';
 import { PendingServerRequests } from './client-requests/pending-requests';
+import { ClientNotifications, type ClientNotification } from './client-notifications';
 
 /** Open sessions are bounded: the oldest is closed when a new one would exceed this. */
 const MAX_SESSIONS = 8;
@@ -41,6 +42,7 @@ export interface ConnectOptions {
 export class ClientSessions {
   private readonly open = new Map<string, Open>();
   private readonly pending: PendingServerRequests;
+  private readonly notes = new ClientNotifications();
 
   constructor(
     private readonly manager: () => GatewayManager,
@@ -73,6 +75,9 @@ export class ClientSessions {
         this.onRequestsChanged(sessionId, this.pending.list(sessionId).length);
       },
     }));
+    // Every notification the SDK has no handler of its own for (log messages, list and resource changes):
+    // set before connecting, since a server may log during the handshake.
+    client.fallbackNotificationHandler = async (n) => this.notes.add(sessionId, n.method, n.params);
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (err) {
@@ -118,6 +123,7 @@ export class ClientSessions {
   async disconnect(sessionId: string, why = 'the user disconnected it'): Promise<void> {
     const open = this.open.get(sessionId);
     this.open.delete(sessionId);
+    this.notes.drop(sessionId);
     const dropped = this.pending.dropSession(sessionId, why);
     if (!open) return;
     if (dropped > 0) await flush(open.sends);
@@ -146,6 +152,26 @@ export class ClientSessions {
         `The roots were changed here but the server could not be told (notifications/roots/list_changed): ${(err as Error).message}`,
       );
     }
+  }
+
+  /** What the server sent on its own since notification `after` (log messages, progress, changes). */
+  notifications(sessionId: string, after = 0): ClientNotification[] {
+    this.session(sessionId);
+    return this.notes.list(sessionId, after);
+  }
+
+  /** `resources/subscribe`: the server then says when the resource changes (notifications/resources/updated). */
+  async subscribe(sessionId: string, uri: string): Promise<{ subscribed: true }> {
+    const { client, info } = this.session(sessionId);
+    if (!(info.capabilities as { resources?: { subscribe?: boolean } }).resources?.subscribe) {
+      throw new ApiError('conflict', 'The server does not offer resource subscriptions (capabilities.resources.subscribe).');
+    }
+    try {
+      await client.subscribeResource({ uri }, { timeout: CALL_TIMEOUT_MS });
+    } catch (err) {
+      throw new ApiError('failed', `The server refused resources/subscribe for ${uri}: ${(err as Error).message}`);
+    }
+    return { subscribed: true };
   }
 
   /** `ping`: the server's round trip, ms. */
@@ -222,7 +248,9 @@ export class ClientSessions {
   }
 
   callTool(sessionId: string, name: string, args: Record<string, unknown>) {
-    return this.timed(sessionId, `tools/call "${name}"`, (c, timeout) => c.callTool({ name, arguments: args }, { timeout }));
+    // A progress token goes with every call, so a server that reports progress can: it shows in the notifications.
+    const onprogress = (progress: unknown) => this.notes.add(sessionId, 'notifications/progress', progress);
+    return this.timed(sessionId, `tools/call "${name}"`, (c, timeout) => c.callTool({ name, arguments: args }, { timeout, onprogress }));
   }
 
   getPrompt(sessionId: string, name: string, args: Record<string, string>) {

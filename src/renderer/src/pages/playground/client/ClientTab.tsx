@@ -15,6 +15,7 @@ import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot } from '../../../../../share
 import { Catalog } from './Catalog';
 import { RootsEditor } from './RootsEditor';
 import { SessionTools } from './SessionTools';
+import { NotificationsPane } from './NotificationsPane';
 import { ServerRequests } from './ServerRequests';
 import { useClientSession } from '../../../app/app-state';
 
@@ -270,6 +271,13 @@ export function ClientTab({
         )}
       </section>
       {session && <ServerRequests key={session.sessionId} sessionId={session.sessionId} onSessionChanged={refreshSession} onWaitingCount={onWaitingCount} />}
+      {session && (
+        <NotificationsPane
+          key={`notes-${session.sessionId}`}
+          sessionId={session.sessionId}
+          canSubscribe={Boolean((session.capabilities as { resources?: { subscribe?: boolean } } | undefined)?.resources?.subscribe)}
+        />
+      )}
       {session && catalog && <Catalog sessionId={session.sessionId} catalog={catalog} throughGateway={session.target.kind === 'gateway'} />}
     </div>
   );
