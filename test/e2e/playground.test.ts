@@ -5,7 +5,8 @@
 // the fail-closed pii-validator blocking the next call, recorded as simulated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable } from './harness';
+import { join } from 'node:path';
+import { chromiumAvailable, root } from './harness';
 import type { PageApi } from './support/page-api';
 import { openConsole, type ConsoleSession } from './support/console-session';
 
@@ -228,5 +229,24 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     );
     expect(detail.simulated).toBe(true);
     expect(detail.requestTrace.steps.find((s) => s.name === 'pii-validator')).toMatchObject({ simulated: true, error: { kind: 'crash' } });
+  });
+
+  it('connects to a command with environment variables of its own ([desktop-client] item 4)', async () => {
+    await openTab('Client');
+    await page.getByRole('radiogroup', { name: 'Connect to' }).getByText('A command (stdio)').click();
+    await page
+      .getByLabel('Server command')
+      .fill(`"${process.execPath}" "${join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')}" stdio`);
+    await page.getByLabel('Environment variables').fill('IC_E2E_MARK=from-the-client-tab\nbad line');
+    await page.getByRole('button', { name: /^(Connect|Reconnect)$/ }).click();
+    await page.getByRole('alert').filter({ hasText: 'Environment, line 2: write NAME=value' }).waitFor();
+    await page.getByLabel('Environment variables').fill('IC_E2E_MARK=from-the-client-tab');
+    await page.getByRole('button', { name: /^(Connect|Reconnect)$/ }).click();
+    await expect.poll(() => page.getByRole('status', { name: 'Client session' }).textContent(), { timeout: 30_000 }).toContain('server-everything');
+    await page.getByRole('button', { name: 'Tools: get-env' }).click();
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Call' }).getByLabel('Text content').textContent(), { timeout: 15_000 })
+      .toContain('from-the-client-tab');
   });
 });

@@ -16,6 +16,7 @@ import { Catalog } from './Catalog';
 import { RootsEditor } from './RootsEditor';
 import { SessionTools } from './SessionTools';
 import { NotificationsPane } from './NotificationsPane';
+import { parseEnvLines, parseHeaderLines } from './connection-fields';
 import { ServerRequests } from './ServerRequests';
 import { useClientSession } from '../../../app/app-state';
 
@@ -52,6 +53,8 @@ export function ClientTab({
   const [command, setCommand] = useState('');
   const [url, setUrl] = useState('');
   const [auth, setAuth] = useState('');
+  const [envText, setEnvText] = useState('');
+  const [headersText, setHeadersText] = useState('');
   const [session, setSession] = useState<ClientSession>();
   const [catalog, setCatalog] = useState<ClientCatalog>();
   const [error, setError] = useState<unknown>();
@@ -88,12 +91,15 @@ export function ClientTab({
     };
   }, [api, setAppSession]);
 
-  const target = (): ClientTarget =>
-    kind === 'gateway'
-      ? { kind, id: gatewayId }
-      : kind === 'stdio'
-        ? { kind, command }
-        : { kind, url, ...(auth.trim() ? { headers: { Authorization: auth.trim() } } : {}) };
+  const target = (): ClientTarget => {
+    if (kind === 'gateway') return { kind, id: gatewayId };
+    if (kind === 'stdio') {
+      const env = parseEnvLines(envText);
+      return { kind, command, ...(Object.keys(env).length ? { env } : {}) };
+    }
+    const headers = { ...parseHeaderLines(headersText), ...(auth.trim() ? { Authorization: auth.trim() } : {}) };
+    return { kind, url, ...(Object.keys(headers).length ? { headers } : {}) };
+  };
 
   const connect = async () => {
     setBusy(true);
@@ -198,6 +204,19 @@ export function ClientTab({
               />
             </label>
           )}
+          {kind === 'stdio' && (
+            <label className="field">
+              Environment
+              <textarea
+                rows={2}
+                className="mono"
+                aria-label="Environment variables"
+                placeholder={'API_KEY=…\n(one NAME=value per line)'}
+                value={envText}
+                onChange={(e) => setEnvText(e.target.value)}
+              />
+            </label>
+          )}
           {kind === 'http' && (
             <>
               <label className="field grow">
@@ -214,6 +233,17 @@ export function ClientTab({
               <label className="field">
                 Authorization header
                 <input type="text" aria-label="Authorization header" placeholder="Bearer …" value={auth} onChange={(e) => setAuth(e.target.value)} />
+              </label>
+              <label className="field">
+                Other headers
+                <textarea
+                  rows={2}
+                  className="mono"
+                  aria-label="Other headers"
+                  placeholder={'X-Api-Key: …\n(one Name: value per line)'}
+                  value={headersText}
+                  onChange={(e) => setHeadersText(e.target.value)}
+                />
               </label>
             </>
           )}
