@@ -248,5 +248,14 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     await expect
       .poll(() => page.getByRole('region', { name: 'Call' }).getByLabel('Text content').textContent(), { timeout: 15_000 })
       .toContain('from-the-client-tab');
+
+    // completion/complete for a prompt argument: suggestions for what is typed, one click fills it in.
+    await page.getByRole('tablist', { name: 'Catalog sections' }).getByRole('tab', { name: 'Prompts' }).click();
+    await page.getByRole('button', { name: 'Prompts: completable-prompt' }).click();
+    const form = page.getByRole('group', { name: 'Arguments of prompt completable-prompt' });
+    await form.getByRole('textbox', { name: /^department/ }).fill('Ma');
+    await page.getByRole('button', { name: 'Suggest', exact: true }).click();
+    await page.getByLabel('Suggestions').getByRole('button', { name: 'Marketing' }).click();
+    expect(await form.getByRole('textbox', { name: /^department/ }).inputValue()).toBe('Marketing');
   });
 });

@@ -100,6 +100,20 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     // Only the newer ones after a seq the pane already has.
     expect(await call('client.notifications', { sessionId, after: progress[2]!.seq })).toEqual([]);
     expect(await call('client.subscribe', { sessionId, uri: 'demo://resource/static/document/architecture.md' })).toEqual({ subscribed: true });
+    // completion/complete: a prompt argument, then another narrowed by the first (sent as context).
+    const department = await call<{ values: string[] }>('client.complete', {
+      sessionId,
+      prompt: 'completable-prompt',
+      argument: { name: 'department', value: 'E' },
+    });
+    expect(department.values).toEqual(['Engineering']);
+    const lead = await call<{ values: string[] }>('client.complete', {
+      sessionId,
+      prompt: 'completable-prompt',
+      argument: { name: 'name', value: '' },
+      context: { department: 'Sales' },
+    });
+    expect(lead.values).toEqual(['David', 'Eve', 'Frank']);
     await call('client.disconnect', { sessionId });
   });
 

@@ -77,6 +77,16 @@ export const playgroundProcedures = {
     'Replaces the roots the client offers and sends notifications/roots/list_changed.',
   ),
   'client.ping': proc(Session, z.object({ roundTripMs: z.number() }), 'ping: the server answers, in how many ms.'),
+  'client.complete': proc(
+    Session.extend({
+      prompt: z.string().min(1),
+      argument: z.object({ name: z.string().min(1), value: z.string() }),
+      /** The prompt's other arguments as filled so far (a server may narrow its suggestions by them). */
+      context: z.record(z.string(), z.string()).default({}),
+    }),
+    z.object({ values: z.array(z.string()), total: z.number().optional(), hasMore: z.boolean().optional() }),
+    "completion/complete: the server's suggestions for a prompt argument.",
+  ),
   'client.notifications': proc(
     Session.extend({ after: z.number().int().min(0).default(0) }),
     z.array(z.object({ seq: z.number().int(), at: z.string(), method: z.string(), params: z.unknown().optional() })),

@@ -174,6 +174,28 @@ export class ClientSessions {
     return { subscribed: true };
   }
 
+  /** `completion/complete` for a prompt's argument: the values the server suggests for what was typed. */
+  async complete(
+    sessionId: string,
+    prompt: string,
+    argument: { name: string; value: string },
+    context: Record<string, string>,
+  ): Promise<{ values: string[]; total?: number; hasMore?: boolean }> {
+    const { client, info } = this.session(sessionId);
+    if (!(info.capabilities as { completions?: unknown }).completions) {
+      throw new ApiError('conflict', 'The server does not offer completions (no "completions" capability).');
+    }
+    try {
+      const r = await client.complete(
+        { ref: { type: 'ref/prompt', name: prompt }, argument, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) },
+        { timeout: CALL_TIMEOUT_MS },
+      );
+      return r.completion;
+    } catch (err) {
+      throw new ApiError('failed', `completion/complete for ${prompt}.${argument.name} failed: ${(err as Error).message}`);
+    }
+  }
+
   /** `ping`: the server's round trip, ms. */
   async ping(sessionId: string): Promise<{ roundTripMs: number }> {
     const { client } = this.session(sessionId);

@@ -7,13 +7,25 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { SchemaForm } from '../../../components/schema-form/SchemaForm';
 import { initialValue, type JsonSchema } from '../../../components/schema-form/schema';
 import { ResultView } from './ResultView';
+import { PromptCompletions } from './PromptCompletions';
 
 type Section = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 type Item = Record<string, unknown> & { name?: string; uri?: string; uriTemplate?: string; description?: string; title?: string };
 
 const LABEL: Record<Section, string> = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', resourceTemplates: 'Templates' };
 
-export function Catalog({ sessionId, catalog, throughGateway }: { sessionId: string; catalog: ClientCatalog; throughGateway: boolean }) {
+export function Catalog({
+  sessionId,
+  catalog,
+  throughGateway,
+  completions = false,
+}: {
+  sessionId: string;
+  catalog: ClientCatalog;
+  throughGateway: boolean;
+  /** The server offers completion/complete (its "completions" capability). */
+  completions?: boolean;
+}) {
   const api = useApi();
   const [section, setSection] = useState<Section>('tools');
   const [selected, setSelected] = useState<Item>();
@@ -121,7 +133,18 @@ export function Catalog({ sessionId, catalog, throughGateway }: { sessionId: str
                 value={args}
                 onChange={setArgs}
               />
-            ) : (
+            ) : null}
+            {section === 'prompts' && completions ? (
+              <PromptCompletions
+                key={String(selected.name)}
+                sessionId={sessionId}
+                prompt={String(selected.name)}
+                argumentNames={((selected.arguments as { name: string }[] | undefined) ?? []).map((a) => a.name)}
+                values={stringArgs(args)}
+                onPick={(name, value) => setArgs({ ...((args ?? {}) as Record<string, unknown>), [name]: value })}
+              />
+            ) : null}
+            {schema ? null : (
               <label className="field">
                 URI{section === 'resourceTemplates' && <span className="hint"> fill in the template's {'{placeholders}'}</span>}
                 <input type="text" className="mono" aria-label="Resource URI" value={uri} onChange={(e) => setUri(e.target.value)} />

@@ -308,7 +308,14 @@ export function ClientTab({
           canSubscribe={Boolean((session.capabilities as { resources?: { subscribe?: boolean } } | undefined)?.resources?.subscribe)}
         />
       )}
-      {session && catalog && <Catalog sessionId={session.sessionId} catalog={catalog} throughGateway={session.target.kind === 'gateway'} />}
+      {session && catalog && (
+        <Catalog
+          sessionId={session.sessionId}
+          catalog={catalog}
+          throughGateway={session.target.kind === 'gateway'}
+          completions={Boolean((session.capabilities as { completions?: unknown } | undefined)?.completions)}
+        />
+      )}
     </div>
   );
 }
