@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../src/shared/api/events';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
 import { Gateway } from '../../src/main/gateway';
-import { configSnapshot } from '../../src/main/gateway/config-snapshot';
+import { configSnapshot } from '../../src/main/gateway/record/config-snapshot';
 import { gatewayRuntimeFactory } from '../../src/main/services/gateway-adapter';
 import type { AppCore } from '../../src/main/services/app-core';
 import { dispatcherCalls } from '../app/dispatch';

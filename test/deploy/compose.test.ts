@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { parseGatewayConfigText, type GatewayConfig } from '../../src/shared/config';
 import { gatewayCommand } from '../../src/main/cli/commands/gateway';
 import { DB_ENV_VAR } from '../../src/main/history/sqlite';
-import { HOST_ENV_VAR } from '../../src/main/gateway/open-history';
+import { HOST_ENV_VAR } from '../../src/main/gateway/record/open-history';
 import { isPostgresUrl } from '../../src/main/history/postgres';
 import { resolveTelemetryOptions } from '../../src/main/telemetry/options';
 

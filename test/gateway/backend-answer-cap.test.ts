@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGatewayConfig } from '../../src/shared/config';
 import { Gateway } from '../../src/main/gateway';
-import { JsonValueSplitter, MessageTooLargeError } from '../../src/main/gateway/json-values';
+import { JsonValueSplitter, MessageTooLargeError } from '../../src/main/gateway/wire/json-values';
 
 const CAP = 64 * 1024;
 let backend: Server;

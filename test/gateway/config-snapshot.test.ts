@@ -1,7 +1,7 @@
 // The config snapshot a gateway records keeps the shape of its config and drops its secrets.
 import { describe, expect, it } from 'vitest';
 import { parseGatewayConfig } from '../../src/shared/config/parse';
-import { configSnapshot, REDACTED } from '../../src/main/gateway/config-snapshot';
+import { configSnapshot, REDACTED } from '../../src/main/gateway/record/config-snapshot';
 
 describe('configSnapshot', () => {
   it('replaces bearer tokens, backend env values and header values, and keeps everything else', () => {

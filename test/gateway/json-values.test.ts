@@ -1,7 +1,7 @@
 // The reader of `application/json` answer bodies: one value, newline-delimited values, values back to back,
 // in any chunking, strings holding braces, quotes and escapes.
 import { describe, expect, it } from 'vitest';
-import { JsonValueSplitter } from '../../src/main/gateway/json-values';
+import { JsonValueSplitter } from '../../src/main/gateway/wire/json-values';
 
 function split(chunks: string[]): string[] {
   const splitter = new JsonValueSplitter();

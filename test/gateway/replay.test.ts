@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
 import { Gateway } from '../../src/main/gateway';
-import { ReplayClient } from '../../src/main/gateway/replay';
-import { replayChainOnly } from '../../src/main/gateway/replay-chain';
+import { ReplayClient } from '../../src/main/gateway/replay/replay';
+import { replayChainOnly } from '../../src/main/gateway/replay/replay-chain';
 import { samplesGatewayConfig } from './samples-gateway-config';
 
 const text = (r: unknown) => JSON.stringify(r);

@@ -1,9 +1,9 @@
 // Runs one chain test case: the recorded request through the gateway's current chain with the backend
-// mocked by the recorded answer (gateway/replay-chain.ts, the same code a chain-only replay runs), then
+// mocked by the recorded answer (gateway/replay/replay-chain.ts, the same code a chain-only replay runs), then
 // the outcome, the deciding interceptors and the payloads compared with what the case expects.
 import type { ExecutionRecord } from '../../shared/trace/execution';
-import { replayChainOnly } from '../gateway/replay-chain';
-import type { ReplayClient, ReplayHost } from '../gateway/replay';
+import { replayChainOnly } from '../gateway/replay/replay-chain';
+import type { ReplayClient, ReplayHost } from '../gateway/replay/replay';
 import type { ChainTestCase, Decision } from './case-file';
 import { caseOutcome, decisionsOf, stepsOf } from './from-execution';
 import { diffJson, parseJsonPath, type JsonDifference } from './json-diff';

@@ -2,9 +2,9 @@
 // from the gateway's config (the current chain, or an edited one), with no backend: every case carries
 // the backend's recorded answer. Used by `interceptor-console test` and by the console's Tests screen.
 import type { GatewayConfig } from '../../shared/config/schema';
-import { Backend } from '../gateway/backend';
+import { Backend } from '../gateway/backend/backend';
 import { Interception } from '../gateway/intercept';
-import { ReplayClient, type ReplayHost } from '../gateway/replay';
+import { ReplayClient, type ReplayHost } from '../gateway/replay/replay';
 import type { LoadedCase } from './case-file';
 import { runCase, type CaseRun } from './run-case';
 

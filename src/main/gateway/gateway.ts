@@ -10,16 +10,16 @@ import type { ExecutionOutcome, ExecutionRecord, Recorder, SessionRecord } from 
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import type { ExecutionTelemetry } from '../telemetry/otel-telemetry';
 import { configErrors, type FailureSimulator } from '../interceptors/chain';
-import { Backend } from './backend';
-import { BackendHealth } from './backend-health';
+import { Backend } from './backend/backend';
+import { BackendHealth } from './backend/health';
 import { GatewayBreakpoints } from './breakpoints/breakpoint-set';
 import { ControlServer } from './breakpoints/control-server';
-import { configSnapshot } from './config-snapshot';
+import { configSnapshot } from './record/config-snapshot';
 import { Interception } from './intercept';
-import { HttpListener } from './listen-http';
-import { startStdioListener, type StdioListener } from './listen-stdio';
-import type { GatewaySession, SessionHost } from './session';
-import { MessageCapture, type SessionTap } from './message-capture';
+import { HttpListener } from './listen/http';
+import { startStdioListener, type StdioListener } from './listen/stdio';
+import type { GatewaySession, SessionHost } from './session/session';
+import { MessageCapture, type SessionTap } from './record/message-capture';
 
 export type GatewayState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed';
 

@@ -6,7 +6,7 @@ import type { GatewayConfig, InterceptorServerEntry } from '../../shared/config/
 import { dynamicServersFor } from '../../shared/config/parse';
 import type { Phase } from '../../shared/protocol/constants';
 import { ErrorCode, METHOD_LIST, NEVER_INTERCEPTED } from '../../shared/protocol/constants';
-import { errorResponse, resultResponse, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
+import { errorResponse, resultResponse, type JsonRpcRequest, type JsonRpcResponse } from './wire/jsonrpc';
 import { InvokeParamsSchema, type InvocationContext } from '../../shared/protocol/schemas';
 import { descriptorToWire, resultToWire } from '../../shared/protocol/wire';
 import { hooksCoverPattern } from '../../shared/protocol/events';

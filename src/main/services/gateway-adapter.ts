@@ -7,7 +7,7 @@ import type { BackendHealth, InterceptorServerState } from '../../shared/api/mod
 import type { GatewayConfig } from '../../shared/config';
 import type { ConnectionState } from '../interceptors/client/status';
 import type { GatewayRuntime, GatewayRuntimeFactory, GatewayRuntimeOptions } from './gateway-runtime';
-import type { ReplayHost } from '../gateway/replay';
+import type { ReplayHost } from '../gateway/replay/replay';
 import type { InterceptorServerHandle } from '../interceptors/server-handle';
 import { configErrors } from '../interceptors/chain';
 import type { InterceptorDescriptor } from '../../shared/protocol/schemas';

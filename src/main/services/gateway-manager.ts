@@ -15,7 +15,7 @@ import type { ApiEvent } from '../../shared/api/events';
 import type { Recorder } from '../../shared/trace/execution';
 import type { AppEnvironment } from './environment';
 import type { GatewayRuntime, GatewayRuntimeFactory } from './gateway-runtime';
-import type { ReplayHost } from '../gateway/replay';
+import type { ReplayHost } from '../gateway/replay/replay';
 import { ensurePrivateDir, makePrivate, writePrivateFileAtomic } from '../files/private-files';
 import { backendSummary, configuredUrl, serverStatesFromConfig, slugify } from './gateway-summary';
 

@@ -5,7 +5,7 @@ import type { GatewayConfig } from '../../shared/config';
 import type { Recorder } from '../../shared/trace/execution';
 import type { BackendHealth, InterceptorServerState } from '../../shared/api/models';
 import type { Logger } from './environment';
-import type { ReplayHost } from '../gateway/replay';
+import type { ReplayHost } from '../gateway/replay/replay';
 import type { FailureSimulator } from '../interceptors/chain';
 import type { GatewayBreakpoints } from '../gateway/breakpoints/breakpoint-set';
 
@@ -19,7 +19,7 @@ export interface GatewayRuntime {
   serverStates?(): InterceptorServerState[] | undefined;
   /** Whether the gateway reaches its backend, as it last saw it. */
   backendHealth?(): BackendHealth;
-  /** The running gateway, for replays through its current chain and backend (src/main/gateway/replay.ts). */
+  /** The running gateway, for replays through its current chain and backend (src/main/gateway/replay/replay.ts). */
   replayHost?(): ReplayHost | undefined;
   /**
    * Swaps the config while running (hot reload): sessions survive, in-flight requests finish on the old

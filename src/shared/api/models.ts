@@ -42,7 +42,7 @@ export const ListenInfoSchema = z.object({
   requiresToken: z.boolean().optional(),
 });
 
-/** Whether a running gateway reaches its backend (src/main/gateway/backend-health.ts). */
+/** Whether a running gateway reaches its backend (src/main/gateway/backend/health.ts). */
 export const BackendHealthSchema = z.object({
   state: z.enum(['unknown', 'connected', 'failing']),
   since: Iso.optional(),

@@ -5,7 +5,7 @@ import type { ImportedServer, ParsedClientConfig } from '../api/models';
 
 /**
  * Said when stdio servers are imported: a client starts them with (part of) the user's environment, the
- * gateway with a minimal one (src/main/gateway/backend-environment.ts), so a variable a server took from
+ * gateway with a minimal one (src/main/gateway/backend/environment.ts), so a variable a server took from
  * the shell (an API key, a proxy setting) must be named in its `env` or the server starts without it.
  */
 export const STDIO_ENVIRONMENT_NOTE =

@@ -1,6 +1,6 @@
 // The nesting limit for payloads the gateway takes in (issue path-fidelity, item 4): a client's params, a
 // breakpoint's edit or mock, a backend's answer, request or notification and a client's answer to one
-// (src/main/gateway/deep-messages.ts). Everything that walks a payload afterwards (the chain's clone and comparison,
+// (src/main/gateway/wire/deep-messages.ts). Everything that walks a payload afterwards (the chain's clone and comparison,
 // JSON.stringify towards an interceptor server, the backend or the recorder) recurses once per level, and
 // runs out of stack somewhere between ~2,500 and ~4,500 levels depending on where it is called from. A
 // payload deeper than that used to fail half-way (-32603, a record the recorder could not encode); one

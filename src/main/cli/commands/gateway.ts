@@ -9,7 +9,7 @@ import { formatConfigErrors, parseBreakSpec, parseGatewayConfigText, recordingEn
 import { attachBreakPrompt } from '../break-prompt';
 import type { Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
-import { openGatewayHistory } from '../../gateway/open-history';
+import { openGatewayHistory } from '../../gateway/record/open-history';
 import { RedactionSettingsError, savedRedactor } from '../../services/saved-redaction';
 import { defaultDataDir } from '../../history/model/data-dir';
 import { CliFailure, UsageError, type CliCommand } from '../command';

@@ -3,11 +3,11 @@
 // match), and turn each decision into what the session does next. Returns the payload to forward, or
 // undefined when the exchange was answered here (blocked, mocked) or went away.
 import type { Phase } from '../../../shared/protocol/constants';
-import { asEraResult } from '../blocked';
-import type { Exchange } from '../exchange';
-import { RpcCode, resultResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc';
-import type { SessionChain } from '../session-chain';
-import type { SessionExchanges } from '../session-exchanges';
+import { asEraResult } from '../session/blocked';
+import type { Exchange } from '../session/exchange';
+import { RpcCode, resultResponse, type JsonRpcId, type JsonRpcMessage } from '../wire/jsonrpc';
+import type { SessionChain } from '../session/chain';
+import type { SessionExchanges } from '../session/exchanges';
 import type { BreakResult, SessionBreaks } from './session-breaks';
 
 export interface PhaseParts {

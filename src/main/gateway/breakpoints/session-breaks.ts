@@ -9,8 +9,8 @@ import { payloadShape } from '../../../shared/templates/payload-shapes';
 import { PAUSE_DECISIONS, type PauseDecision, type PauseDecisionKind, type PauseRecord, type SteppedInterceptor } from '../../../shared/trace/pauses';
 import type { BlockInfo, ChainTrace } from '../../../shared/trace/types';
 import type { StepGate } from '../../interceptors/chain';
-import { targetOf, type Exchange } from '../exchange';
-import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc';
+import { targetOf, type Exchange } from '../session/exchange';
+import type { JsonRpcId, JsonRpcMessage } from '../wire/jsonrpc';
 import type { GatewayBreakpoints } from './breakpoint-set';
 
 /** While paused, a progress notification every this many ms (where the client gave a progressToken). */

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../../shared/api/envelope';
 import type { GatewayConfig } from '../../../shared/config/schema';
-import { SERVER_TO_CLIENT_METHODS } from '../../gateway/replay';
+import { SERVER_TO_CLIENT_METHODS } from '../../gateway/replay/replay';
 import type { ExecutionRecord } from '../../../shared/trace/execution';
 import { caseFromExecution, loadCases, runSuite, saveCase, testsDirFor, type SuiteRun } from '../../chain-tests';
 import type { GatewayManager } from '../gateway-manager';

@@ -5,8 +5,8 @@ import { ApiError } from '../../../shared/api/envelope';
 import type { ReplayMode } from '../../../shared/api/models-traffic';
 import type { ExecutionRecord, Recorder } from '../../../shared/trace/execution';
 import { Gateway } from '../../gateway';
-import { ReplayClient, SERVER_TO_CLIENT_METHODS, type ReplayHost } from '../../gateway/replay';
-import { replayChainOnly } from '../../gateway/replay-chain';
+import { ReplayClient, SERVER_TO_CLIENT_METHODS, type ReplayHost } from '../../gateway/replay/replay';
+import { replayChainOnly } from '../../gateway/replay/replay-chain';
 import type { GatewayManager } from '../gateway-manager';
 import type { ExecutionDetail } from '../../history/model/executions';
 

@@ -6,7 +6,7 @@ import type { ApiEvent } from '../../../shared/api/events';
 import type { HistoryFilter } from '../../../shared/api/models';
 import type { BulkJob, ReplayMode } from '../../../shared/api/models-traffic';
 import type { Recorder } from '../../../shared/trace/execution';
-import type { ReplayHost } from '../../gateway/replay';
+import type { ReplayHost } from '../../gateway/replay/replay';
 import type { GatewayManager } from '../gateway-manager';
 import { BulkReplayJob } from './bulk-replay';
 import { Replayer } from './replayer';

@@ -1,15 +1,15 @@
 // One request/response exchange as the gateway tracks it, and the pure transformations applied on the way:
 // the ExecutionRecord handed to the recorder, tools/list schema coercion, the mirrored initialize result.
-import type { GatewayConfig } from '../../shared/config/schema';
-import { INTERCEPTORS_EXTENSION_ID } from '../../shared/protocol/constants';
-import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
-import type { BlockInfo, ChainTrace } from '../../shared/trace/types';
-import type { ChainRuntime } from '../interceptors/chain';
-import type { Interception } from './intercept';
-import type { ExchangeBreaks } from './breakpoints/session-breaks';
-import { recordedId } from './raw-ids';
+import type { GatewayConfig } from '../../../shared/config/schema';
+import { INTERCEPTORS_EXTENSION_ID } from '../../../shared/protocol/constants';
+import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
+import type { BlockInfo, ChainTrace } from '../../../shared/trace/types';
+import type { ChainRuntime } from '../../interceptors/chain';
+import type { Interception } from '../intercept';
+import type { ExchangeBreaks } from '../breakpoints/session-breaks';
+import { recordedId } from '../wire/raw-ids';
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from './jsonrpc';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from '../wire/jsonrpc';
 
 export interface Exchange {
   /** Also the traceId sent in the invoke context. */
@@ -77,7 +77,7 @@ export function markProgress(pending: ReadonlyMap<JsonRpcId, Exchange>, token: u
 
 // Levels of a too-deep payload kept in its record and captured message, and the cut copy: shared with the
 // interceptor chain, which cuts a too-deep mutation result the same way.
-export { depthLimited, RECORD_DEPTH } from '../../shared/protocol/payload-depth';
+export { depthLimited, RECORD_DEPTH } from '../../../shared/protocol/payload-depth';
 
 /** Tool name, resource uri or prompt name, when the method has one. */
 export function targetOf(method: string, params: unknown): string | undefined {

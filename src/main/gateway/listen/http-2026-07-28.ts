@@ -3,17 +3,17 @@
 // backend connection) per principal; each POST is answered on its own response, written here: JSON, or SSE
 // once something related to the request (progress, a log, a subscription event) comes before its answer.
 // An HTTP backend gets each request as its own POST with the client's protocol headers, and its HTTP status
-// comes back with its answer (backend-modern.ts), so the gateway adds nothing a direct client would not see.
+// comes back with its answer (backend-2026-07-28.ts), so the gateway adds nothing a direct client would not see.
 // Ids are rewritten on the way in (clients of one principal may reuse them), progress tokens only when two
 // in flight collide, and both back on the way out; an answer comes in the framing the backend chose.
 // The era has no server→client requests: a backend asking one gets an error.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import type { Backend, ModernRelay } from './backend';
-import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
-import { entryRejection, statusForError } from './modern-http-face';
-import { GatewaySession, type SessionHost } from './session';
+import type { Backend, Relay20260728 } from '../backend/backend';
+import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage } from '../wire/jsonrpc';
+import { entryRejection, statusForError } from './http-face-2026-07-28';
+import { GatewaySession, type SessionHost } from '../session/session';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -41,12 +41,12 @@ function upstreamHeaders(req: IncomingMessage): Record<string, string> {
  * Whether the SDK's own classifier (the one a v2 server runs) reads this POST as 2026-07-28 traffic:
  * the gateway routes exactly as its backend would.
  */
-export async function isModernRequest(req: IncomingMessage, body: unknown): Promise<boolean> {
+export async function isRequest20260728(req: IncomingMessage, body: unknown): Promise<boolean> {
   if (body === undefined) return false;
   return !(await isLegacyRequest(await toWebRequest(req, body)));
 }
 
-class ModernHub implements ModernRelay {
+class Hub20260728 implements Relay20260728 {
   readonly session: GatewaySession;
   private readonly routes = new Map<JsonRpcId, Route>();
   private readonly tokens = new Map<string, { route: Route; token: unknown }>();
@@ -55,7 +55,7 @@ class ModernHub implements ModernRelay {
   constructor(host: SessionHost, principal: string | undefined) {
     const createBackend = (): Backend => {
       const backend = host.createBackend();
-      backend.modern = this;
+      backend.rev20260728 = this;
       return backend;
     };
     const hubHost: SessionHost = {
@@ -192,8 +192,8 @@ function write(route: Route, message: JsonRpcMessage, final: boolean): void {
   if (final) res.end();
 }
 
-export class ModernHttp {
-  private readonly hubs = new Map<string, ModernHub>();
+export class Http20260728 {
+  private readonly hubs = new Map<string, Hub20260728>();
 
   constructor(private readonly host: SessionHost) {}
 
@@ -202,7 +202,7 @@ export class ModernHttp {
     const key = principal ?? '';
     let hub = this.hubs.get(key);
     if (!hub) {
-      hub = new ModernHub(this.host, principal);
+      hub = new Hub20260728(this.host, principal);
       this.hubs.set(key, hub);
     }
     if (!body || typeof body !== 'object' || Array.isArray(body) || (body as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
@@ -211,7 +211,7 @@ export class ModernHttp {
       return;
     }
     // An HTTP backend judges the request itself (its answer comes back as given). A stdio backend has no
-    // HTTP face: the gateway shows the one a v2 HTTP server shows (modern-http-face.ts), which also keeps a
+    // HTTP face: the gateway shows the one a v2 HTTP server shows (http-face-2026-07-28.ts), which also keeps a
     // malformed request from becoming a stdio backend's opening exchange (that would pin it to 2025).
     if (this.host.config.backend.transport === 'stdio') {
       const rejection = entryRejection(req, body);

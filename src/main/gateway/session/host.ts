@@ -2,13 +2,13 @@
 // replay): the config and interception of the moment, a backend factory and where records go, and the sink
 // it writes its client's messages to. Kept apart from the session so that its parts (session-*.ts) depend
 // on this contract, not on the session class.
-import type { GatewayConfig } from '../../shared/config/schema';
-import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
-import type { Backend } from './backend';
-import type { GatewayBreakpoints } from './breakpoints/breakpoint-set';
-import type { Interception } from './intercept';
-import type { JsonRpcId, JsonRpcMessage } from './jsonrpc';
-import type { SessionTap } from './message-capture';
+import type { GatewayConfig } from '../../../shared/config/schema';
+import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
+import type { Backend } from '../backend/backend';
+import type { GatewayBreakpoints } from '../breakpoints/breakpoint-set';
+import type { Interception } from '../intercept';
+import type { JsonRpcId, JsonRpcMessage } from '../wire/jsonrpc';
+import type { SessionTap } from '../record/message-capture';
 
 /** Where the session writes to its client; `relatedRequestId` routes HTTP messages onto a request's stream. */
 export interface ClientSink {

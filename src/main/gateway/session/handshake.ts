@@ -2,8 +2,8 @@
 // on a reconnected backend) or the 2026-07-28 per-request envelope, the negotiated version, and the
 // session record the recorder gets once the handshake completed.
 import { sessionRecord } from './exchange';
-import type { JsonRpcRequest } from './jsonrpc';
-import type { SessionHost } from './session-host';
+import type { JsonRpcRequest } from '../wire/jsonrpc';
+import type { SessionHost } from './host';
 
 const ENVELOPE_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const ENVELOPE_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';

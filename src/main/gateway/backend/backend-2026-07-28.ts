@@ -4,12 +4,12 @@
 // client transport would turn a 4xx into a transport error (status, code and data lost) and speak the
 // gateway's own negotiated version instead of the client's; in this era there is no session to keep, so a
 // refused request is just an answer, never a reason to drop or re-initialize the backend link.
-import type { BackendEntry } from '../../shared/config/schema';
-import { JsonValueSplitter, MessageTooLargeError } from './json-values';
-import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
+import type { BackendEntry } from '../../../shared/config/schema';
+import { JsonValueSplitter, MessageTooLargeError } from '../wire/json-values';
+import { errorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage } from '../wire/jsonrpc';
 
 /** What the HTTP listener tells the backend about the 2026-07-28 requests it relays, and learns back. */
-export interface ModernRelay {
+export interface Relay20260728 {
   /** The upstream headers for this request when it is a 2026-07-28 client's (else undefined: the SDK path). */
   headersFor(message: JsonRpcMessage): Record<string, string> | undefined;
   /** The backend's HTTP answer began: its status, whether it streams, and whether its JSON-RPC id was null. */
@@ -25,7 +25,7 @@ interface Sink {
 const inFlight = new WeakMap<Sink, Map<JsonRpcId, AbortController>>();
 
 /** A 2026 client cancels by closing its stream: the gateway closes the upstream POST the same way. */
-export function abortModern(backend: Sink, message: JsonRpcMessage): boolean {
+export function abort20260728(backend: Sink, message: JsonRpcMessage): boolean {
   if (!isNotification(message) || message.method !== 'notifications/cancelled') return false;
   const id = message.params?.requestId as JsonRpcId | undefined;
   const controller = id !== undefined ? inFlight.get(backend)?.get(id) : undefined;
@@ -34,7 +34,7 @@ export function abortModern(backend: Sink, message: JsonRpcMessage): boolean {
   return true;
 }
 
-export async function postModern(
+export async function post20260728(
   backend: Sink,
   entry: Extract<BackendEntry, { transport: 'http' }>,
   message: JsonRpcMessage,
@@ -63,7 +63,7 @@ export async function postModern(
     }
     return;
   }
-  const relay = (backend as { modern?: ModernRelay }).modern;
+  const relay = (backend as { rev20260728?: Relay20260728 }).rev20260728;
   const head = (nullId: boolean) => id !== undefined && relay?.onHead(id, { status: response.status, sse: isSse(response), nullId });
   head(false);
   // The rest arrives in the background: send() resolves once the backend took the request.

@@ -4,10 +4,10 @@
 // and the message capture's JSON.stringify, a redactor): records and captured messages keep a copy cut at
 // RECORD_DEPTH levels, and what cannot be inspected or serialized is answered with an error saying why.
 // The checks run where a message comes in (BackendLink for the backend, the session for the client).
-import { MAX_PAYLOAD_DEPTH, MAX_RELAY_DEPTH, messageNestedDeeperThan } from '../../shared/protocol/payload-depth';
-import { depthLimited, RECORD_DEPTH } from './exchange';
+import { MAX_PAYLOAD_DEPTH, MAX_RELAY_DEPTH, messageNestedDeeperThan } from '../../../shared/protocol/payload-depth';
+import { depthLimited, RECORD_DEPTH } from '../session/exchange';
 import { RpcCode, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from './jsonrpc';
-import type { SessionExchanges } from './session-exchanges';
+import type { SessionExchanges } from '../session/exchanges';
 
 /** A copy of `message` with its payload (params, result or error) cut at RECORD_DEPTH levels: what is recorded and captured. */
 export function cutMessage<T extends JsonRpcMessage>(message: T): T {

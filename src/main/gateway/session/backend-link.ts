@@ -1,12 +1,12 @@
 // A session's link to its backend: connecting on demand, reconnecting after a crash (replaying the client's
 // initialize so the new backend knows the same client), and the few requests the gateway itself sends.
-import { messageNestedDeeperThan } from '../../shared/protocol/payload-depth';
-import type { Backend } from './backend';
-import { cutMessage } from './deep-messages';
-import type { InvalidLine } from './line-channel';
-import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc';
-import type { SessionHost } from './session-host';
-import type { SessionTap } from './message-capture';
+import { messageNestedDeeperThan } from '../../../shared/protocol/payload-depth';
+import type { Backend } from '../backend/backend';
+import { cutMessage } from '../wire/deep-messages';
+import type { InvalidLine } from '../wire/line-channel';
+import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from '../wire/jsonrpc';
+import type { SessionHost } from './host';
+import type { SessionTap } from '../record/message-capture';
 
 export interface BackendLinkEvents {
   /**

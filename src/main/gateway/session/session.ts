@@ -5,12 +5,12 @@
 // as the very object received (results stay raw: unknown fields are kept). This file is the session's
 // lifecycle and its client → backend half; the backend → client half is session-from-backend.ts.
 import { randomUUID } from 'node:crypto';
-import { METHOD_INVOKE, METHOD_LIST } from '../../shared/protocol/constants';
-import { MAX_PAYLOAD_DEPTH, messageNestedDeeperThan, tooDeepMessage } from '../../shared/protocol/payload-depth';
+import { METHOD_INVOKE, METHOD_LIST } from '../../../shared/protocol/constants';
+import { MAX_PAYLOAD_DEPTH, messageNestedDeeperThan, tooDeepMessage } from '../../../shared/protocol/payload-depth';
 import { asEraResult } from './blocked';
-import type { PhaseParts } from './breakpoints/phase-with-breaks';
-import { SessionBreaks } from './breakpoints/session-breaks';
-import { cutMessage, droppedNotificationLine, refuseDeepClientAnswer } from './deep-messages';
+import type { PhaseParts } from '../breakpoints/phase-with-breaks';
+import { SessionBreaks } from '../breakpoints/session-breaks';
+import { cutMessage, droppedNotificationLine, refuseDeepClientAnswer } from '../wire/deep-messages';
 import { newExchange, type Exchange } from './exchange';
 import {
   errorResponse,
@@ -23,22 +23,22 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from './jsonrpc';
-import { invalidLineResponse, type InvalidLine } from './line-channel';
-import type { SessionTap } from './message-capture';
-import { BackendLink } from './session-backend';
-import { SessionChain } from './session-chain';
-import { BackendDeadlines } from './session-deadline';
-import { SessionExchanges } from './session-exchanges';
-import { BackendFaults } from './session-faults';
-import { BackendToClient } from './session-from-backend';
-import { Handshake } from './session-handshake';
-import type { ClientSink, SessionHost, SessionOptions } from './session-host';
-import { tapClientSink } from './session-messages';
-import { runPhase } from './session-phase';
+} from '../wire/jsonrpc';
+import { invalidLineResponse, type InvalidLine } from '../wire/line-channel';
+import type { SessionTap } from '../record/message-capture';
+import { BackendLink } from './backend-link';
+import { SessionChain } from './chain';
+import { BackendDeadlines } from './deadline';
+import { SessionExchanges } from './exchanges';
+import { BackendFaults } from './faults';
+import { BackendToClient } from './from-backend';
+import { Handshake } from './handshake';
+import type { ClientSink, SessionHost, SessionOptions } from './host';
+import { tapClientSink } from './messages';
+import { runPhase } from './phase';
 
 // The contract with the session's owner lives in session-host.ts; re-exported as the session's own API.
-export type { ClientSink, SessionHost, SessionOptions } from './session-host';
+export type { ClientSink, SessionHost, SessionOptions } from './host';
 
 /** Requests of one session waiting at once; beyond, a request is refused (the pending table stays bounded). */
 const MAX_PENDING = 4096;

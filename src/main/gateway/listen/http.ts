@@ -5,12 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import type { HttpListenConfig } from '../../shared/config/schema';
-import { MAX_PAYLOAD_DEPTH, nestedDeeperThan, tooDeepMessage } from '../../shared/protocol/payload-depth';
-import type { JsonRpcMessage } from './jsonrpc';
-import { GatewaySession, type SessionHost } from './session';
-import { isModernRequest, ModernHttp } from './listen-http-modern';
-import { RequestGuard } from '../security/request-guard';
+import type { HttpListenConfig } from '../../../shared/config/schema';
+import { MAX_PAYLOAD_DEPTH, nestedDeeperThan, tooDeepMessage } from '../../../shared/protocol/payload-depth';
+import type { JsonRpcMessage } from '../wire/jsonrpc';
+import { GatewaySession, type SessionHost } from '../session/session';
+import { isRequest20260728, Http20260728 } from './http-2026-07-28';
+import { RequestGuard } from '../../security/request-guard';
 import { sessionEventStore } from './sse-event-store';
 
 interface HttpSession {
@@ -41,7 +41,7 @@ export class HttpListener {
   /** The sessions are closed: whatever still arrives is refused. */
   private closing = false;
   private reaper?: NodeJS.Timeout;
-  private readonly modern: ModernHttp;
+  private readonly rev20260728: Http20260728;
 
   constructor(
     private readonly host: SessionHost,
@@ -55,7 +55,7 @@ export class HttpListener {
       tokens: listen.tokens ? new Map(Object.entries(listen.tokens)) : null,
       tokenSource: 'listen.tokens',
     });
-    this.modern = new ModernHttp(host);
+    this.rev20260728 = new Http20260728(host);
   }
 
   get sessionCount(): number {
@@ -92,7 +92,7 @@ export class HttpListener {
 
   /** Client sessions alive now (a graceful stop drains them). */
   liveSessions(): GatewaySession[] {
-    return [...[...this.sessions.values()].map((s) => s.session), ...this.modern.sessions()];
+    return [...[...this.sessions.values()].map((s) => s.session), ...this.rev20260728.sessions()];
   }
 
   /** A graceful stop began: new sessions are refused; requests of live sessions get the session's own answer. */
@@ -112,7 +112,7 @@ export class HttpListener {
     const sessions = [...this.sessions.values()];
     // The sessions stay reachable until their backends are gone: a request that still arrives gets the
     // closed session's error (and is recorded) rather than "session not found" or a cut stream.
-    const closing = [this.modern.close(reason), ...sessions.map((s) => s.session.close({ ...(reason ? { reason } : {}), answer }))];
+    const closing = [this.rev20260728.close(reason), ...sessions.map((s) => s.session.close({ ...(reason ? { reason } : {}), answer }))];
     await Promise.all(closing);
     // The answers just sent need a turn of the event loop to reach their response streams.
     await new Promise((resolve) => setImmediate(resolve));
@@ -169,7 +169,7 @@ export class HttpListener {
     // Before the SDK transport or the era check walk it (they recurse and would answer 500 with a stack
     // overflow). +1: the message's own object around its params. No session exists yet: nothing to record.
     if (nestedDeeperThan(body.value, MAX_PAYLOAD_DEPTH + 1)) return reply(res, 400, rpcError(-32602, tooDeepMessage('The request is'), idOf(body.value)));
-    if (await isModernRequest(req, body.value)) return this.modern.handle(req, res, body.value, auth.principal);
+    if (await isRequest20260728(req, body.value)) return this.rev20260728.handle(req, res, body.value, auth.principal);
     if (this.sessions.size + this.opening >= this.listen.maxSessions) {
       return reply(
         res,

@@ -3,12 +3,12 @@
 // in-process client standing in for the MCP client. Nothing about interception is duplicated here: the
 // session runs the request chain, forwards, runs the response chain and records the exchange; this file
 // only marks that record as a replay of the original and hands it to the recorder.
-import type { ExecutionRecord, Recorder, SessionRecord } from '../../shared/trace/execution';
-import type { Backend } from './backend';
-import type { Interception } from './intercept';
-import { isErrorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from './jsonrpc';
-import { GatewaySession, type SessionHost } from './session';
-import type { GatewayConfig } from '../../shared/config/schema';
+import type { ExecutionRecord, Recorder, SessionRecord } from '../../../shared/trace/execution';
+import type { Backend } from '../backend/backend';
+import type { Interception } from '../intercept';
+import { isErrorResponse, isNotification, isRequest, RpcCode, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../wire/jsonrpc';
+import { GatewaySession, type SessionHost } from '../session/session';
+import type { GatewayConfig } from '../../../shared/config/schema';
 
 /** What a replay needs of a gateway: its current config and interception, and a way to reach its backend. `Gateway` is one. */
 export interface ReplayHost {

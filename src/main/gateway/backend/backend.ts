@@ -4,13 +4,13 @@
 // children for good (the whole process group, so `npx`-style wrappers do not leave servers behind).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
-import type { BackendEntry } from '../../shared/config/schema';
-import type { JsonRpcId, JsonRpcMessage } from './jsonrpc';
-import { LineChannel, type InvalidLine } from './line-channel';
-import { abortModern, postModern, type ModernRelay } from './backend-modern';
-import { backendEnvironment } from './backend-environment';
+import type { BackendEntry } from '../../../shared/config/schema';
+import type { JsonRpcId, JsonRpcMessage } from '../wire/jsonrpc';
+import { LineChannel, type InvalidLine } from '../wire/line-channel';
+import { abort20260728, post20260728, type Relay20260728 } from './backend-2026-07-28';
+import { backendEnvironment } from './environment';
 
-export type { ModernRelay } from './backend-modern';
+export type { Relay20260728 } from './backend-2026-07-28';
 
 export class BackendStartError extends Error {
   override name = 'BackendStartError';
@@ -35,7 +35,7 @@ export class Backend {
   /** `related`: the request whose response stream carried the message (2026-07-28 per-request HTTP). */
   onmessage?: (message: JsonRpcMessage, related?: JsonRpcId) => void;
   /** Set by the HTTP listener for 2026-07-28 clients: their requests go upstream as their own POSTs. */
-  modern?: ModernRelay;
+  rev20260728?: Relay20260728;
   /** The connection ended on its own (crash, exit, HTTP stream loss); `reason` says how, for errors to clients. */
   onclose?: (reason: string) => void;
   /**
@@ -121,10 +121,10 @@ export class Backend {
       this.channel.send(message);
       return;
     }
-    if (this.modern && this.entry.transport === 'http') {
-      const headers = this.modern.headersFor(message);
-      if (headers) return postModern(this, this.entry, message, headers, onStreamEnd, this.options.maxMessageBytes);
-      if (abortModern(this, message)) return;
+    if (this.rev20260728 && this.entry.transport === 'http') {
+      const headers = this.rev20260728.headersFor(message);
+      if (headers) return post20260728(this, this.entry, message, headers, onStreamEnd, this.options.maxMessageBytes);
+      if (abort20260728(this, message)) return;
     }
     if (this.gate) await this.gate;
     // The SDK transport types messages with its own (structurally equal) JSON-RPC types.

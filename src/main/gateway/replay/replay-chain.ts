@@ -5,12 +5,12 @@
 // replay ends after the request phase. The record is built by the gateway's own exchange code and the
 // block answer by its own blocked.ts, so a chain-only replay reads exactly like live traffic.
 import { randomUUID } from 'node:crypto';
-import type { Phase } from '../../shared/protocol/constants';
-import type { InvocationContext } from '../../shared/protocol/schemas';
-import type { ExecutionRecord, Recorder } from '../../shared/trace/execution';
-import { blockedResponse } from './blocked';
-import { coerceToolSchemas, toExecutionRecord, type Exchange } from './exchange';
-import { isErrorResponse, RpcCode, type JsonRpcErrorObject } from './jsonrpc';
+import type { Phase } from '../../../shared/protocol/constants';
+import type { InvocationContext } from '../../../shared/protocol/schemas';
+import type { ExecutionRecord, Recorder } from '../../../shared/trace/execution';
+import { blockedResponse } from '../session/blocked';
+import { coerceToolSchemas, toExecutionRecord, type Exchange } from '../session/exchange';
+import { isErrorResponse, RpcCode, type JsonRpcErrorObject } from '../wire/jsonrpc';
 import type { ReplayHost } from './replay';
 
 export interface ChainOnlyReplay {

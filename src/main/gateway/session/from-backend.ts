@@ -4,9 +4,9 @@
 // notifications, each routed onto the client stream it belongs to. The client → backend half stays in
 // session.ts; both share the session's parts, passed in here. Messages nested too deeply take the
 // branches at the end of this file (see deep-messages.ts).
-import { MAX_PAYLOAD_DEPTH, MAX_RELAY_DEPTH } from '../../shared/protocol/payload-depth';
-import type { PhaseParts } from './breakpoints/phase-with-breaks';
-import type { SessionBreaks } from './breakpoints/session-breaks';
+import { MAX_PAYLOAD_DEPTH, MAX_RELAY_DEPTH } from '../../../shared/protocol/payload-depth';
+import type { PhaseParts } from '../breakpoints/phase-with-breaks';
+import type { SessionBreaks } from '../breakpoints/session-breaks';
 import {
   backendRequestTooDeepMessage,
   cutMessage,
@@ -14,7 +14,7 @@ import {
   relayable,
   uninspectableResultMessage,
   unrelayableAnswerMessage,
-} from './deep-messages';
+} from '../wire/deep-messages';
 import { coerceToolSchemas, markProgress, mirrorInitializeResult, newestForwarded, newExchange, restampServerInfo, type Exchange } from './exchange';
 import {
   errorResponse,
@@ -27,14 +27,14 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from './jsonrpc';
-import type { SessionTap } from './message-capture';
-import type { BackendLink } from './session-backend';
-import type { SessionChain } from './session-chain';
-import type { SessionExchanges } from './session-exchanges';
-import type { Handshake } from './session-handshake';
-import type { ClientSink, SessionHost } from './session-host';
-import { runPhase } from './session-phase';
+} from '../wire/jsonrpc';
+import type { SessionTap } from '../record/message-capture';
+import type { BackendLink } from './backend-link';
+import type { SessionChain } from './chain';
+import type { SessionExchanges } from './exchanges';
+import type { Handshake } from './handshake';
+import type { ClientSink, SessionHost } from './host';
+import { runPhase } from './phase';
 
 /** How long a response waits after a progress notification of its own request (see response()). */
 const PROGRESS_SETTLE_MS = 10;

@@ -3,8 +3,8 @@
 // pending map, and it is recorded once. Ids are the peers' own, so a map per direction keeps them apart.
 import { asEraResult, blockedResponse } from './blocked';
 import { outcomeOf, toExecutionRecord, type Exchange } from './exchange';
-import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage } from './jsonrpc';
-import type { ClientSink, SessionHost } from './session-host';
+import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage } from '../wire/jsonrpc';
+import type { ClientSink, SessionHost } from './host';
 
 export class SessionExchanges {
   /** Requests of the client, waiting for the backend (or the chain). */

@@ -2,11 +2,11 @@
 // hot reload never switches chains mid-exchange), whether a phase has anything to run (decided
 // synchronously: the empty-chain hot path never awaits), and running one phase into an outcome that the
 // session turns into forwarding, a block answer (A9) or an error.
-import type { Phase } from '../../shared/protocol/constants';
-import type { InvocationContext } from '../../shared/protocol/schemas';
-import { ChainCancelledError, type ChainRuntime, type StepGate } from '../interceptors/chain';
+import type { Phase } from '../../../shared/protocol/constants';
+import type { InvocationContext } from '../../../shared/protocol/schemas';
+import { ChainCancelledError, type ChainRuntime, type StepGate } from '../../interceptors/chain';
 import type { Exchange } from './exchange';
-import type { Interception } from './intercept';
+import type { Interception } from '../intercept';
 
 export type PhaseOutcome = { kind: 'forward'; payload: unknown } | { kind: 'blocked' } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
 

@@ -1,8 +1,8 @@
 // The stdio listener: one client on a pair of streams (the process's stdin/stdout when headless). stdout
 // carries nothing but JSON-RPC; every log line goes elsewhere (the host's logger, stderr in the CLI).
 import type { Readable, Writable } from 'node:stream';
-import { LineChannel } from './line-channel';
-import { GatewaySession, type SessionHost } from './session';
+import { LineChannel } from '../wire/line-channel';
+import { GatewaySession, type SessionHost } from '../session/session';
 
 /** How long a fresh backend must stay up for the start to count (a command that dies at once is a start error). */
 const BACKEND_SETTLE_MS = 300;

@@ -4,9 +4,9 @@
 // does the backend waiting on the client: while a request of the backend waits for a person's answer
 // (sampling, elicitation), the clock of the session's calls restarts. Only those two methods, and only for MAX_PERSON_WAIT_MS: a ping or roots/list the client never answers must
 // not keep a hung backend's calls from their deadline.
-import type { GatewayConfig } from '../../shared/config/schema';
+import type { GatewayConfig } from '../../../shared/config/schema';
 import type { Exchange } from './exchange';
-import type { JsonRpcId } from './jsonrpc';
+import type { JsonRpcId } from '../wire/jsonrpc';
 
 /** Backend requests that wait on a person at the client, and how long such a wait may hold the clock. */
 const ASKS_A_PERSON = new Set(['sampling/createMessage', 'elicitation/create']);

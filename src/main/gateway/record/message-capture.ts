@@ -8,9 +8,9 @@
 // exchange for it, so the tap picks the execution id and the session adopts it (adopt()). Every later
 // message with that JSON-RPC id on either side (the forwarded request, the backend's answer, the answer to
 // the client), its progress notifications (by token) and its cancellation then carry the same id.
-import type { BackendEntry } from '../../shared/config/schema';
-import type { MessageDirection, MessageKind, MessageRecord, MessageSide } from '../../shared/trace/messages';
-import { timeOrderedUuid } from '../ids/time-ordered-uuid';
+import type { BackendEntry } from '../../../shared/config/schema';
+import type { MessageDirection, MessageKind, MessageRecord, MessageSide } from '../../../shared/trace/messages';
+import { timeOrderedUuid } from '../../ids/time-ordered-uuid';
 
 type Json = Record<string, unknown>;
 type Origin = 'c' | 'b';

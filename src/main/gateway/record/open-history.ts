@@ -15,10 +15,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Recorder } from '../../shared/trace/execution';
-import type { Redactor } from '../history/model/redaction/redactor';
-import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath } from '../history/sqlite';
-import { isPostgresUrl, openPgHistoryWriter, redactUrl } from '../history/postgres';
+import type { Recorder } from '../../../shared/trace/execution';
+import type { Redactor } from '../../history/model/redaction/redactor';
+import { DB_ENV_VAR, defaultDataDir, SqliteHistoryWriter, resolveDbPath } from '../../history/sqlite';
+import { isPostgresUrl, openPgHistoryWriter, redactUrl } from '../../history/postgres';
 
 /** Names this process's rows in a shared database (a container's hostname is rarely telling). */
 export const HOST_ENV_VAR = 'INTERCEPTOR_CONSOLE_HOST';

@@ -1,13 +1,13 @@
 // How a session's requests end when the backend side fails them: the deadline passes, a send fails (the
 // backend is gone, or the message cannot even be serialized), the backend dies, or it writes a line that
 // is not JSON-RPC. Each waiting request gets a clear JSON-RPC error and is recorded once (SessionExchanges).
-import type { Backend } from './backend';
+import type { Backend } from '../backend/backend';
 import { depthLimited, RECORD_DEPTH, type Exchange } from './exchange';
-import { RpcCode } from './jsonrpc';
-import type { InvalidLine } from './line-channel';
-import type { SessionHost } from './session-host';
-import type { BackendLink } from './session-backend';
-import type { SessionExchanges } from './session-exchanges';
+import { RpcCode } from '../wire/jsonrpc';
+import type { InvalidLine } from '../wire/line-channel';
+import type { SessionHost } from './host';
+import type { BackendLink } from './backend-link';
+import type { SessionExchanges } from './exchanges';
 
 export class BackendFaults {
   constructor(

@@ -1,10 +1,10 @@
 // One phase of an exchange, run and settled: through the breakpoints when they concern the exchange,
 // else straight through the chain. Either way the caller gets the payload to forward, or undefined when
 // the exchange is already answered (blocked, mocked, cancelled, or the chain failed) and recorded.
-import type { Phase } from '../../shared/protocol/constants';
-import { runPhaseWithBreaks, type PhaseParts } from './breakpoints/phase-with-breaks';
+import type { Phase } from '../../../shared/protocol/constants';
+import { runPhaseWithBreaks, type PhaseParts } from '../breakpoints/phase-with-breaks';
 import type { Exchange } from './exchange';
-import { RpcCode } from './jsonrpc';
+import { RpcCode } from '../wire/jsonrpc';
 
 export async function runPhase(parts: PhaseParts, ex: Exchange, phase: Phase, payload: unknown): Promise<unknown> {
   if (parts.breaks.armed(ex)) return runPhaseWithBreaks(parts, ex, phase, payload);

@@ -5,11 +5,11 @@
 // get HTTP 200 where a direct v2 server gives 400 or 404.
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest, UnsupportedProtocolVersionError } from '@modelcontextprotocol/server';
-import { errorResponse, type JsonRpcError, type JsonRpcId } from './jsonrpc';
+import { errorResponse, type JsonRpcError, type JsonRpcId } from '../wire/jsonrpc';
 
 const HEADER_MISMATCH = -32020;
 /** The 2026-era revisions the bundled SDK serves (the SDK keeps its own list internal). */
-const MODERN_REVISIONS = ['2026-07-28'];
+const REVISIONS_20260728 = ['2026-07-28'];
 /** The SDK's ladder table: the statuses its HTTP entry gives these codes (everything else is in-band, 200). */
 const LADDER_STATUS: Record<number, number> = { [-32700]: 400, [-32600]: 400, [-32601]: 404, [-32022]: 400, [-32021]: 400, [HEADER_MISMATCH]: 400 };
 /** Which body field the Mcp-Name header mirrors (SEP-2243, and SEP-2663 for tasks). */
@@ -55,13 +55,13 @@ export function entryRejection(req: IncomingMessage, body: unknown): Rejection |
     body: errorResponse(id, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${what}`, { mismatch: { header: headerValue, body: what } }),
   });
   const revision = outcome.classification.revision;
-  if (revision === undefined || !MODERN_REVISIONS.includes(revision)) {
-    const error = new UnsupportedProtocolVersionError({ supported: MODERN_REVISIONS, requested: revision ?? 'unknown' });
+  if (revision === undefined || !REVISIONS_20260728.includes(revision)) {
+    const error = new UnsupportedProtocolVersionError({ supported: REVISIONS_20260728, requested: revision ?? 'unknown' });
     return { status: 400, body: errorResponse(id, error.code, error.message, error.data) };
   }
   const method = outcome.message.method;
   if (versionHeader === undefined)
-    return mismatch('(missing)', 'the body carries a modern per-request envelope but the required MCP-Protocol-Version header is absent');
+    return mismatch('(missing)', 'the body carries a 2026-07-28 per-request envelope but the required MCP-Protocol-Version header is absent');
   if (methodHeader === undefined) return mismatch('(missing)', `the body names method ${method} but the required Mcp-Method header is absent`);
   const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method]! : undefined;
   if (field === undefined) return undefined;

@@ -1,8 +1,8 @@
 // What the client gets when the chain blocks (A9): a blocked tools/call is a CallToolResult with isError
 // (as the C# SDK does) unless the config asks for a JSON-RPC error; every other method gets a JSON-RPC
 // error -32602 naming the interceptor, the phase and the reason.
-import type { BlockInfo } from '../../shared/trace/types';
-import { errorResponse, resultResponse, RpcCode, type JsonRpcId, type JsonRpcResponse } from './jsonrpc';
+import type { BlockInfo } from '../../../shared/trace/types';
+import { errorResponse, resultResponse, RpcCode, type JsonRpcId, type JsonRpcResponse } from '../wire/jsonrpc';
 
 export function blockMessages(block: BlockInfo): string {
   return block.messages.length > 0 ? block.messages.join('; ') : block.reason;
