@@ -135,13 +135,9 @@ export class InterceptorHost {
    * `interceptor/invoke` from this process (an in-process handle, bundled/in-process-handle.ts): `params`
    * are typed already, so they skip the wire's schema pass; the handler gets its own copy of the payload,
    * read back from the JSON text its size is measured on (one stringify and one parse, as a wire costs).
-   * Every other check, the deadline and the result's shaping are those of invoke().
+   * Every other check, the deadline and the result's shaping are those of invoke(). A synchronous handler
+   * is answered synchronously (a result, or a ProtocolError thrown).
    */
-  async invokeLocal(params: InvokeParams, requestSignal?: AbortSignal): Promise<InterceptorResult> {
-    return this.invokeLocalNow(params, requestSignal);
-  }
-
-  /** invokeLocal, answering a synchronous handler synchronously (a result, or a ProtocolError thrown). */
   invokeLocalNow(params: InvokeParams, requestSignal?: AbortSignal): InterceptorResult | Promise<InterceptorResult> {
     const text = JSON.stringify(params.payload);
     const own: InvokeParams = { ...params, payload: text === undefined ? undefined : JSON.parse(text) };

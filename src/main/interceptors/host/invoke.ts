@@ -30,10 +30,6 @@ export interface ExecuteOptions {
 
 class MalformedResult extends Error {}
 
-export async function executeInvoke(entry: RegisteredInterceptor, params: InvokeParams, options: ExecuteOptions): Promise<InterceptorResult> {
-  return executeInvokeNow(entry, params, options);
-}
-
 /**
  * The handler's cancellation, made the first time it is read: an AbortController and a listener on the
  * invoker's signal cost ~10 µs per invoke, and most handlers finish without looking. A read after a
@@ -81,7 +77,7 @@ class InvokeContext implements HandlerContext<never> {
   }
 }
 
-/** executeInvoke, with a synchronous handler's result returned (or its failure thrown) synchronously. */
+/** Runs one invoke; a synchronous handler's result is returned (or its failure thrown) synchronously, other work settles in a promise. */
 export function executeInvokeNow(entry: RegisteredInterceptor, params: InvokeParams, options: ExecuteOptions): InterceptorResult | Promise<InterceptorResult> {
   const { registration: reg } = entry;
   const config = params.config ?? reg.defaultConfig ?? {};
