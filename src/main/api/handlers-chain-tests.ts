@@ -1,6 +1,5 @@
 // Handlers of the Tests screen and Traffic's "Save as test case" (procedures-chain-tests.ts).
-import { ApiError } from '../../shared/api/envelope';
-import { formatConfigErrors, parseGatewayConfig } from '../../shared/config';
+import { parseDraftConfig } from '../services/chain-editor/chain-editor';
 import { ChainTestService } from '../services/chain-tests/chain-test-service';
 import type { Handlers } from './dispatcher';
 import type { HandlerDeps } from './handlers';
@@ -8,12 +7,7 @@ import type { HandlerDeps } from './handlers';
 export function buildChainTestHandlers(d: HandlerDeps): Handlers {
   const tests = new ChainTestService({
     manager: d.manager,
-    configFor: (id, draft) => {
-      if (draft === undefined) return d.manager.config(id);
-      const parsed = parseGatewayConfig(draft);
-      if (!parsed.ok) throw new ApiError('invalid_config', `The draft config is invalid:\n${formatConfigErrors(parsed.errors)}`);
-      return parsed.config;
-    },
+    configFor: (id, draft) => (draft === undefined ? d.manager.config(id) : parseDraftConfig(draft)),
     readRecord: (executionId) => d.history.history.getExecutionRecord(executionId),
   });
   return {

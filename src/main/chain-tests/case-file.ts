@@ -65,6 +65,11 @@ export interface LoadedCase {
   error?: string;
 }
 
+/** A case file's name without folder and `.json`: how a case that is not usable is called, and `--case` may name one. */
+export function caseNameOf(file: string): string {
+  return basename(file, '.json');
+}
+
 /** `gw.json` → `gw.tests` (the folder of that gateway's cases). */
 export function testsDirFor(configPath: string): string {
   const ext = extname(configPath);

@@ -1,7 +1,7 @@
 // A recorded execution → a chain test case: the request the client sent, the answer the backend gave
 // (the mocked backend gives it again), and what the chain did with it then as the expectation.
 import type { ExecutionRecord } from '../../shared/trace/execution';
-import type { ChainTrace } from '../../shared/trace/types';
+import type { ChainTrace, TraceStep } from '../../shared/trace/types';
 import { CASE_FORMAT, type CaseOutcome, type ChainTestCase, type Decision } from './case-file';
 
 const OUTCOMES: Record<ExecutionRecord['outcome'], CaseOutcome> = { allow: 'allowed', blocked: 'blocked', mutated: 'mutated', error: 'error' };
@@ -10,26 +10,23 @@ export function caseOutcome(record: ExecutionRecord): CaseOutcome {
   return OUTCOMES[record.outcome];
 }
 
+type Traces = Pick<ExecutionRecord, 'requestTrace' | 'responseTrace'>;
+
+/** Every step of both phases, request phase first, in the order they ran, with its phase. */
+export function phasedSteps(record: Traces): { step: TraceStep; phase: ChainTrace['phase'] }[] {
+  return [record.requestTrace, record.responseTrace].flatMap((trace) => (trace ? trace.steps.map((step) => ({ step, phase: trace.phase })) : []));
+}
+
 /** The interceptors that blocked or changed the payload, request phase first, in the order they ran. */
-export function decisionsOf(record: Pick<ExecutionRecord, 'requestTrace' | 'responseTrace'>): Decision[] {
-  const out: Decision[] = [];
-  for (const trace of [record.requestTrace, record.responseTrace]) {
-    for (const step of trace?.steps ?? []) {
-      if (step.outcome === 'blocked' || step.outcome === 'mutated') out.push({ interceptor: step.id, phase: trace!.phase, outcome: step.outcome });
-    }
-  }
-  return out;
+export function decisionsOf(record: Traces): Decision[] {
+  return phasedSteps(record).flatMap(({ step, phase }) =>
+    step.outcome === 'blocked' || step.outcome === 'mutated' ? [{ interceptor: step.id, phase, outcome: step.outcome }] : [],
+  );
 }
 
 /** What every interceptor did (skipped ones left out): shown beside a run's steps. */
-export function stepsOf(
-  record: Pick<ExecutionRecord, 'requestTrace' | 'responseTrace'>,
-): { interceptor: string; phase: ChainTrace['phase']; outcome: string }[] {
-  const out: { interceptor: string; phase: ChainTrace['phase']; outcome: string }[] = [];
-  for (const trace of [record.requestTrace, record.responseTrace]) {
-    for (const step of trace?.steps ?? []) if (step.outcome !== 'skipped') out.push({ interceptor: step.id, phase: trace!.phase, outcome: step.outcome });
-  }
-  return out;
+export function stepsOf(record: Traces): { interceptor: string; phase: ChainTrace['phase']; outcome: string }[] {
+  return phasedSteps(record).flatMap(({ step, phase }) => (step.outcome === 'skipped' ? [] : [{ interceptor: step.id, phase, outcome: step.outcome }]));
 }
 
 /** The backend's answer to the recorded call, when the call reached it. */

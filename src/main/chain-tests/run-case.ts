@@ -5,7 +5,7 @@ import type { ExecutionRecord } from '../../shared/trace/execution';
 import { replayChainOnly } from '../gateway/replay/replay-chain';
 import type { ReplayClient, ReplayHost } from '../gateway/replay/replay';
 import type { ChainTestCase, Decision } from './case-file';
-import { caseOutcome, decisionsOf, stepsOf } from './from-execution';
+import { caseOutcome, decisionsOf, phasedSteps, stepsOf } from './from-execution';
 import { diffJson, parseJsonPath, type JsonDifference } from './json-diff';
 
 export interface CaseFailure {
@@ -169,12 +169,9 @@ function stepChanges(testCase: ChainTestCase, record: ExecutionRecord): StepChan
 
 /** Steps left out for a reason other than not hooking this event or phase: often why a case fails. */
 function skippedOf(record: ExecutionRecord): NonNullable<CaseRun['skipped']> {
-  const out: NonNullable<CaseRun['skipped']> = [];
-  for (const trace of [record.requestTrace, record.responseTrace]) {
-    for (const step of trace?.steps ?? []) {
-      if (!step.skipped || step.skipped === 'event-not-hooked' || step.skipped === 'other-phase') continue;
-      out.push({ interceptor: step.id, phase: trace!.phase, reason: step.skipped, ...(step.skipDetail ? { detail: step.skipDetail } : {}) });
-    }
-  }
-  return out;
+  return phasedSteps(record).flatMap(({ step, phase }) =>
+    !step.skipped || step.skipped === 'event-not-hooked' || step.skipped === 'other-phase'
+      ? []
+      : [{ interceptor: step.id, phase, reason: step.skipped, ...(step.skipDetail ? { detail: step.skipDetail } : {}) }],
+  );
 }

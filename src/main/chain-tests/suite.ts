@@ -5,7 +5,7 @@ import type { GatewayConfig } from '../../shared/config/schema';
 import { Backend } from '../gateway/backend/backend';
 import { Interception } from '../gateway/intercept';
 import { ReplayClient, type ReplayHost } from '../gateway/replay/replay';
-import type { LoadedCase } from './case-file';
+import { caseNameOf, type LoadedCase } from './case-file';
 import { runCase, type CaseRun } from './run-case';
 
 export interface SuiteRun {
@@ -116,8 +116,4 @@ async function interceptorsOf(interception: Interception, principal: string | un
   if (!runtime) return new Set();
   const outcome = await runtime.discover().catch(() => undefined);
   return new Set((outcome?.interceptors ?? []).map((d) => `${d.server}/${d.descriptor.name}`));
-}
-
-function caseNameOf(file: string): string {
-  return (file.split(/[\\/]/).pop() ?? file).replace(/\.json$/, '');
 }

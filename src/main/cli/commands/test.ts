@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatConfigErrors, parseGatewayConfigText } from '../../../shared/config';
-import { failureText, loadCases, runSuite, testsDirFor, toJUnit, type CaseRun } from '../../chain-tests';
+import { caseNameOf, failureText, loadCases, runSuite, testsDirFor, toJUnit, type CaseRun } from '../../chain-tests';
 import { CliFailure, UsageError, type CliCommand } from '../command';
 import { parseFlags } from '../flags';
 
@@ -71,16 +71,7 @@ export const testCommand: CliCommand = {
     const only = values.case ?? [];
     if (only.length) {
       const wanted = new Set(only);
-      loaded = loaded.filter(
-        (c) =>
-          (c.case && wanted.has(c.case.name)) ||
-          wanted.has(
-            c.file
-              .split(/[\\/]/)
-              .pop()!
-              .replace(/\.json$/, ''),
-          ),
-      );
+      loaded = loaded.filter((c) => (c.case && wanted.has(c.case.name)) || wanted.has(caseNameOf(c.file)));
       if (loaded.length === 0) throw new UsageError(`no case named ${only.map((n) => `"${n}"`).join(', ')} in ${dir}`);
     }
     if (loaded.length === 0) {

@@ -14,6 +14,13 @@ import { configuredServers, endpointTarget } from '../gateway-summary';
 import type { ServerPoolPort } from '../ports';
 import { ReloadLog } from './reload-log';
 
+/** A draft config (the Chain screen's, a Tests run's), validated with the gateway config schema (errors name JSON paths). */
+export function parseDraftConfig(raw: unknown): GatewayConfig {
+  const parsed = parseGatewayConfig(raw);
+  if (!parsed.ok) throw new ApiError('invalid_config', `The config is invalid:\n${formatConfigErrors(parsed.errors)}`);
+  return parsed.config;
+}
+
 export class ChainEditor {
   readonly reloads: ReloadLog;
 
@@ -30,9 +37,7 @@ export class ChainEditor {
 
   /** A draft config from the UI, validated with the gateway config schema (errors name JSON paths). */
   parseDraft(raw: unknown): GatewayConfig {
-    const parsed = parseGatewayConfig(raw);
-    if (!parsed.ok) throw new ApiError('invalid_config', `The config is invalid:\n${formatConfigErrors(parsed.errors)}`);
-    return parsed.config;
+    return parseDraftConfig(raw);
   }
 
   configFor(id: string, raw?: unknown): GatewayConfig {

@@ -3,12 +3,12 @@
 // are saved from recorded executions, and run through the gateway's chain (or a draft of it from the
 // Chain screen) with the backend mocked by each case's recorded answer.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ApiError } from '../../../shared/api/envelope';
 import type { GatewayConfig } from '../../../shared/config/schema';
 import { SERVER_TO_CLIENT_METHODS } from '../../gateway/replay/replay';
 import type { ExecutionRecord } from '../../../shared/trace/execution';
-import { caseFromExecution, loadCases, runSuite, saveCase, testsDirFor, type SuiteRun } from '../../chain-tests';
+import { caseFromExecution, caseNameOf, loadCases, runSuite, saveCase, testsDirFor, type SuiteRun } from '../../chain-tests';
 import type { GatewayManager } from '../gateway-manager';
 
 export interface ChainTestDeps {
@@ -30,8 +30,8 @@ export class ChainTestService {
   list(id: string) {
     const dir = this.dir(id);
     const cases = loadCases(dir).map((c) => {
-      const file = c.file.slice(dir.length + 1);
-      if (!c.case) return { file, name: file.replace(/\.json$/, ''), error: c.error ?? 'not a chain test case' };
+      const file = basename(c.file);
+      if (!c.case) return { file, name: caseNameOf(c.file), error: c.error ?? 'not a chain test case' };
       return {
         file,
         name: c.case.name,
@@ -59,7 +59,7 @@ export class ChainTestService {
       }
       const testCase = caseFromExecution(record, executionIds.length === 1 && name ? { name } : {});
       const file = saveCase(dir, testCase);
-      saved.push({ file: file.slice(dir.length + 1), name: testCase.name, executionId });
+      saved.push({ file: basename(file), name: testCase.name, executionId });
     }
     return { dir, saved, errors };
   }
@@ -70,11 +70,11 @@ export class ChainTestService {
     let loaded = loadCases(dir);
     if (files) {
       const wanted = new Set(files);
-      loaded = loaded.filter((c) => wanted.has(c.file.slice(dir.length + 1)));
+      loaded = loaded.filter((c) => wanted.has(basename(c.file)));
     }
     const suite = await runSuite(config, loaded, { gatewayName: this.deps.manager.get(id).name, live });
     // File paths as the screen shows them: relative to the cases' folder.
-    return { ...suite, cases: suite.cases.map((c) => ({ ...c, file: c.file.slice(dir.length + 1) })), draft: draft !== undefined, live };
+    return { ...suite, cases: suite.cases.map((c) => ({ ...c, file: basename(c.file) })), draft: draft !== undefined, live };
   }
 
   remove(id: string, file: string): { removed: boolean } {
