@@ -20,6 +20,7 @@ let cleanup: () => void;
 const { call, fails } = dispatcherCalls(() => core);
 const everything = serverEverythingEntry()!;
 const everythingCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(everything)} stdio`;
+const burstCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(repoRoot, 'test/playground/fixtures/burst-server.mjs'))}`;
 const askingCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(repoRoot, 'test/playground/fixtures/asking-server.mjs'))}`;
 
 type Text = { result: { content: { text: string }[] } };
@@ -114,6 +115,18 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
       context: { department: 'Sales' },
     });
     expect(lead.values).toEqual(['David', 'Eve', 'Frank']);
+    await call('client.disconnect', { sessionId });
+  });
+
+  it('keeps the progress a server writes in the same chunk as the response of its call', async () => {
+    const { sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: burstCommand } });
+    // Several calls: each must keep all three, the last two arriving with the response.
+    for (let i = 0; i < 5; i++) {
+      const before = await call<{ seq: number }[]>('client.notifications', { sessionId });
+      expect(text(await call<Text>('client.callTool', { sessionId, name: 'burst', arguments: {} }))).toBe('done');
+      const after = await call<{ method: string; params: { progress: number } }[]>('client.notifications', { sessionId, after: before.at(-1)?.seq ?? 0 });
+      expect(after.filter((n) => n.method === 'notifications/progress').map((n) => n.params.progress)).toEqual([1, 2, 3]);
+    }
     await call('client.disconnect', { sessionId });
   });
 

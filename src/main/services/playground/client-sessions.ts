@@ -78,6 +78,10 @@ export class ClientSessions {
     // Every notification the SDK has no handler of its own for (log messages, list and resource changes):
     // set before connecting, since a server may log during the handshake.
     client.fallbackNotificationHandler = async (n) => this.notes.add(sessionId, n.method, n.params);
+    // Progress is kept here rather than through a call's onprogress: the SDK dispatches notifications a
+    // microtask late but drops a call's progress handler as soon as its response arrives, so the last
+    // progress a server writes in the same chunk as the response would be lost (and reported as an error).
+    client.setNotificationHandler('notifications/progress', (n) => this.notes.add(sessionId, n.method, n.params));
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (err) {
@@ -270,8 +274,9 @@ export class ClientSessions {
   }
 
   callTool(sessionId: string, name: string, args: Record<string, unknown>) {
-    // A progress token goes with every call, so a server that reports progress can: it shows in the notifications.
-    const onprogress = (progress: unknown) => this.notes.add(sessionId, 'notifications/progress', progress);
+    // A progress token goes with every call, so a server that reports progress can. The notifications
+    // themselves are kept by the session's own progress handler (see connect), so this one does nothing.
+    const onprogress = () => undefined;
     return this.timed(sessionId, `tools/call "${name}"`, (c, timeout) => c.callTool({ name, arguments: args }, { timeout, onprogress }));
   }
 
