@@ -34,6 +34,14 @@ describe.skipIf(!haveChromium)('Settings saves confirm what they saved (web mode
       });
       server.onMessage((message) => ws.send(message));
     });
+    // While a test sets window.__slowTimers, short timers wait 400 ms: react-query flushes a mutation's state
+    // to the component on such a timer, so a control that waits for it visibly lags the click.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __slowTimers?: boolean; setTimeout: typeof setTimeout };
+      const original = w.setTimeout.bind(window);
+      w.setTimeout = ((fn: () => void, ms?: number, ...rest: unknown[]) =>
+        original(fn, w.__slowTimers && (ms ?? 0) < 50 ? 400 : ms, ...rest)) as typeof setTimeout;
+    });
     await page.goto(`${web.openUrl}#/settings`);
     api = pageApi(page);
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ timeout: 30_000 });
@@ -80,8 +88,11 @@ describe.skipIf(!haveChromium)('Settings saves confirm what they saved (web mode
     // A save that takes a while (a loaded machine; here held 1.5 s by the socket route set up in beforeAll):
     // the box must show the new value at once, not snap back until the save answers (seen in CI: "Clicking
     // the checkbox did not change its state").
+    // And a busy renderer, whose timers run late (slowed here on purpose): the box changes with the click.
     holdSettingsUpdates = true;
+    await page.evaluate(() => ((window as unknown as { __slowTimers: boolean }).__slowTimers = true));
     await section.getByRole('checkbox').uncheck();
+    await page.evaluate(() => ((window as unknown as { __slowTimers: boolean }).__slowTimers = false));
     holdSettingsUpdates = false;
     const saved = section.getByRole('status', { name: 'Demo gateway saved' });
     await expect.poll(() => saved.textContent(), { timeout: 15_000 }).toContain('no demo gateway is created on first start.');

@@ -26,17 +26,25 @@ export function useSettingsSave(describe: (saved: Settings) => string): SectionS
   const update = useApiMutation('settings.update', ['settings']);
   const [note, setNote] = useState<string>();
   const [error, setError] = useState<string>();
+  // Component state, set in the same event as the click: the mutation's own `variables` reach the component
+  // only when react-query's notifier flushes (a timer later), and in between React restores the controlled
+  // checkbox to the stored value, which a click checked at once sees as "did not change its state".
+  const [draft, setDraft] = useState<Partial<Settings>>();
   return {
     save: (patch) => {
       setNote(undefined);
       setError(undefined);
+      setDraft(patch);
       update.mutate(patch, {
         onSuccess: (saved) => setNote(`Saved ${timeOfDay(Date.now())}: ${describe(saved)}`),
-        onError: (err) => setError(err instanceof Error ? err.message : String(err)),
+        onError: (err) => {
+          setDraft(undefined);
+          setError(err instanceof Error ? err.message : String(err));
+        },
       });
     },
     pending: update.isPending,
-    draft: update.isError ? undefined : update.variables,
+    draft,
     note,
     error,
     reset: () => {
