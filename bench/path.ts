@@ -5,7 +5,8 @@
 // whole process tree's (gateway, its writer thread and its interceptor servers; not the backend's, which
 // every variant has).
 // Run on a quiet machine (load average < 1): `npm run bench -- path`; BENCH_PATH_CALLS, BENCH_PATH_ROUNDS.
-// BENCH_PATH_BASELINE=<another checkout, built> adds that checkout's gateway rows to the same run (before/after).
+// BENCH_PATH_BASELINE=<another checkout, built> adds that checkout's gateway rows to the same run (before/after);
+// BENCH_PATH_ONLY=<regex> keeps only the matching variants (and the relay rows).
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +123,9 @@ export async function run(): Promise<void> {
         : []),
     );
   }
+  // BENCH_PATH_ONLY=<regex>: only the variants whose names match, beside the relay and the A/A row (quick A/B while working).
+  const only = process.env.BENCH_PATH_ONLY ? new RegExp(process.env.BENCH_PATH_ONLY) : undefined;
+  if (only) variants.splice(0, variants.length, ...variants.filter((v, i) => i < 2 || only.test(v.name)));
   console.log(
     `sequential tools/call (echo) over stdio behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved (load average at start ${load.toFixed(2)})`,
   );
