@@ -8,7 +8,7 @@ import { connectDemoClient, openConsole, shoot } from './screenshot-session';
 
 const { web, page, api, close } = await openConsole({ width: 1440, height: 1000 }, '#/paused');
 try {
-  await waitForDemoGateway(api, page);
+  await waitForDemoGateway(api);
   const shot = (p: Page, name: string) => shoot(p, name, { settleMs: 500, scrollToTop: true });
   const detail = page.getByRole('region', { name: 'Paused call', exact: true });
   const facts = () =>

@@ -7,7 +7,7 @@ import { connectDemoClient, openConsole, shoot } from './screenshot-session';
 
 const { web, page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
-  await waitForDemoGateway(api, page);
+  await waitForDemoGateway(api);
   const client = await connectDemoClient(web);
   await client.listTools();
   await client.callTool({ name: 'echo', arguments: { message: 'Weekly report for bob@example.com' } });

@@ -7,7 +7,7 @@ import { openConsole, shootBothThemes } from './screenshot-session';
 
 const { page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
-  await waitForDemoGateway(api, page);
+  await waitForDemoGateway(api);
   await page.evaluate(() => (location.hash = '#/playground'));
   const tab = (name: string) => page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name }).click();
   const setEditor = async (label: string, text: string) => {

@@ -7,7 +7,7 @@ import { connectDemoClient, openConsole, shootBothThemes } from './screenshot-se
 
 const { web, page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
-  await waitForDemoGateway(api, page);
+  await waitForDemoGateway(api);
   const client = await connectDemoClient(web);
   await client.callTool({ name: 'echo', arguments: { message: 'Weekly report for bob@example.com' } });
   await client.callTool({ name: 'get-sum', arguments: { a: 19, b: 23 } });

@@ -9,7 +9,7 @@ import { connectDemoClient, openConsole, shootBothThemes } from './screenshot-se
 
 const { web, page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
-  await waitForDemoGateway(api, page);
+  await waitForDemoGateway(api);
   const shot = (p: Page, name: string) => shootBothThemes(p, api, name, { settleMs: 500 });
 
   // Real traffic through the demo gateway.

@@ -18,7 +18,7 @@ const trafficMs = Number(values['traffic-seconds']) * 1000;
 const { web, page, api, close } = await openConsole({ width: 1440, height: 900 });
 try {
   const shot = (name: string) => shootBothThemes(page, api, name, { settleMs: 600 });
-  await waitForDemoGateway(api, page);
+  await waitForDemoGateway(api);
 
   // A second gateway, running, whose backend (an HTTP endpoint on a closed port) cannot be reached: the
   // shipped http-listener example with its backend replaced, so it has interceptor servers of its own.

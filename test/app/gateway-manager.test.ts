@@ -10,6 +10,7 @@ import type { AppCore } from '../../src/main/services/app-core';
 import { tempDir, testCore } from './helpers';
 import { connectHttpClient, firstToken } from './mcp-client';
 import { everythingBin } from '../gateway/helpers';
+import { waitFor as waitForIt } from '../support/wait-for';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -32,15 +33,7 @@ async function call<T = unknown>(core: AppCore, name: string, input?: unknown): 
 }
 
 // Generous: the suite shares two cores with many child processes; the conditions, not the time, are tested.
-async function waitFor<T>(fn: () => Promise<T | undefined>, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(check: () => Promise<T>, what: string) => waitForIt(check, 60_000, what, 100);
 
 describe('GatewayManager (real gateway)', () => {
   it('creates the demo gateway on first start, runs traffic through it and counts it in the SQLite history', { timeout: 120_000 }, async () => {

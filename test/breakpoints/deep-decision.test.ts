@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlledGateway, toolCallRecords, type ControlledGateway } from './headless-helpers';
 import { text } from './helpers';
+import { waitFor } from '../support/wait-for';
 
 const DEPTH = 5_000;
 
@@ -39,9 +40,16 @@ describe('a decision nested too deeply, through the control endpoint', { timeout
       const call = g.client
         .callTool({ name: 'echo', arguments: { message: `deep-${kind}` } }, { timeout: 60_000 })
         .catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
-      let open: { id: string; executionId: string }[] = [];
       // Polled, as a controller without the event stream does.
-      for (const end = Date.now() + 20_000; open.length === 0 && Date.now() < end; await new Promise((r) => setTimeout(r, 50))) open = await paused();
+      const open: { id: string; executionId: string }[] = await waitFor(
+        async () => {
+          const now = await paused();
+          return now.length > 0 ? now : undefined;
+        },
+        20_000,
+        'a pause',
+        50,
+      );
       expect(open).toHaveLength(1);
       const res = await fetch(`${g.control}/paused/${open[0]!.id}`, { method: 'POST', headers: g.auth, body });
       expect(res.status).toBe(400);

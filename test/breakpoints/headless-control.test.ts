@@ -34,11 +34,15 @@ describe('a headless stdio gateway decided through its control endpoint', { time
       paused = (await (await fetch(`${base}/paused`, { headers: auth })).json()) as Paused[];
     }
     // Polled on purpose: this is what a controller without the event stream does.
-    for (const end = Date.now() + 20_000; paused.length === 0;) {
-      if (Date.now() > end) throw new Error(`nothing paused within 20 s; stderr:\n${gateway.stderr}`);
-      await poll();
-      if (paused.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(
+      async () => {
+        await poll();
+        return paused.length > 0;
+      },
+      20_000,
+      `a pause (gateway stderr:\n${gateway.stderr})`,
+      50,
+    );
     expect(paused[0]!.payload.arguments.message).toBe('from stdio');
     const res = await fetch(`${base}/paused/${paused[0]!.id}`, {
       method: 'POST',

@@ -11,6 +11,7 @@ import { chaosDir, GatewayProcess } from '../chaos/harness';
 import { everythingBackend } from '../gateway/helpers';
 import { startControlledGateway, toolCallRecords, type ControlledGateway } from './headless-helpers';
 import { text } from './helpers';
+import { waitFor } from '../support/wait-for';
 
 /** The tools/call records of the history file whose echo message is `message` (read once the gateway stopped). */
 function recordsOf(db: string, message: string): ExecutionRecord[] {
@@ -23,8 +24,15 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
   const paused = async () =>
     (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as { id: string; timeoutMs: number; pausedAt: string; deadline: string }[];
   const nextPause = async () => {
-    let open: Awaited<ReturnType<typeof paused>> = [];
-    for (const end = Date.now() + 20_000; open.length === 0 && Date.now() < end; await new Promise((r) => setTimeout(r, 50))) open = await paused();
+    const open = await waitFor(
+      async () => {
+        const now = await paused();
+        return now.length > 0 ? now : undefined;
+      },
+      20_000,
+      'a pause',
+      50,
+    );
     expect(open, 'a pause').toHaveLength(1);
     return open[0]!;
   };
@@ -101,7 +109,7 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
       );
       expect(outcome).toMatch(/timed out/i);
       // The cancel ends the pause: nothing is left waiting for a decision.
-      for (const end = Date.now() + 10_000; (await paused()).length > 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(async () => (await paused()).length === 0, 10_000, 'the pause to end', 50);
       expect(await paused()).toEqual([]);
     });
 

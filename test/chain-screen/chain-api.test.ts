@@ -12,6 +12,7 @@ import { PoolChainService } from '../../src/main/services/pool/chain-service';
 import { silentLogger } from '../../src/main/services/environment';
 import { tempDir, testCore } from '../app/helpers';
 import { cliPath, everythingBackend } from '../gateway/helpers';
+import { waitFor } from '../support/wait-for';
 
 const samples = { transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] };
 const base = {
@@ -102,13 +103,16 @@ describe('Chain screen API', () => {
   it('shows the configuration error on the gateway card (interceptor-server status)', async () => {
     await call(core, 'gateways.create', { id: 'cfg', config: { ...base, overrides: {} }, start: true });
     type Card = { id: string; interceptorServers: { name: string; configErrors?: string[] }[] };
-    const end = Date.now() + 30_000;
-    let card: Card | undefined;
-    while (!card?.interceptorServers[0]?.configErrors && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 100));
-      card = (await call<Card[]>(core, 'gateways.list')).find((g) => g.id === 'cfg');
-    }
-    expect(card!.interceptorServers[0]!.configErrors).toEqual([expect.stringMatching(/^samples\/tool-allowlist: no config is set/)]);
+    const card = await waitFor(
+      async () => {
+        const now = (await call<Card[]>(core, 'gateways.list')).find((g) => g.id === 'cfg');
+        return now?.interceptorServers[0]?.configErrors ? now : undefined;
+      },
+      30_000,
+      'a configuration error on the card',
+      100,
+    );
+    expect(card.interceptorServers[0]!.configErrors).toEqual([expect.stringMatching(/^samples\/tool-allowlist: no config is set/)]);
     await call(core, 'gateways.stop', { id: 'cfg' });
   }, 60_000);
 

@@ -13,6 +13,7 @@ import { getExecutionRecord, openStore } from '../../src/main/history/sqlite';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { chaosBackend, chaosDir, cliPath, GatewayProcess, HttpSession, type ChaosDir } from './harness';
 import { LineClient, writeConfig } from '../gateway/helpers';
+import { waitFor } from '../support/wait-for';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -184,11 +185,12 @@ describe('backend results nested too deeply', { timeout: 120_000 }, () => {
 });
 
 async function waitForMessage(client: LineClient, match: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-  const end = Date.now() + 20_000;
-  for (;;) {
-    const found = client.messages.find(match);
-    if (found) return found;
-    if (Date.now() > end || client.exit) throw new Error(`no such message from the gateway; stderr:\n${client.stderr}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return waitFor(
+    () => {
+      if (client.exit) throw new Error(`the gateway exited before sending the message; stderr:\n${client.stderr}`);
+      return client.messages.find(match);
+    },
+    20_000,
+    `a message from the gateway; stderr so far:\n${client.stderr}`,
+  );
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getExecutionRecord, openStore } from '../../src/main/history/sqlite';
 import { descendants as descendantsOf } from '../gateway/helpers';
+import { waitFor } from '../support/wait-for';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const cliPath = join(root, 'out/cli/index.js');
@@ -159,13 +160,8 @@ async function readAnswer(res: Response, id: unknown): Promise<RpcAnswer> {
   throw new Error(`no answer for id ${String(id)} in: ${text.slice(0, 300)}`);
 }
 
-export async function waitFor(predicate: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+// The suites' one polling helper, re-exported where these tests import from.
+export { waitFor };
 
 /** Keys the backend logged as run (one per line). */
 export function ranKeys(d: ChaosDir): string[] {

@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { chromiumAvailable, type WebModeRun } from './harness';
 import type { PageApi } from './support/page-api';
 import { connectDemoClient, openConsole, type ConsoleSession } from './support/console-session';
+import { waitFor } from '../support/wait-for';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED breakpoints browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -130,11 +131,7 @@ describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 
 
     type Row = { id: string; target?: string };
     const find = async (search: string) => (await api<{ items: Row[] }>('history.query', { filter: { gateway: 'demo', event: 'tools/call', search } })).items;
-    let edited: Row | undefined;
-    for (const end = Date.now() + 20_000; !(edited = (await find('edited in the browser'))[0]);) {
-      if (Date.now() > end) throw new Error('the edited call was not recorded');
-      await page.waitForTimeout(200);
-    }
+    const edited = await waitFor(async () => (await find('edited in the browser'))[0], 20_000, 'the edited call in history', 200);
     await page.evaluate((id) => (location.hash = `#/traffic/${id}`), edited.id);
     const pauses = page.getByRole('region', { name: 'Breakpoint pauses' });
     await pauses.waitFor();
@@ -143,13 +140,12 @@ describe.skipIf(!haveChromium)('Breakpoints in Chromium (web mode)', { timeout: 
     expect(diff).toContain('$.arguments.message');
     expect(diff).toContain('browser');
 
-    for (
-      const end = Date.now() + 20_000;
-      (await api<{ items: Row[] }>('history.query', { filter: { gateway: 'demo', target: 'get-sum' } })).items.length < 2;
-    ) {
-      if (Date.now() > end) throw new Error('the two get-sum calls were not recorded');
-      await page.waitForTimeout(200);
-    }
+    await waitFor(
+      async () => (await api<{ items: Row[] }>('history.query', { filter: { gateway: 'demo', target: 'get-sum' } })).items.length >= 2,
+      20_000,
+      'the two get-sum calls in history',
+      200,
+    );
     const all = await api<{ items: Row[] }>('history.query', { filter: { gateway: 'demo', target: 'get-sum' } });
     const ids = all.items.map((r) => r.id);
     let shown = '';

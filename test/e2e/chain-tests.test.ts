@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, root } from './harness';
 import { openConsole, type ConsoleSession } from './support/console-session';
+import { waitFor } from '../support/wait-for';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED chain-tests browser test: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -26,10 +27,7 @@ describe.skipIf(!haveChromium)('chain tests from Traffic to the Tests screen (we
     await session.client!.callTool({ name: 'echo', arguments: { message: 'mail carol@example.com the report' } });
     type Rows = { items: { id: string; outcome: string }[] };
     const find = async () => (await session!.api<Rows>('history.query', { filter: { gateway: 'demo', event: 'tools/call', search: 'report' } })).items;
-    for (const end = Date.now() + 20_000; (await find()).length === 0;) {
-      if (Date.now() > end) throw new Error('the echo call was not recorded within 20 s');
-      await page.waitForTimeout(200);
-    }
+    await waitFor(async () => (await find()).length > 0, 20_000, 'the echo call in history', 200);
     const [row] = await find();
     expect(row!.outcome).toBe('mutated');
     executionId = row!.id;

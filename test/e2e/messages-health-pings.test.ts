@@ -35,7 +35,7 @@ describe.skipIf(!haveChromium)('Messages: health pings and method exclusions in 
   });
 
   it('hides health pings by default, shows them with the toggle, and a -method filter leaves that method out', { timeout: 150_000 }, async () => {
-    await waitForDemoGateway(api, page);
+    await waitForDemoGateway(api);
     await client.callTool({ name: 'echo', arguments: { message: 'health ping test' } });
     // The gateway pings the samples server 15 s after connecting, then every 15 s: wait for one recorded.
     const pings = { gateway: 'demo', method: 'ping', side: 'interceptor', healthPings: true };

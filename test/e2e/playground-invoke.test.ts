@@ -96,7 +96,7 @@ describe.skipIf(!haveChromium)('Playground Invoke in Chromium (web mode)', { tim
     const demo = await api<{ config: { overrides: Record<string, unknown> } }>('gateways.get', { id: 'demo' });
     const { 'samples/tool-allowlist': _dropped, ...overrides } = demo.config.overrides;
     await api('gateways.update', { id: 'demo', config: { ...demo.config, overrides } });
-    await waitForDemoGateway(api, page, 90_000);
+    await waitForDemoGateway(api, 90_000);
     // Another interceptor first, so that picking tool-allowlist again is a new choice with the new config.
     await page.getByLabel('Interceptor', { exact: true }).selectOption({ label: 'pii-validator · validation' });
     await page.getByLabel('Interceptor', { exact: true }).selectOption({ label: 'tool-allowlist · validation' });

@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { chromiumAvailable } from './harness';
 import type { PageApi } from './support/page-api';
 import { openConsole, type ConsoleSession } from './support/console-session';
+import { waitFor } from '../support/wait-for';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED traffic extras browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -36,10 +37,7 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
     type Page_ = { items: { id: string; outcome: string; replayOf?: string }[] };
     const find = async (search: string) => (await api<Page_>('history.query', { filter: { gateway: 'demo', event: 'tools/call', search } })).items;
     // The store writes in batches off the hot path: wait until both calls are readable.
-    for (const end = Date.now() + 20_000; (await find('ssn')).length + (await find('normal day')).length < 2;) {
-      if (Date.now() > end) throw new Error('the two echo calls were not recorded within 20 s');
-      await page.waitForTimeout(200);
-    }
+    await waitFor(async () => (await find('ssn')).length + (await find('normal day')).length >= 2, 20_000, 'the two echo calls in history', 200);
     blockedId = (await find('ssn'))[0]!.id;
     allowedId = (await find('normal day'))[0]!.id;
     // One replay among the echo calls: a bulk replay must not count it.

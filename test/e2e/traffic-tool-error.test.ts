@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable } from './harness';
 import { openConsole, type ConsoleSession } from './support/console-session';
+import { waitFor } from '../support/wait-for';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED tool-error browser test: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -26,10 +27,7 @@ describe.skipIf(!haveChromium)('a tool error in Traffic (web mode, Chromium)', {
     await client.callTool({ name: 'echo', arguments: { message: 'a normal day' } });
     type Rows = { items: { id: string }[] };
     const find = async (search: string) => (await session!.api<Rows>('history.query', { filter: { gateway: 'demo', event: 'tools/call', search } })).items;
-    for (const end = Date.now() + 20_000; (await find('echo')).length < 2;) {
-      if (Date.now() > end) throw new Error('the two echo calls were not recorded within 20 s');
-      await page.waitForTimeout(200);
-    }
+    await waitFor(async () => (await find('echo')).length >= 2, 20_000, 'the two echo calls in history', 200);
     fineId = (await find('normal day'))[0]!.id;
     failedId = (await find('echo')).find((r) => r.id !== fineId)!.id;
     await page.evaluate(() => (location.hash = '#/traffic'));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../support/wait-for';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const cliPath = join(root, 'out/cli/index.js');
@@ -40,13 +41,8 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitFor(predicate: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+// The suites' one polling helper, re-exported where these tests import from.
+export { waitFor };
 
 /** A bare JSON-line client over the gateway's stdio: sees exactly the bytes the gateway writes. */
 export class LineClient {

@@ -4,6 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait-for';
 
 const cli = fileURLToPath(new URL('../../out/cli/index.js', import.meta.url));
 const serveCommand = `"${process.execPath}" "${cli}" serve-samples`;
@@ -167,8 +168,8 @@ describe('CLI against serve-samples over stdio', () => {
       method: 'interceptor/invoke',
       params: { name: 'request-logger', event: 'tools/call', phase: 'request', payload: { a: 1 }, context: { traceId: 'abc' } },
     });
-    const deadline = Date.now() + 30_000; // serve-samples starting on a loaded machine
-    while (!stdout.includes('"id":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // serve-samples starting on a loaded machine: a generous deadline.
+    await waitFor(() => stdout.includes('"id":2'), 30_000, `the answer to id 2 (stdout so far: ${stdout})`, 50);
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });

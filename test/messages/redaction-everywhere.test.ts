@@ -63,14 +63,16 @@ async function postgresHits(url: string, needle: string): Promise<Record<string,
 
 /** The stored rows are in (the visible argument shows in executions and messages, interceptor/invoke included), and the secret is nowhere. */
 async function expectRedacted(hits: (needle: string) => Promise<Record<string, number>> | Record<string, number>, invokeRows: () => Promise<number> | number) {
-  const deadline = Date.now() + 20_000;
-  let visible: Record<string, number> = {};
-  while (Date.now() < deadline) {
-    visible = await hits(VISIBLE);
-    if (Object.keys(visible).some((k) => k.startsWith('messages')) && Object.keys(visible).some((k) => k.startsWith('execution')) && (await invokeRows()) > 0)
-      break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const visible = await waitFor(
+    async () => {
+      const now = await hits(VISIBLE);
+      const stored = Object.keys(now).some((k) => k.startsWith('messages')) && Object.keys(now).some((k) => k.startsWith('execution'));
+      return stored && (await invokeRows()) > 0 ? now : undefined;
+    },
+    20_000,
+    'the visible argument in executions, messages and interceptor/invoke rows',
+    200,
+  );
   expect(
     Object.keys(visible).some((k) => k.startsWith('execution')),
     JSON.stringify(visible),

@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/main/services/environment';
 import { serverEverythingEntry } from '../../src/main/services/examples';
 import { dispatcherCalls } from '../app/dispatch';
 import { repoRoot, tempDir } from '../app/helpers';
+import { waitFor } from '../support/wait-for';
 
 let core: AppCore;
 let cleanup: () => void;
@@ -16,11 +17,15 @@ const { call, fails } = dispatcherCalls(() => core);
 
 /** Polls history until `filter` finds something: the store writes in batches, off the gateway's hot path. */
 async function history<T extends { id: string }>(filter: Record<string, unknown>): Promise<T[]> {
-  for (const end = Date.now() + 10_000; ;) {
-    const page = await call<{ items: T[] }>('history.query', { filter });
-    if (page.items.length > 0 || Date.now() > end) return page.items;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return waitFor(
+    async () => {
+      const page = await call<{ items: T[] }>('history.query', { filter });
+      return page.items.length > 0 ? page.items : undefined;
+    },
+    10_000,
+    `history to find ${JSON.stringify(filter)}`,
+    50,
+  );
 }
 
 const ssnCall = { name: 'echo', arguments: { message: 'my ssn is 123-45-6789' } };
@@ -39,12 +44,15 @@ beforeAll(async () => {
 }, 120_000);
 
 async function waitConnected(ms: number): Promise<void> {
-  for (const end = Date.now() + ms; ;) {
-    const info = await call<{ interceptorServers: { status: string; error?: string }[] }>('gateways.get', { id: 'demo' });
-    if (info.interceptorServers.every((s) => s.status === 'connected')) return;
-    if (Date.now() > end) throw new Error(`the demo gateway's interceptor servers did not connect: ${JSON.stringify(info.interceptorServers)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitFor(
+    async () => {
+      const info = await call<{ interceptorServers: { status: string; error?: string }[] }>('gateways.get', { id: 'demo' });
+      return info.interceptorServers.every((s) => s.status === 'connected');
+    },
+    ms,
+    "the demo gateway's interceptor servers to connect",
+    200,
+  );
 }
 
 afterAll(async () => {

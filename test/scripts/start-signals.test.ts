@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../e2e/harness';
+import { waitFor } from '../support/wait-for';
 
 /** Pids of live processes whose command line mentions `marker` (here: the run's own data folder). */
 function processesWith(marker: string): number[] {
@@ -67,8 +68,7 @@ describe.skipIf(process.platform !== 'linux')('npm start and signals (real proce
     npm.kill('SIGTERM');
     await npmExited;
     // Wait on the condition itself, with a generous deadline for a loaded machine.
-    const deadline = Date.now() + 30_000;
-    while (processesWith(dataDir).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => processesWith(dataDir).length === 0, 30_000, `no process left with ${dataDir}`, 200).catch(() => undefined);
     expect(processesWith(dataDir), 'processes left running after SIGTERM to npm').toEqual([]);
     await expect(fetch(url)).rejects.toThrow();
   });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EncodedItem } from '../../src/main/history/model/encode/encoded';
 import { Journal } from '../../src/main/history/model/recording/journal';
 import { tempDir } from './fixtures';
+import { waitFor } from '../support/wait-for';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -36,8 +37,7 @@ describe('the journal writes records by age', () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
       expect(lines(journal.path)).toEqual(['old']);
       // The fresh one follows at a later tick (waits on the file itself; generous deadline for a loaded machine).
-      const deadline = Date.now() + 20_000;
-      while (lines(journal.path).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => lines(journal.path).length >= 2, 20_000, 'the fresh record in the journal', 10);
       expect(lines(journal.path)).toEqual(['old', 'fresh']);
       // Committed before it was old enough: never journaled.
       const quick = item('quick');

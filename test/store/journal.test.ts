@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countExecutions, openStore, SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { tempDir } from './fixtures';
+import { waitFor } from '../support/wait-for';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = fileURLToPath(new URL('./helpers/record-then-die.ts', import.meta.url));
@@ -29,13 +30,7 @@ function recordThenDie(db: string, count: number): Promise<{ signal: string | nu
   });
 }
 
-async function until(done: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out waiting for the replay');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (done: () => boolean, timeoutMs = 20_000) => waitFor(done, timeoutMs, 'the replay', 10);
 
 describe('the recorder journal', () => {
   it('replays what a SIGKILLed recorder had not committed, exactly once', async () => {

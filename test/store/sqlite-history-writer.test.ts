@@ -10,6 +10,7 @@ import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { encodeExecution } from '../../src/main/history/model/encode/encode';
 import { countExecutions, openStore, SqliteHistoryWriter, type SqliteHistoryWriterOptions } from '../../src/main/history/sqlite';
 import { makeExecution, tempDir } from './fixtures';
+import { waitFor } from '../support/wait-for';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -37,13 +38,7 @@ function count(path: string): number {
   }
 }
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => boolean, what: string, ms = 10_000) => waitFor(check, ms, what);
 
 const spillFiles = (path: string) => readdirSync(dirname(path)).filter((n) => n.startsWith(`${basename(path)}.spill-`));
 const fast = { backoff: { baseMs: 20, maxMs: 100 } };

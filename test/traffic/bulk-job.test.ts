@@ -7,6 +7,7 @@ import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { BulkReplayJob } from '../../src/main/services/traffic/bulk-replay';
 import type { Replayer } from '../../src/main/services/traffic/replayer';
 import type { ExecutionDetail } from '../../src/main/history/model/executions';
+import { waitFor } from '../support/wait-for';
 
 function original(id: string, outcome: ExecutionRecord['outcome'], responseReturned: unknown = { ok: 1 }): ExecutionDetail {
   return { id, gateway: 'g', event: 'tools/call', startedAt: '2026-01-01T00:00:00Z', durationMs: 1, outcome, responseReturned, sinkEvents: [], replayedBy: [] };
@@ -74,7 +75,7 @@ describe('BulkReplayJob', () => {
       finished: async () => undefined,
     });
     // Wait for the first replays to start, then check no more than four did.
-    for (const end = Date.now() + 10_000; gates.length < 4 && Date.now() < end;) await new Promise((r) => setImmediate(r));
+    await waitFor(() => gates.length >= 4, 10_000, 'four replays to start', 1);
     await new Promise((r) => setImmediate(r));
     expect(gates).toHaveLength(4); // four at a time
     job.cancel();

@@ -8,6 +8,7 @@ import { parseGatewayConfig } from '../../src/shared/config';
 import { Gateway } from '../../src/main/gateway';
 import { cliPath } from '../gateway/helpers';
 import { startGateway, startHttpBackend, type Running } from './harness';
+import { waitFor } from '../support/wait-for';
 
 let backend: Running;
 let gateway: Running;
@@ -214,8 +215,7 @@ describe('notifications right after initialized (HTTP→HTTP)', () => {
       await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
       // The tool's three logs come on the call's own stream, before its result; the level's acknowledgement
       // on the GET stream: wait for it (bounded), then count.
-      const end = Date.now() + 5000;
-      while (logs.length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await waitFor(() => logs.length >= 4, 5000, 'four log messages', 10).catch(() => undefined);
       if (logs.length !== 4) lost.push(`run ${i}: ${JSON.stringify(logs)}`);
       // End the session as a well-behaved client does (DELETE): the gateway caps open sessions
       // (listen.maxSessions, 64), and 100 sessions left open would reach the cap.

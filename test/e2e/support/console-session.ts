@@ -51,8 +51,10 @@ export async function openConsole(options: ConsoleOptions = {}): Promise<Console
     s.browser = await launchChromium();
     s.page = await s.browser.newPage({ viewport: options.viewport ?? { width: 1440, height: 900 } });
     await s.page.goto(s.web.openUrl);
+    // The app says when it has answered its first calls (src/renderer/src/app/app-state-signal.ts).
+    await s.page.locator('html[data-app-state="ready"]').waitFor({ state: 'attached', timeout: 30_000 });
     s.api = pageApi(s.page);
-    if (demo) await waitForDemoGateway(s.api, s.page, options.demoTimeoutMs);
+    if (demo) await waitForDemoGateway(s.api, options.demoTimeoutMs);
     s.client = options.demoClient ? await connectDemoClient(s.web) : undefined;
   } catch (err) {
     // A setup that failed half-way leaves no process behind: afterAll never sees these parts.

@@ -1,6 +1,7 @@
 // Calls the app API from inside a page, with the token the page took from its URL (as the UI does):
 // for e2e tests that set up state (update a gateway, read history) next to what they click.
 import type { Page } from 'playwright-core';
+import { waitFor } from '../../support/wait-for';
 
 export type PageApi = <T = Record<string, unknown>>(procedure: string, input?: unknown) => Promise<T>;
 
@@ -24,12 +25,9 @@ export function pageApi(page: Page): PageApi {
  * Waits until the demo gateway runs and its interceptor servers are connected (first start creates it
  * and spawns them; traffic sent before that could meet a fail-closed server still starting).
  */
-export async function waitForDemoGateway(api: PageApi, page: Page, timeoutMs = 60_000): Promise<void> {
+export async function waitForDemoGateway(api: PageApi, timeoutMs = 60_000): Promise<void> {
   type Info = { status: string; interceptorServers: { status: string }[] };
   // At least one server: the demo gateway always has the samples, and an empty list is one not filled in yet.
   const ready = (g: Info) => g.status === 'running' && g.interceptorServers.length > 0 && g.interceptorServers.every((s) => s.status === 'connected');
-  for (const end = Date.now() + timeoutMs; !ready(await api<Info>('gateways.get', { id: 'demo' }));) {
-    if (Date.now() > end) throw new Error(`the demo gateway and its interceptor servers were not up within ${timeoutMs / 1000} s`);
-    await page.waitForTimeout(250);
-  }
+  await waitFor(async () => ready(await api<Info>('gateways.get', { id: 'demo' })), timeoutMs, 'the demo gateway and its interceptor servers to be up', 250);
 }

@@ -7,6 +7,7 @@ import { ROUTES, useRoute, type Route } from './router';
 import { PAGES, preloadPage } from './pages';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { PauseNotifier } from './PauseNotifier';
+import { useAppStateSignal } from './app-state-signal';
 
 const LABELS: Record<Route, string> = {
   gateways: 'Gateways',
@@ -33,6 +34,7 @@ export function App() {
   useEffect(() => {
     document.title = `${LABELS[route]} · Interceptor Console`;
   }, [route]);
+  useAppStateSignal(info.data !== undefined && settings.data !== undefined, info.error ?? settings.error);
   const Page = PAGES[route];
   return (
     <div className="shell">
