@@ -28,7 +28,7 @@ export function buildPlaygroundHandlers(d: { manager: GatewayManager; playground
     'client.getPrompt': ({ sessionId, name, arguments: args }) => pg().clients.getPrompt(sessionId, name, args),
     'client.readResource': ({ sessionId, uri }) => pg().clients.readResource(sessionId, uri),
     'client.ping': ({ sessionId }) => pg().clients.ping(sessionId),
-    'client.complete': ({ sessionId, prompt, argument, context }) => pg().clients.complete(sessionId, prompt, argument, context),
+    'client.complete': (input) => pg().clients.complete(input),
     'client.notifications': ({ sessionId, after }) => pg().clients.notifications(sessionId, after),
     'client.subscribe': ({ sessionId, uri }) => pg().clients.subscribe(sessionId, uri),
     'client.setLogLevel': ({ sessionId, level }) => pg().clients.setLogLevel(sessionId, level),

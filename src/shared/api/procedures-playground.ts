@@ -10,6 +10,7 @@ import {
   SimulatedFailureKindSchema,
   SimulationSchema,
 } from './models-playground';
+import { ClientCompletionInputSchema, ClientCompletionSchema } from './models-client-completion';
 import { ClientRootsSchema, MAX_ANSWER_TIMEOUT_MS, PendingServerRequestSchema, ServerRequestAnswerSchema } from './models-client-requests';
 
 const Session = z.object({ sessionId: z.string().min(1) });
@@ -78,14 +79,9 @@ export const playgroundProcedures = {
   ),
   'client.ping': proc(Session, z.object({ roundTripMs: z.number() }), 'ping: the server answers, in how many ms.'),
   'client.complete': proc(
-    Session.extend({
-      prompt: z.string().min(1),
-      argument: z.object({ name: z.string().min(1), value: z.string() }),
-      /** The prompt's other arguments as filled so far (a server may narrow its suggestions by them). */
-      context: z.record(z.string(), z.string()).default({}),
-    }),
-    z.object({ values: z.array(z.string()), total: z.number().optional(), hasMore: z.boolean().optional() }),
-    "completion/complete: the server's suggestions for a prompt argument.",
+    ClientCompletionInputSchema,
+    ClientCompletionSchema,
+    "completion/complete: the server's suggestions for a prompt argument or a resource template's URI variable.",
   ),
   'client.notifications': proc(
     Session.extend({ after: z.number().int().min(0).default(0) }),

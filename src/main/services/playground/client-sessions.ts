@@ -13,6 +13,7 @@ import type { GatewayManager } from '../gateway-manager';
 import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot, type PendingServerRequest, type ServerRequestAnswer } from '../../../shared/api/models-client-requests';
 import { CLIENT_CAPABILITIES, installServerRequestHandlers } from './client-requests/handlers';
 import { PendingServerRequests } from './client-requests/pending-requests';
+import { completionRef, type ClientCompletion, type ClientCompletionInput } from '../../../shared/api/models-client-completion';
 import { ClientNotifications, type ClientNotification } from './client-notifications';
 
 /** Open sessions are bounded: the oldest is closed when a new one would exceed this. */
@@ -178,25 +179,26 @@ export class ClientSessions {
     return { subscribed: true };
   }
 
-  /** `completion/complete` for a prompt's argument: the values the server suggests for what was typed. */
-  async complete(
-    sessionId: string,
-    prompt: string,
-    argument: { name: string; value: string },
-    context: Record<string, string>,
-  ): Promise<{ values: string[]; total?: number; hasMore?: boolean }> {
-    const { client, info } = this.session(sessionId);
+  /**
+   * `completion/complete`: the values the server suggests for what was typed in a prompt's argument
+   * (ref/prompt) or in a variable of a resource template's URI (ref/resource, the template as listed).
+   */
+  async complete(input: ClientCompletionInput): Promise<ClientCompletion> {
+    const { client, info } = this.session(input.sessionId);
     if (!(info.capabilities as { completions?: unknown }).completions) {
       throw new ApiError('conflict', 'The server does not offer completions (no "completions" capability).');
     }
+    const ref = completionRef(input);
+    const { argument, context } = input;
+    const what = ref.type === 'ref/prompt' ? `prompt ${ref.name}, argument ${argument.name}` : `resource template ${ref.uri}, variable ${argument.name}`;
     try {
       const r = await client.complete(
-        { ref: { type: 'ref/prompt', name: prompt }, argument, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) },
+        { ref, argument, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) },
         { timeout: CALL_TIMEOUT_MS },
       );
       return r.completion;
     } catch (err) {
-      throw new ApiError('failed', `completion/complete for ${prompt}.${argument.name} failed: ${(err as Error).message}`);
+      throw new ApiError('failed', `completion/complete for ${what} failed: ${(err as Error).message}`);
     }
   }
 
