@@ -17,7 +17,10 @@ export function buildPlaygroundHandlers(d: { manager: GatewayManager; playground
     'simulation.disarm': ({ id, simulationId }) => ({ disarmed: pg().simulations.disarm(id, simulationId) }),
     'simulation.list': (input) => pg().simulations.list(input?.id),
 
-    'client.connect': ({ target, roots, answerTimeoutMs }) => pg().clients.connect(target, { roots, answerTimeoutMs }),
+    'client.connect': ({ target, roots, answerTimeoutMs, authorizationTimeoutMs }) =>
+      pg().clients.connect(target, { roots, answerTimeoutMs, authorizationTimeoutMs }),
+    'client.authorizations': () => pg().clients.waitingAuthorizations(),
+    'client.cancelAuthorization': ({ authorizationId }) => pg().clients.cancelAuthorization(authorizationId),
     'client.sessions': () => pg().clients.sessions(),
     'client.disconnect': async ({ sessionId }) => {
       await pg().clients.disconnect(sessionId);
