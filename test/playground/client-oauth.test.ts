@@ -3,7 +3,8 @@
 // validating dispatcher as the renderer calls it. The connect meets 401, the console lists the
 // authorization URL; the test plays the browser (fetch the URL, follow its redirect to the console's
 // loopback callback), and the connect completes with a token the server accepts. A callback with another
-// state, nobody coming back in time, and a server without OAuth metadata each fail with a message saying why.
+// state, nobody coming back in time, a cancel, and a server without OAuth metadata each fail with a message
+// saying why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -135,6 +136,16 @@ describe('the built-in client authorizes with OAuth an HTTP server that answers 
     expect(error?.message).toMatch(/Nobody finished authorizing .* within 1 s.*Connect again, open the link under "Authorize in your browser"/);
     await expect(fetch(redirect)).rejects.toThrow();
     expect(await call('client.authorizations')).toEqual([]);
+  });
+
+  it('stops waiting when the user cancels in the console', async () => {
+    const url = await startServer();
+    const connecting = settle(call('client.connect', { target: { kind: 'http', url } }));
+    const { authorizationId } = await waitingAuthorization();
+    expect(await call('client.cancelAuthorization', { authorizationId })).toEqual({ cancelled: true });
+    const { error } = await connecting;
+    expect(error?.message).toMatch(/was cancelled in the console; connect again to retry/);
+    expect(await call('client.cancelAuthorization', { authorizationId })).toEqual({ cancelled: false });
   });
 
   it('says which OAuth metadata a server that answers 401 does not publish', async () => {
