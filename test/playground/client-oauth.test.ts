@@ -3,8 +3,8 @@
 // validating dispatcher as the renderer calls it. The connect meets 401, the console lists the
 // authorization URL; the test plays the browser (fetch the URL, follow its redirect to the console's
 // loopback callback), and the connect completes with a token the server accepts. A callback with another
-// state, nobody coming back in time, a cancel, and a server without OAuth metadata each fail with a message
-// saying why.
+// state, nobody coming back in time, a cancel, and a server without OAuth metadata or with invalid metadata
+// each fail with a message saying why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -153,6 +153,15 @@ describe('the built-in client authorizes with OAuth an HTTP server that answers 
     const { error } = await settle(call('client.connect', { target: { kind: 'http', url } }));
     expect(error?.message).toMatch(
       /asks for authorization \(HTTP 401\) but publishes no OAuth metadata.*no authorization-server metadata at .*nor protected-resource metadata/,
+    );
+    expect(await call('client.authorizations')).toEqual([]);
+  });
+
+  it('says so when the authorization-server metadata is not valid', async () => {
+    const url = await startServer('--invalid-metadata');
+    const { error } = await settle(call('client.connect', { target: { kind: 'http', url } }));
+    expect(error?.message).toMatch(
+      /asks for authorization \(HTTP 401\), but its OAuth metadata \(protected-resource or authorization-server\) is not valid: authorization_endpoint: .*; token_endpoint: /,
     );
     expect(await call('client.authorizations')).toEqual([]);
   });

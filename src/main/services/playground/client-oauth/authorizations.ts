@@ -107,6 +107,12 @@ function flowFailure(label: string, err: unknown, discovery: OAuthDiscoveryState
       `The server must implement MCP authorization, or take a token you give as an "Authorization: Bearer …" header. (${brief(err)})`
     );
   }
+  const issues = (err as { issues?: { path?: PropertyKey[]; message?: string }[] })?.issues;
+  if (Array.isArray(issues)) {
+    // The SDK checks the metadata documents with zod: name the fields, not a JSON dump of the issues.
+    const fields = issues.map((i) => `${(i.path ?? []).map(String).join('.') || '(document)'}: ${i.message ?? 'invalid'}`).join('; ');
+    return `${intro}, but its OAuth metadata (protected-resource or authorization-server) is not valid: ${fields}. The server's authorization setup must be fixed.`;
+  }
   return `${intro}, but its OAuth authorization could not start: ${brief(err)}`;
 }
 
