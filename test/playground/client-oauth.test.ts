@@ -102,7 +102,7 @@ describe('the built-in client authorizes with OAuth an HTTP server that answers 
     expect(error).toBeUndefined();
     expect(session!.serverInfo.name).toBe('oauth-protected-server');
     const { tools } = await call<{ tools: { name: string }[] }>('client.list', { sessionId: session!.sessionId });
-    expect(tools.map((t) => t.name)).toEqual(['whoami']);
+    expect(tools.map((t) => t.name)).toEqual(['whoami', 'revoke-tokens']);
     const who = await call<{ result: { content: { text: string }[] } }>('client.callTool', { sessionId: session!.sessionId, name: 'whoami' });
     // Issued to the client the console registered (dynamic registration), not to nobody.
     expect(who.result.content[0]!.text).toMatch(/^client [0-9a-f-]{36}$/);
@@ -110,6 +110,11 @@ describe('the built-in client authorizes with OAuth an HTTP server that answers 
     // One-shot: the callback listener is gone, and nothing waits any more.
     await expect(fetch(callback)).rejects.toThrow();
     expect(await call('client.authorizations')).toEqual([]);
+
+    // A token the server stops accepting: the call says to connect again (no callback is listening any more).
+    await call('client.callTool', { sessionId: session!.sessionId, name: 'revoke-tokens' });
+    const refused = await core.dispatcher.dispatch('client.callTool', { sessionId: session!.sessionId, name: 'whoami' });
+    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/no longer accepts this session's OAuth token.*connect again/) } });
     await call('client.disconnect', { sessionId: session!.sessionId });
   });
 

@@ -5,7 +5,7 @@
 // the server's requests for them wait for the user in the Client tab (client-requests/). An HTTP server
 // that answers the connect with 401 is authorized with OAuth first (client-oauth/).
 import { randomUUID } from 'node:crypto';
-import { Client, SdkHttpError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { Client, SdkHttpError, StreamableHTTPClientTransport, UnauthorizedError, type Transport } from '@modelcontextprotocol/client';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ClientCatalog, ClientSession, ClientTarget } from '../../../shared/api/models-playground';
 import type { GatewayManager } from '../gateway-manager';
@@ -347,6 +347,11 @@ export class ClientSessions {
       const result = (await op(client, CALL_TIMEOUT_MS + info.answerTimeoutMs)) as Record<string, unknown>;
       return { result: { ...result }, durationMs: performance.now() - t0 };
     } catch (err) {
+      // An authorized session whose token the server stopped accepting: the loopback callback is gone,
+      // so authorizing again means a new connect.
+      if (UnauthorizedError.isInstance(err)) {
+        throw new ApiError('failed', `${what} failed: the server no longer accepts this session's OAuth token (HTTP 401); connect again to authorize anew.`);
+      }
       throw new ApiError('failed', `${what} failed: ${(err as Error).message}`);
     }
   }
