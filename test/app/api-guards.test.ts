@@ -33,6 +33,8 @@ const events: unknown[] = [
   { type: 'replay.progress', jobId: 'j1', state: 'running', done: '1', total: 4 },
   { type: 'client.requests', sessionId: 's1', pending: 0 },
   { type: 'client.requests', sessionId: 's1' },
+  { type: 'client.authorizations', waiting: 1 },
+  { type: 'client.authorizations', waiting: 'one' },
   { type: 'pauses.changed', gateway: 'demo', opened: { id: 'p1', method: 'tools/call', at: 'request-before-chain' } },
   { type: 'pauses.changed', gateway: 'demo', resolved: { id: 'p1', decision: 'continue', by: 'you' } },
   { type: 'pauses.changed', opened: { id: 'p1', method: 'tools/call', at: 'request-before-chain' } },

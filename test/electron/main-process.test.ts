@@ -47,13 +47,15 @@ describe('navigation guard and window-open handler (hardenWindow)', () => {
     expect(contents.navigate('will-attach-webview', prefix)).toBe(true);
   });
 
-  it('opens no window: https links go to the browser, anything else nowhere', () => {
+  it('opens no window: https links (and http on this machine: a local OAuth authorization page) go to the browser, anything else nowhere', () => {
     shell.opened.length = 0;
     expect(contents.windowOpenHandler!({ url: 'https://github.com/modelcontextprotocol' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler!({ url: 'http://127.0.0.1:4000/authorize?state=s' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler!({ url: 'http://example.com/authorize' })).toEqual({ action: 'deny' });
     expect(contents.windowOpenHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
     expect(contents.windowOpenHandler!({ url: 'smb://host/share' })).toEqual({ action: 'deny' });
     expect(contents.windowOpenHandler!({ url: prefix })).toEqual({ action: 'deny' });
-    expect(shell.opened).toEqual(['https://github.com/modelcontextprotocol']);
+    expect(shell.opened).toEqual(['https://github.com/modelcontextprotocol', 'http://127.0.0.1:4000/authorize?state=s']);
   });
 });
 

@@ -1,6 +1,7 @@
-// The IPC sender check of the Electron shell (the part that does not need the Electron runtime).
+// The IPC sender check of the Electron shell and which links it hands to the system browser (the parts
+// that do not need the Electron runtime).
 import { describe, expect, it } from 'vitest';
-import { isTrustedFrame, trustedPrefix } from '../../src/main/electron/trust';
+import { isTrustedFrame, opensInSystemBrowser, trustedPrefix } from '../../src/main/electron/trust';
 
 describe('IPC sender frame check', () => {
   const prefix = trustedPrefix('/opt/Interceptor Console/resources/app.asar/out/renderer/index.html', '');
@@ -35,5 +36,23 @@ describe('IPC sender frame check', () => {
     expect(isTrustedFrame({ url: 'http://localhost:5173/#/chain', parent: null }, dev)).toBe(true);
     expect(isTrustedFrame({ url: 'http://localhost:5174/', parent: null }, dev)).toBe(false);
     expect(isTrustedFrame({ url: 'http://localhost:5173.evil.test/', parent: null }, dev)).toBe(false);
+  });
+});
+
+describe('links opened in the system browser', () => {
+  it('opens https anywhere and http only on this machine (an OAuth authorization page under development)', () => {
+    expect(opensInSystemBrowser('https://auth.example.com/authorize?client_id=x')).toBe(true);
+    expect(opensInSystemBrowser('http://127.0.0.1:4000/authorize?state=s')).toBe(true);
+    expect(opensInSystemBrowser('http://localhost:4000/authorize')).toBe(true);
+    expect(opensInSystemBrowser('http://[::1]:4000/authorize')).toBe(true);
+  });
+
+  it('refuses http elsewhere, other schemes and what is not a URL', () => {
+    expect(opensInSystemBrowser('http://auth.example.com/authorize')).toBe(false);
+    expect(opensInSystemBrowser('http://127.0.0.1.evil.test/')).toBe(false);
+    expect(opensInSystemBrowser('file:///etc/passwd')).toBe(false);
+    expect(opensInSystemBrowser('smb://host/share')).toBe(false);
+    expect(opensInSystemBrowser('vscode://open?x')).toBe(false);
+    expect(opensInSystemBrowser('not a url')).toBe(false);
   });
 });

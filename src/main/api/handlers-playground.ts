@@ -17,7 +17,10 @@ export function buildPlaygroundHandlers(d: { manager: GatewayManager; playground
     'simulation.disarm': ({ id, simulationId }) => ({ disarmed: pg().simulations.disarm(id, simulationId) }),
     'simulation.list': (input) => pg().simulations.list(input?.id),
 
-    'client.connect': ({ target, roots, answerTimeoutMs }) => pg().clients.connect(target, { roots, answerTimeoutMs }),
+    'client.connect': ({ target, roots, answerTimeoutMs, authorizationTimeoutMs }) =>
+      pg().clients.connect(target, { roots, answerTimeoutMs, authorizationTimeoutMs }),
+    'client.authorizations': () => pg().clients.waitingAuthorizations(),
+    'client.cancelAuthorization': ({ authorizationId }) => pg().clients.cancelAuthorization(authorizationId),
     'client.sessions': () => pg().clients.sessions(),
     'client.disconnect': async ({ sessionId }) => {
       await pg().clients.disconnect(sessionId);
@@ -28,7 +31,7 @@ export function buildPlaygroundHandlers(d: { manager: GatewayManager; playground
     'client.getPrompt': ({ sessionId, name, arguments: args }) => pg().clients.getPrompt(sessionId, name, args),
     'client.readResource': ({ sessionId, uri }) => pg().clients.readResource(sessionId, uri),
     'client.ping': ({ sessionId }) => pg().clients.ping(sessionId),
-    'client.complete': ({ sessionId, prompt, argument, context }) => pg().clients.complete(sessionId, prompt, argument, context),
+    'client.complete': (input) => pg().clients.complete(input),
     'client.notifications': ({ sessionId, after }) => pg().clients.notifications(sessionId, after),
     'client.subscribe': ({ sessionId, uri }) => pg().clients.subscribe(sessionId, uri),
     'client.setLogLevel': ({ sessionId, level }) => pg().clients.setLogLevel(sessionId, level),

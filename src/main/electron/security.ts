@@ -2,7 +2,7 @@
 // webviews, no permissions, and the renderer's CSP sent as a response header.
 import { shell, type BrowserWindow, type Session } from 'electron';
 import { contentSecurityPolicy } from '../../shared/security/csp';
-import { isOwnPageUrl } from './trust';
+import { isOwnPageUrl, opensInSystemBrowser } from './trust';
 export { isOwnPageUrl, isTrustedFrame, trustedPrefix } from './trust';
 
 export function hardenWindow(win: BrowserWindow, prefix: string): void {
@@ -14,10 +14,12 @@ export function hardenWindow(win: BrowserWindow, prefix: string): void {
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    // Links to documentation open in the user's browser; nothing opens inside the app.
-    // electronegativity-justified OPEN_EXTERNAL_JS_CHECK: only https: URLs reach openExternal (no file:,
-    // smb:, custom schemes that could start programs), and only from our own page, whose links are ours.
-    if (/^https:\/\//.test(url)) void shell.openExternal(url);
+    // Links to documentation and OAuth authorization pages (the Playground client) open in the user's
+    // browser; nothing opens inside the app.
+    // electronegativity-justified OPEN_EXTERNAL_JS_CHECK: only https: URLs, and http: on this machine, reach
+    // openExternal (no file:, smb:, custom schemes that could start programs; see opensInSystemBrowser), and
+    // only from our own page, whose links are ours.
+    if (opensInSystemBrowser(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
 }

@@ -38,3 +38,19 @@ export function isTrustedFrame(frame: FrameLike | null | undefined, prefix: stri
   if (!frame || frame.parent) return false;
   return isOwnPageUrl(frame.url, prefix);
 }
+
+/**
+ * Whether a link the page opens goes to the system browser: https anywhere (documentation, an OAuth
+ * authorization page), and plain http only on this machine (an authorization server under development on
+ * 127.0.0.1 or localhost). Never file:, custom schemes or anything else that could start a program.
+ */
+export function opensInSystemBrowser(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.protocol === 'https:') return true;
+  return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+}

@@ -58,6 +58,7 @@ export function createAppCore(env: AppEnvironment, ports: CorePorts): AppCore {
     env.version,
     () => emit({ type: 'tables.changed', tables: ['gateways'] }),
     (sessionId, pending) => emit({ type: 'client.requests', sessionId, pending }),
+    (waiting) => emit({ type: 'client.authorizations', waiting }),
   );
   const manager = new GatewayManager(env, recorder, playground.withSimulation(ports.runtimeFactory));
   playground.attach(manager);

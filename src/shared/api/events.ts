@@ -17,6 +17,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('gateway.reloaded'), id: GatewayIdSchema, at: z.string(), restarted: z.boolean() }),
   /** The built-in client's pending server→client requests of a session changed (fetch client.pending). */
   z.object({ type: z.literal('client.requests'), sessionId: z.string(), pending: z.number().int().nonnegative() }),
+  /** The built-in client's connects waiting for the user to authorize them in a browser changed (fetch client.authorizations). */
+  z.object({ type: z.literal('client.authorizations'), waiting: z.number().int().nonnegative() }),
   /** A call paused at a breakpoint (`opened`) or its pause resolved (`resolved`): refetch breakpoints.paused. */
   z.object({
     type: z.literal('pauses.changed'),

@@ -18,6 +18,7 @@ const EVENT_FIELDS: Record<ApiEvent['type'], Record<string, Kind>> = {
   'tables.changed': { tables: 'array' },
   'gateway.reloaded': { id: 'string', at: 'string', restarted: 'boolean' },
   'client.requests': { sessionId: 'string', pending: 'number' },
+  'client.authorizations': { waiting: 'number' },
   'pauses.changed': { gateway: 'string' },
   'replay.progress': { jobId: 'string', state: 'string', done: 'number', total: 'number' },
 };

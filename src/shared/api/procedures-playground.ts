@@ -10,6 +10,8 @@ import {
   SimulatedFailureKindSchema,
   SimulationSchema,
 } from './models-playground';
+import { AuthorizationTimeoutSchema, ClientAuthorizationSchema } from './models-client-oauth';
+import { ClientCompletionInputSchema, ClientCompletionSchema } from './models-client-completion';
 import { ClientRootsSchema, MAX_ANSWER_TIMEOUT_MS, PendingServerRequestSchema, ServerRequestAnswerSchema } from './models-client-requests';
 
 const Session = z.object({ sessionId: z.string().min(1) });
@@ -47,9 +49,21 @@ export const playgroundProcedures = {
       roots: ClientRootsSchema.optional(),
       /** How long a server→client request (sampling, elicitation) waits for the user; default 5 min. */
       answerTimeoutMs: z.number().int().min(1000).max(MAX_ANSWER_TIMEOUT_MS).optional(),
+      /** How long an HTTP server's OAuth authorization waits for the user to finish it in the browser; default 5 min. */
+      authorizationTimeoutMs: AuthorizationTimeoutSchema.optional(),
     }),
     ClientSessionSchema,
-    'Connects the built-in MCP client to a gateway or a server.',
+    'Connects the built-in MCP client to a gateway or a server. An HTTP server that answers 401 with MCP authorization is authorized first (OAuth with PKCE; see client.authorizations): the call resolves once the user has allowed access in the browser.',
+  ),
+  'client.authorizations': proc(
+    z.object({}).optional(),
+    z.array(ClientAuthorizationSchema),
+    'The connects waiting for the user to authorize them in a browser, with the URL to open.',
+  ),
+  'client.cancelAuthorization': proc(
+    z.object({ authorizationId: z.string().min(1) }),
+    z.object({ cancelled: z.boolean() }),
+    'Stops waiting for an authorization; its connect fails saying it was cancelled.',
   ),
   'client.sessions': proc(z.object({}).optional(), z.array(ClientSessionSchema), 'The open client sessions.'),
   'client.disconnect': proc(Session, z.object({ done: z.literal(true) }), 'Closes a client session.'),
@@ -78,14 +92,9 @@ export const playgroundProcedures = {
   ),
   'client.ping': proc(Session, z.object({ roundTripMs: z.number() }), 'ping: the server answers, in how many ms.'),
   'client.complete': proc(
-    Session.extend({
-      prompt: z.string().min(1),
-      argument: z.object({ name: z.string().min(1), value: z.string() }),
-      /** The prompt's other arguments as filled so far (a server may narrow its suggestions by them). */
-      context: z.record(z.string(), z.string()).default({}),
-    }),
-    z.object({ values: z.array(z.string()), total: z.number().optional(), hasMore: z.boolean().optional() }),
-    "completion/complete: the server's suggestions for a prompt argument.",
+    ClientCompletionInputSchema,
+    ClientCompletionSchema,
+    "completion/complete: the server's suggestions for a prompt argument or a resource template's URI variable.",
   ),
   'client.notifications': proc(
     Session.extend({ after: z.number().int().min(0).default(0) }),

@@ -2,18 +2,22 @@
 // which cannot spawn a process or hold a bearer token safely): a gateway's HTTP listener with that
 // gateway's own token, any server by command (stdio) or URL (Streamable HTTP). Calls through a gateway
 // go through its chain and are recorded like any client's. It declares sampling, elicitation and roots;
-// the server's requests for them wait for the user in the Client tab (client-requests/).
+// the server's requests for them wait for the user in the Client tab (client-requests/). An HTTP server
+// that answers the connect with 401 is authorized with OAuth first (client-oauth/).
 import { randomUUID } from 'node:crypto';
-import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { Client, SdkHttpError, StreamableHTTPClientTransport, UnauthorizedError, type Transport } from '@modelcontextprotocol/client';
 import { ApiError } from '../../../shared/api/envelope';
 import type { ClientCatalog, ClientSession, ClientTarget } from '../../../shared/api/models-playground';
-import { ShellSyntaxError, splitCommandLine } from '../../../shared/shell/shell-words';
 import type { GatewayManager } from '../gateway-manager';
 import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot, type PendingServerRequest, type ServerRequestAnswer } from '../../../shared/api/models-client-requests';
 import { CLIENT_CAPABILITIES, installServerRequestHandlers } from './client-requests/handlers';
 import { PendingServerRequests } from './client-requests/pending-requests';
+import { completionRef, type ClientCompletion, type ClientCompletionInput } from '../../../shared/api/models-client-completion';
 import { ClientNotifications, type ClientNotification } from './client-notifications';
+import { flush, trackSends } from './client-sends';
+import { transportFor } from './client-transports';
+import { ClientAuthorizations } from './client-oauth/authorizations';
+import { DEFAULT_AUTHORIZATION_TIMEOUT_MS, type ClientAuthorization } from '../../../shared/api/models-client-oauth';
 
 /** Open sessions are bounded: the oldest is closed when a new one would exceed this. */
 const MAX_SESSIONS = 8;
@@ -31,63 +35,78 @@ interface Open {
   sends: Set<Promise<void>>;
 }
 
-/** How long a closing session waits for its last answers (rejections of pending requests) to reach the server. */
-const FLUSH_TIMEOUT_MS = 2_000;
-
 export interface ConnectOptions {
   roots?: ClientRoot[];
   answerTimeoutMs?: number;
+  authorizationTimeoutMs?: number;
 }
+
+const CLIENT_NAME = 'interceptor-console-playground';
 
 export class ClientSessions {
   private readonly open = new Map<string, Open>();
   private readonly pending: PendingServerRequests;
   private readonly notes = new ClientNotifications();
+  private readonly authorizations: ClientAuthorizations;
 
   constructor(
     private readonly manager: () => GatewayManager,
     private readonly version: string,
     /** Told when a session's pending server→client requests (or the roots the server read) change. */
     private readonly onRequestsChanged: (sessionId: string, pending: number) => void = () => undefined,
+    /** Told when the connects waiting for the user to authorize them in a browser change. */
+    onAuthorizationsChanged: (waiting: number) => void = () => undefined,
   ) {
     this.pending = new PendingServerRequests(onRequestsChanged);
+    this.authorizations = new ClientAuthorizations('Interceptor Console (Playground client)', onAuthorizationsChanged);
+  }
+
+  /** Connects waiting for the user to authorize them at the server's authorization server. */
+  waitingAuthorizations(): ClientAuthorization[] {
+    return this.authorizations.list();
+  }
+
+  cancelAuthorization(authorizationId: string): { cancelled: boolean } {
+    return { cancelled: this.authorizations.cancel(authorizationId) };
   }
 
   async connect(target: ClientTarget, options: ConnectOptions = {}): Promise<ClientSession> {
-    const { transport, label } = this.transportFor(target);
-    const sends = trackSends(transport);
-    const client = new Client({ name: 'interceptor-console-playground', version: this.version }, { capabilities: { ...CLIENT_CAPABILITIES } });
+    const { transport: plain, label } = transportFor(target, this.manager);
     // The id exists before connect: a server may ask for roots or sampling during the handshake.
     const sessionId = randomUUID();
     const answerTimeoutMs = options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
     const roots = options.roots ?? [];
     // Counted from the first roots/list, which may come during the handshake (before the session is open).
     const listed: { rootsListCount: number; rootsListedAt?: string } = { rootsListCount: 0 };
-    installServerRequestHandlers(client, this.pending, () => ({
-      sessionId,
-      answerTimeoutMs,
-      roots: () => this.open.get(sessionId)?.info.roots ?? roots,
-      onRootsListed: () => {
-        listed.rootsListCount++;
-        listed.rootsListedAt = new Date().toISOString();
-        const open = this.open.get(sessionId);
-        if (open) open.info = { ...open.info, ...listed };
-        this.onRequestsChanged(sessionId, this.pending.list(sessionId).length);
-      },
-    }));
-    // Every notification the SDK has no handler of its own for (log messages, list and resource changes):
-    // set before connecting, since a server may log during the handshake.
-    client.fallbackNotificationHandler = async (n) => this.notes.add(sessionId, n.method, n.params);
-    // Progress is kept here rather than through a call's onprogress: the SDK dispatches notifications a
-    // microtask late but drops a call's progress handler as soon as its response arrives, so the last
-    // progress a server writes in the same chunk as the response would be lost (and reported as an error).
-    client.setNotificationHandler('notifications/progress', (n) => this.notes.add(sessionId, n.method, n.params));
+    const connectOver = async (transport: Transport) => {
+      const sends = trackSends(transport);
+      const client = this.newClient(sessionId, roots, answerTimeoutMs, listed);
+      try {
+        await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      } catch (err) {
+        await client.close().catch(() => undefined);
+        throw err;
+      }
+      return { client, transport, sends };
+    };
+    let connected: { client: Client; transport: Transport; sends: Set<Promise<void>> };
     try {
-      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      connected = await connectOver(plain);
     } catch (err) {
-      await client.close().catch(() => undefined);
-      throw new ApiError('failed', `Could not connect to ${label}: ${(err as Error).message}`);
+      if (target.kind !== 'http' || !SdkHttpError.isInstance(err) || err.status !== 401) {
+        throw new ApiError('failed', `Could not connect to ${label}: ${(err as Error).message}`);
+      }
+      // The server wants authorization: the OAuth flow (client-oauth/) ends in a connection or an ApiError.
+      connected = await this.authorizations.authorize({
+        id: sessionId,
+        label,
+        url: new URL(target.url),
+        headers: target.headers ?? {},
+        timeoutMs: options.authorizationTimeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS,
+        connect: connectOver,
+      });
     }
+    const { client, transport, sends } = connected;
     const serverInfo = client.getServerVersion();
     const info: ClientSession = {
       sessionId,
@@ -113,6 +132,31 @@ export class ClientSessions {
       await this.disconnect(oldest);
     }
     return info;
+  }
+
+  /** A client with the session's server→client request handlers and notification keeping installed. */
+  private newClient(sessionId: string, roots: ClientRoot[], answerTimeoutMs: number, listed: { rootsListCount: number; rootsListedAt?: string }): Client {
+    const client = new Client({ name: CLIENT_NAME, version: this.version }, { capabilities: { ...CLIENT_CAPABILITIES } });
+    installServerRequestHandlers(client, this.pending, () => ({
+      sessionId,
+      answerTimeoutMs,
+      roots: () => this.open.get(sessionId)?.info.roots ?? roots,
+      onRootsListed: () => {
+        listed.rootsListCount++;
+        listed.rootsListedAt = new Date().toISOString();
+        const open = this.open.get(sessionId);
+        if (open) open.info = { ...open.info, ...listed };
+        this.onRequestsChanged(sessionId, this.pending.list(sessionId).length);
+      },
+    }));
+    // Every notification the SDK has no handler of its own for (log messages, list and resource changes):
+    // set before connecting, since a server may log during the handshake.
+    client.fallbackNotificationHandler = async (n) => this.notes.add(sessionId, n.method, n.params);
+    // Progress is kept here rather than through a call's onprogress: the SDK dispatches notifications a
+    // microtask late but drops a call's progress handler as soon as its response arrives, so the last
+    // progress a server writes in the same chunk as the response would be lost (and reported as an error).
+    client.setNotificationHandler('notifications/progress', (n) => this.notes.add(sessionId, n.method, n.params));
+    return client;
   }
 
   sessions(): ClientSession[] {
@@ -178,25 +222,26 @@ export class ClientSessions {
     return { subscribed: true };
   }
 
-  /** `completion/complete` for a prompt's argument: the values the server suggests for what was typed. */
-  async complete(
-    sessionId: string,
-    prompt: string,
-    argument: { name: string; value: string },
-    context: Record<string, string>,
-  ): Promise<{ values: string[]; total?: number; hasMore?: boolean }> {
-    const { client, info } = this.session(sessionId);
+  /**
+   * `completion/complete`: the values the server suggests for what was typed in a prompt's argument
+   * (ref/prompt) or in a variable of a resource template's URI (ref/resource, the template as listed).
+   */
+  async complete(input: ClientCompletionInput): Promise<ClientCompletion> {
+    const { client, info } = this.session(input.sessionId);
     if (!(info.capabilities as { completions?: unknown }).completions) {
       throw new ApiError('conflict', 'The server does not offer completions (no "completions" capability).');
     }
+    const ref = completionRef(input);
+    const { argument, context } = input;
+    const what = ref.type === 'ref/prompt' ? `prompt ${ref.name}, argument ${argument.name}` : `resource template ${ref.uri}, variable ${argument.name}`;
     try {
       const r = await client.complete(
-        { ref: { type: 'ref/prompt', name: prompt }, argument, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) },
+        { ref, argument, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) },
         { timeout: CALL_TIMEOUT_MS },
       );
       return r.completion;
     } catch (err) {
-      throw new ApiError('failed', `completion/complete for ${prompt}.${argument.name} failed: ${(err as Error).message}`);
+      throw new ApiError('failed', `completion/complete for ${what} failed: ${(err as Error).message}`);
     }
   }
 
@@ -289,6 +334,7 @@ export class ClientSessions {
   }
 
   async close(): Promise<void> {
+    this.authorizations.close();
     await Promise.all([...this.open.keys()].map((id) => this.disconnect(id, 'the Interceptor Console is shutting down')));
   }
 
@@ -301,6 +347,11 @@ export class ClientSessions {
       const result = (await op(client, CALL_TIMEOUT_MS + info.answerTimeoutMs)) as Record<string, unknown>;
       return { result: { ...result }, durationMs: performance.now() - t0 };
     } catch (err) {
+      // An authorized session whose token the server stopped accepting: the loopback callback is gone,
+      // so authorizing again means a new connect.
+      if (UnauthorizedError.isInstance(err)) {
+        throw new ApiError('failed', `${what} failed: the server no longer accepts this session's OAuth token (HTTP 401); connect again to authorize anew.`);
+      }
       throw new ApiError('failed', `${what} failed: ${(err as Error).message}`);
     }
   }
@@ -309,65 +360,5 @@ export class ClientSessions {
     const open = this.open.get(sessionId);
     if (!open) throw new ApiError('not_found', `No open client session "${sessionId}" (it was closed or the server went away); connect again.`);
     return open;
-  }
-
-  private transportFor(target: ClientTarget): { transport: Transport; label: string } {
-    if (target.kind === 'gateway') {
-      const manager = this.manager();
-      const gw = manager.get(target.id);
-      if (gw.status !== 'running') throw new ApiError('conflict', `Gateway "${target.id}" is ${gw.status}; start it first.`);
-      if (gw.listen.transport !== 'http' || !gw.listen.url) {
-        throw new ApiError('conflict', `Gateway "${target.id}" has no HTTP listener to connect to (it listens on stdio).`);
-      }
-      const listen = manager.config(target.id).listen;
-      const token = listen.transport === 'http' ? Object.keys(listen.tokens ?? {})[0] : undefined;
-      const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-      return {
-        transport: new StreamableHTTPClientTransport(new URL(gw.listen.url), { requestInit: { headers } }),
-        label: `gateway "${gw.name}" (${gw.listen.url})`,
-      };
-    }
-    if (target.kind === 'http') {
-      return {
-        transport: new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: target.headers ?? {} } }),
-        label: target.url,
-      };
-    }
-    let words: string[];
-    try {
-      words = splitCommandLine(target.command);
-    } catch (err) {
-      if (err instanceof ShellSyntaxError) throw new ApiError('invalid_input', `The command line is not valid: ${err.message}`);
-      throw err;
-    }
-    const [command, ...args] = words;
-    if (!command) throw new ApiError('invalid_input', 'Enter the command that starts the server.');
-    return {
-      transport: new StdioClientTransport({ command, args, env: { ...getDefaultEnvironment(), ...(target.env ?? {}) }, cwd: target.cwd, stderr: 'pipe' }),
-      label: target.command,
-    };
-  }
-}
-
-/** Wraps the transport's send to know which messages are still on their way. */
-function trackSends(transport: Transport): Set<Promise<void>> {
-  const sends = new Set<Promise<void>>();
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    const p = send(message, options);
-    sends.add(p);
-    const done = () => void sends.delete(p);
-    p.then(done, done);
-    return p;
-  };
-  return sends;
-}
-
-/** Lets the request handlers send the rejections just made (a few turns of the event loop), then waits for them to go out. */
-async function flush(sends: Set<Promise<void>>): Promise<void> {
-  const deadline = Date.now() + FLUSH_TIMEOUT_MS;
-  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
-  while (sends.size > 0 && Date.now() < deadline) {
-    await Promise.race([Promise.allSettled([...sends]), new Promise((resolve) => setTimeout(resolve, deadline - Date.now()))]);
   }
 }

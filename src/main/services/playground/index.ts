@@ -13,7 +13,12 @@ export class PlaygroundServices {
   readonly clients: ClientSessions;
   private manager?: GatewayManager;
 
-  constructor(version: string, onSimulationsChanged: (gateway: string) => void, onClientRequests?: (sessionId: string, pending: number) => void) {
+  constructor(
+    version: string,
+    onSimulationsChanged: (gateway: string) => void,
+    onClientRequests?: (sessionId: string, pending: number) => void,
+    onClientAuthorizations?: (waiting: number) => void,
+  ) {
     this.simulations = new FailureSimulations(onSimulationsChanged);
     this.clients = new ClientSessions(
       () => {
@@ -22,6 +27,7 @@ export class PlaygroundServices {
       },
       version,
       onClientRequests,
+      onClientAuthorizations,
     );
   }
 

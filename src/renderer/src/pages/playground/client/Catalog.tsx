@@ -1,6 +1,7 @@
 // What the connected server offers, and calling it: tools (form from inputSchema), prompts (form from
-// their arguments), resources and resource templates (read by URI). Results render below the form.
-import { useMemo, useState } from 'react';
+// their arguments), resources (read by URI) and resource templates (a form of their URI variables).
+// Results render below the form.
+import { useCallback, useMemo, useState } from 'react';
 import type { ClientCatalog } from '../../../../../shared/api/models-playground';
 import { useApi } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
@@ -8,6 +9,7 @@ import { SchemaForm } from '../../../components/schema-form/SchemaForm';
 import { initialValue, type JsonSchema } from '../../../components/schema-form/schema';
 import { ResultView } from './ResultView';
 import { PromptCompletions } from './PromptCompletions';
+import { ResourceTemplateForm } from './ResourceTemplateForm';
 
 type Section = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 type Item = Record<string, unknown> & { name?: string; uri?: string; uriTemplate?: string; description?: string; title?: string };
@@ -35,6 +37,7 @@ export function Catalog({
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const items = catalog[section] as Item[];
+  const onTemplateUri = useCallback((u: string) => setUri(u), []);
 
   const schema = useMemo<JsonSchema | undefined>(() => {
     if (!selected) return undefined;
@@ -144,9 +147,17 @@ export function Catalog({
                 onPick={(name, value) => setArgs({ ...((args ?? {}) as Record<string, unknown>), [name]: value })}
               />
             ) : null}
-            {schema ? null : (
+            {section === 'resourceTemplates' ? (
+              <ResourceTemplateForm
+                key={String(selected.uriTemplate)}
+                sessionId={sessionId}
+                uriTemplate={String(selected.uriTemplate ?? '')}
+                completions={completions}
+                onUri={onTemplateUri}
+              />
+            ) : schema ? null : (
               <label className="field">
-                URI{section === 'resourceTemplates' && <span className="hint"> fill in the template's {'{placeholders}'}</span>}
+                URI
                 <input type="text" className="mono" aria-label="Resource URI" value={uri} onChange={(e) => setUri(e.target.value)} />
               </label>
             )}

@@ -2,6 +2,7 @@
 // tab picks the target, lists what the server offers and calls it with schema-generated forms. Calls
 // through a gateway go through its chain and are recorded, so they appear in Traffic. The client declares
 // sampling, elicitation and roots: the server's requests wait in Pending requests for the user's answer.
+// A URL whose server asks for OAuth is authorized in the user's browser first (AuthorizationPrompt).
 // The connection belongs to the app, not to this screen (app-state.ts): leaving the Playground keeps it,
 // with whatever the server asked, and coming back shows it again. Only Disconnect (or Reconnect) closes it,
 // and the core then answers the server's waiting requests with an error saying so. The gateway picker is
@@ -12,6 +13,7 @@ import type { ClientCatalog, ClientSession, ClientTarget } from '../../../../../
 import { useApi } from '../../../api/context';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { DEFAULT_ANSWER_TIMEOUT_MS, type ClientRoot } from '../../../../../shared/api/models-client-requests';
+import { AuthorizationPrompt } from './AuthorizationPrompt';
 import { Catalog } from './Catalog';
 import { RootsEditor } from './RootsEditor';
 import { SessionTools } from './SessionTools';
@@ -271,6 +273,7 @@ export function ClientTab({
           <div className="muted">The console connects to the gateway's HTTP listener with its own token; calls go through the chain and are recorded.</div>
         )}
         <ErrorBanner error={error} />
+        <AuthorizationPrompt />
         {session && (
           <div className="session-info" role="status" aria-label="Client session">
             <span className="status connected">Connected</span>

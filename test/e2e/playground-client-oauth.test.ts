@@ -1,0 +1,63 @@
+// OAuth of the Playground's Client, in a real Chromium against web mode: connecting to a URL whose server
+// answers 401 with MCP authorization (test/playground/fixtures/oauth-protected-server.mjs) shows
+// "Authorize in your browser" with the authorization link and opens it (window.open in web mode); the
+// opened page is the authorization server, which approves and sends the browser back to the console's
+// loopback callback, and the connection completes with the server's tools listed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromiumAvailable, root } from './harness';
+import { openConsole, type ConsoleSession } from './support/console-session';
+
+const haveChromium = chromiumAvailable();
+if (!haveChromium) console.warn('SKIPPED client OAuth browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
+
+describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the browser (Chromium, web mode)', { timeout: 90_000 }, () => {
+  let session: ConsoleSession | undefined;
+  let page: Page;
+  let server: ChildProcess | undefined;
+  let url = '';
+
+  beforeAll(async () => {
+    server = spawn(process.execPath, [join(root, 'test/playground/fixtures/oauth-protected-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
+    url = line.replace(/^listening /, '');
+    session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
+    ({ page } = session);
+    await page.evaluate(() => (location.hash = '#/playground'));
+    await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor({ timeout: 60_000 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await session?.close();
+    server?.kill();
+  });
+
+  it('shows the authorization link, opens it, and connects once the browser comes back', async () => {
+    await page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name: 'Client' }).click();
+    await page.getByRole('radiogroup', { name: 'Connect to' }).getByText('A URL (Streamable HTTP)').click();
+    await page.getByLabel('Server URL').fill(url);
+    const popup = page.context().waitForEvent('page', { timeout: 30_000 });
+    await page.getByRole('button', { name: /^(Connect|Reconnect)$/ }).click();
+
+    const prompt = page.getByRole('region', { name: 'Authorize in your browser' });
+    await prompt.waitFor({ timeout: 30_000 });
+    const href = await prompt.getByRole('link', { name: 'Authorization link' }).getAttribute('href');
+    expect(new URL(href!).origin).toBe(new URL(url).origin);
+    expect(new URL(href!).pathname).toBe('/authorize');
+
+    // The page opened on its own: the authorization server approved and redirected to the loopback callback.
+    const opened = await popup;
+    await opened.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback\?/, { timeout: 30_000 });
+    expect(await opened.getByRole('heading').textContent()).toBe('Authorized');
+
+    await expect.poll(() => page.getByRole('status', { name: 'Client session' }).textContent(), { timeout: 30_000 }).toContain('oauth-protected-server');
+    await prompt.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Tools: whoami' }).click();
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Call' }).textContent(), { timeout: 15_000 }).toMatch(/client [0-9a-f-]{36}/);
+  });
+});
