@@ -181,7 +181,9 @@ describe('CLI against serve-samples over stdio', () => {
   });
 });
 
-describe('CLI against serve-samples --http', () => {
+// Each test starts several CLI processes one after another (a second or two each, many more on a loaded
+// two-core machine): the default 30 s is too tight for them, not for what they check.
+describe('CLI against serve-samples --http', { timeout: 90_000 }, () => {
   it('refuses to serve beyond loopback without --token unless told so explicitly', async () => {
     const refused = await run(['serve-samples', '--http', '0', '--host', '0.0.0.0']);
     expect(refused.code).toBe(2);
