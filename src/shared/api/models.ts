@@ -141,13 +141,6 @@ export const DiscoveryViewSchema = z.object({
   durationMs: z.number(),
 });
 
-export const ChainTraceSchema = z.looseObject({
-  event: z.string(),
-  phase: z.enum(['request', 'response']),
-  decision: z.enum(['allow', 'block']),
-  steps: z.array(z.looseObject({ id: z.string() })),
-});
-
 export const OrderedInterceptorSchema = z.looseObject({
   id: z.string(),
   server: z.string(),

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import {
   AppInfoSchema,
-  ChainTraceSchema,
   ConnectSnippetsSchema,
   DiscoveryViewSchema,
   ExampleConfigSchema,
@@ -21,6 +20,7 @@ import {
   SettingsSchema,
 } from './models';
 import { SinkEventPageSchema } from './models-traffic';
+import { ChainTraceSchema } from './models-trace';
 import { trafficProcedures } from './procedures-traffic';
 import { playgroundProcedures } from './procedures-playground';
 import { chainProcedures } from './procedures-chain';
