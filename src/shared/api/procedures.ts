@@ -6,8 +6,6 @@ import {
   ConnectSnippetsSchema,
   DiscoveryViewSchema,
   ExampleConfigSchema,
-  ExecutionDetailSchema,
-  ExecutionPageSchema,
   GatewayIdSchema,
   GatewayInfoSchema,
   GatewayStatsSchema,
@@ -21,6 +19,7 @@ import {
 } from './models';
 import { SinkEventPageSchema } from './models-traffic';
 import { ChainTraceSchema } from './models-trace';
+import { ExecutionDetailSchema, ExecutionPageSchema } from './models-execution';
 import { trafficProcedures } from './procedures-traffic';
 import { playgroundProcedures } from './procedures-playground';
 import { chainProcedures } from './procedures-chain';

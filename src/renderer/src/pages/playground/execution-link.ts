@@ -40,13 +40,13 @@ export function useExecutionLink(api: ApiClient) {
       // Back to the plain route, so a reload does not re-apply the link over the user's edits.
       history.replaceState(null, '', '#/playground');
       try {
-        const detail = (await api.call('history.detail', { executionId: link.executionId })) as Record<string, unknown>;
+        const detail = await api.call('history.detail', { executionId: link.executionId });
         const payload = link.phase === 'request' ? detail.requestReceived : detail.responseReceived;
         if (payload === undefined) throw new Error(`Execution ${link.executionId} has no recorded ${link.phase} payload.`);
         setError(undefined);
         setSeed({
           tab: link.tab,
-          seed: { nonce: Date.now(), executionId: link.executionId, gateway: String(detail.gateway), event: String(detail.event), phase: link.phase, payload },
+          seed: { nonce: Date.now(), executionId: link.executionId, gateway: detail.gateway, event: detail.event, phase: link.phase, payload },
         });
       } catch (err) {
         setError(err);
