@@ -26,9 +26,9 @@ import { chainProcedures } from './procedures-chain';
 import { messagesProcedures } from './procedures-messages';
 import { breakpointsProcedures } from './procedures-breakpoints';
 import { chainTestProcedures } from './procedures-chain-tests';
-import { InvocationContextSchema } from '../protocol/schemas';
+import { InvocationContextSchema, PhaseSchema } from '../protocol/schemas';
 
-const Phase = z.enum(['request', 'response']);
+const Phase = PhaseSchema;
 /** A gateway config file's content. Its schema belongs to the gateway (src/shared/config); the service validates it. */
 const GatewayConfig = z.record(z.string(), z.unknown());
 const ById = z.object({ id: GatewayIdSchema });

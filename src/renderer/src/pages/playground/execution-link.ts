@@ -4,8 +4,10 @@
 // The router only reads the first segment, so these need no route of their own.
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../../../../shared/api/client';
+import type { Phase } from '../../../../shared/protocol/constants';
 
-export type Phase = 'request' | 'response';
+// One definition (the protocol's), re-exported for the screens that import it from here.
+export type { Phase };
 
 export interface PayloadSeed {
   /** Changes with every link followed, so the same execution can be loaded twice. */
