@@ -25,7 +25,7 @@ export function buildTrafficHandlers(d: HandlerDeps): Handlers {
     'history.detail': async ({ executionId }) => {
       const detail = await history.detail(executionId);
       if (!detail) throw new ApiError('not_found', `No recorded execution with id "${executionId}".`);
-      return detail as never;
+      return detail;
     },
     'history.export': async ({ filter, ids }) => {
       if (ids) return store().exportIds(ids);
@@ -33,7 +33,7 @@ export function buildTrafficHandlers(d: HandlerDeps): Handlers {
       return history.exportFiltered(filter);
     },
 
-    'replay.run': ({ executionId, mode, params }) => replays().replay(executionId, mode, params) as never,
+    'replay.run': ({ executionId, mode, params }) => replays().replay(executionId, mode, params),
     'replay.bulkStart': ({ filter, mode, max }) => replays().startBulk(filter, mode, max),
     'replay.bulkPlan': ({ filter, max }) => store().bulkPlan(filter, max),
     'replay.bulkStatus': ({ jobId }) => replays().bulkStatus(jobId),

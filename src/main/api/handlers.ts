@@ -144,8 +144,7 @@ export function buildHandlers(d: HandlerDeps): Handlers {
         .then((r) => ({ server, ...r })),
     'servers.invoke': ({ id, server, ...params }) => pool().invoke(id, manager.config(id), server, params),
 
-    'chain.dryRun': ({ id, event, phase, payload, context }) =>
-      chain().dryRun(id, manager.config(id), event, phase, payload, context ? { context } : {}) as never,
+    'chain.dryRun': ({ id, event, phase, payload, context }) => chain().dryRun(id, manager.config(id), event, phase, payload, context ? { context } : {}),
 
     // history.query / detail / export / count / facets, replay.*, sinks.query: handlers-traffic.ts
     'history.import': async ({ jsonl }) => {

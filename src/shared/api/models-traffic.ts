@@ -1,29 +1,7 @@
 // Shapes of the Traffic and Sinks screens that cross the API boundary: counts, filter facets, bulk
-// replay jobs and their summaries, sink-event pages.
+// replay jobs and their summaries, sink events and their pages.
 import { z } from 'zod';
 import { OutcomeSchema } from './models';
-
-/** One row of the Traffic table (what `history.query` returns per execution). A type, not an interface: it must fit the loose contract schema. */
-export type TrafficRow = {
-  id: string;
-  gateway: string;
-  /** The host whose gateway recorded it (shared PostgreSQL histories). */
-  host?: string;
-  sessionId?: string;
-  event: string;
-  target?: string;
-  startedAt: string;
-  durationMs: number;
-  outcome: z.infer<typeof OutcomeSchema>;
-  blockedBy?: { server: string; interceptor: string; phase?: string };
-  errorCode?: number;
-  simulated?: boolean;
-  /** Some audit-mode (shadow) interceptor ran in it. */
-  shadow?: boolean;
-  /** A tools/call whose result says `isError: true`: shown beside the outcome, which it does not change. */
-  toolError?: boolean;
-  replayOf?: string;
-};
 
 /** What a bulk replay of a filter would do: how many originals it replays, how many matching replays it skips. */
 export const BulkPlanSchema = z.object({
@@ -91,9 +69,11 @@ export const BulkJobSchema = z.object({
 });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
-export const SinkEventRowSchema = z.object({
+/** One recorded sink event (the Sinks screen's row, and an execution's detail), whichever engine answers. */
+export const SinkEventSchema = z.object({
   executionId: z.string(),
   gateway: z.string(),
+  /** `server/name`, the interceptor's identity. */
   interceptor: z.string(),
   server: z.string(),
   name: z.string(),
@@ -104,7 +84,7 @@ export const SinkEventRowSchema = z.object({
   error: z.unknown().optional(),
   at: z.string(),
 });
-export type SinkEventRow = z.infer<typeof SinkEventRowSchema>;
+export type SinkEvent = z.infer<typeof SinkEventSchema>;
 
-export const SinkEventPageSchema = z.object({ items: z.array(SinkEventRowSchema), nextCursor: z.string().nullable() });
+export const SinkEventPageSchema = z.object({ items: z.array(SinkEventSchema), nextCursor: z.string().nullable() });
 export type SinkEventPage = z.infer<typeof SinkEventPageSchema>;

@@ -141,13 +141,6 @@ export const DiscoveryViewSchema = z.object({
   durationMs: z.number(),
 });
 
-export const ChainTraceSchema = z.looseObject({
-  event: z.string(),
-  phase: z.enum(['request', 'response']),
-  decision: z.enum(['allow', 'block']),
-  steps: z.array(z.looseObject({ id: z.string() })),
-});
-
 export const OrderedInterceptorSchema = z.looseObject({
   id: z.string(),
   server: z.string(),
@@ -174,27 +167,6 @@ export const HistoryFilterSchema = z.object({
   until: Iso.optional(),
 });
 export type HistoryFilter = z.infer<typeof HistoryFilterSchema>;
-
-export const ExecutionSummarySchema = z.looseObject({
-  id: z.string(),
-  gateway: z.string(),
-  event: z.string(),
-  target: z.string().optional(),
-  startedAt: Iso,
-  durationMs: z.number(),
-  outcome: OutcomeSchema,
-});
-export type ExecutionSummary = z.infer<typeof ExecutionSummarySchema>;
-
-export const ExecutionPageSchema = z.object({
-  items: z.array(ExecutionSummarySchema),
-  nextCursor: z.string().nullable(),
-  total: z.number().int().optional(),
-});
-
-export const ExecutionDetailSchema = z.looseObject({ id: z.string(), gateway: z.string(), event: z.string() });
-
-export const SinkEventSchema = z.looseObject({ executionId: z.string(), interceptor: z.string(), recorded: z.boolean() });
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof ThemeSchema>;

@@ -3,12 +3,9 @@
 import { z } from 'zod';
 import {
   AppInfoSchema,
-  ChainTraceSchema,
   ConnectSnippetsSchema,
   DiscoveryViewSchema,
   ExampleConfigSchema,
-  ExecutionDetailSchema,
-  ExecutionPageSchema,
   GatewayIdSchema,
   GatewayInfoSchema,
   GatewayStatsSchema,
@@ -21,15 +18,17 @@ import {
   SettingsSchema,
 } from './models';
 import { SinkEventPageSchema } from './models-traffic';
+import { ChainTraceSchema } from './models-trace';
+import { ExecutionDetailSchema, ExecutionPageSchema } from './models-execution';
 import { trafficProcedures } from './procedures-traffic';
 import { playgroundProcedures } from './procedures-playground';
 import { chainProcedures } from './procedures-chain';
 import { messagesProcedures } from './procedures-messages';
 import { breakpointsProcedures } from './procedures-breakpoints';
 import { chainTestProcedures } from './procedures-chain-tests';
-import { InvocationContextSchema } from '../protocol/schemas';
+import { InvocationContextSchema, PhaseSchema } from '../protocol/schemas';
 
-const Phase = z.enum(['request', 'response']);
+const Phase = PhaseSchema;
 /** A gateway config file's content. Its schema belongs to the gateway (src/shared/config); the service validates it. */
 const GatewayConfig = z.record(z.string(), z.unknown());
 const ById = z.object({ id: GatewayIdSchema });

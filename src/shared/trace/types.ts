@@ -99,8 +99,12 @@ export interface ChainTrace {
   decision: 'allow' | 'block';
   status: ChainStatus;
   blockedBy?: BlockInfo;
-  inputPayload: unknown;
-  finalPayload: unknown;
+  /**
+   * Optional because a payload that was absent (a request without params) leaves no key once the trace is
+   * stored as JSON and read back: a trace from history may lack them.
+   */
+  inputPayload?: unknown;
+  finalPayload?: unknown;
   /** True iff an active mutation changed the payload and the change was kept. */
   modified: boolean;
   timeoutMs?: number;

@@ -1,4 +1,8 @@
-// The Sinks screen's filter, row and page, whichever engine answers.
+// The Sinks screen's filter, whichever engine answers. The row and the page are the API's
+// (src/shared/api/models-traffic.ts): one definition, which the engines produce and the screens read.
+import type { SinkEvent, SinkEventPage } from '../../../shared/api/models-traffic';
+
+export type { SinkEvent, SinkEventPage };
 
 export interface SinkEventFilter {
   gateway?: string;
@@ -11,24 +15,4 @@ export interface SinkEventFilter {
   until?: string | number;
   /** Only the sink events of this execution (uuid). */
   executionId?: string;
-}
-
-export interface SinkEvent {
-  executionId: string;
-  gateway: string;
-  /** `server/name`, the interceptor's identity. */
-  interceptor: string;
-  server: string;
-  name: string;
-  event: string;
-  phase: string;
-  recorded: boolean;
-  metrics?: Record<string, number>;
-  error?: unknown;
-  at: string;
-}
-
-export interface SinkEventPage {
-  items: SinkEvent[];
-  nextCursor: string | null;
 }

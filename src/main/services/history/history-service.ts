@@ -5,7 +5,8 @@
 // refuses (a bad date, a foreign cursor) is the caller's mistake and is said as such.
 import { ApiError } from '../../../shared/api/envelope';
 import type { GatewayCounters, HistoryFilter, LatencyBucket } from '../../../shared/api/models';
-import type { BulkPlan, Facets, SinkEventPage, TrafficRow } from '../../../shared/api/models-traffic';
+import type { BulkPlan, Facets, SinkEventPage } from '../../../shared/api/models-traffic';
+import type { TrafficRow } from '../../../shared/api/models-execution';
 import { exportToText, type RecordingHistory } from '../../history/model/history-store';
 import type { ExecutionDetail } from '../../history/model/executions';
 import type { ExecutionFilter } from '../../history/model/filters';
@@ -44,7 +45,8 @@ export class HistoryService {
   /** Newest first, keyset-paginated; one index walk per page (no count), each row with its badges. */
   async page(filter: HistoryFilter, cursor: string | undefined, limit: number): Promise<{ items: TrafficRow[]; nextCursor: string | null }> {
     const page = await guard(() => this.history.listExecutions(toStoreFilter(filter), { cursor: cursor ?? null, limit }));
-    const items = page.items as TrafficRow[];
+    // The rows are the engine's summaries; the badges are set on them below.
+    const items: TrafficRow[] = page.items;
     const ids = items.map((i) => i.id);
     const [shadow, toolErrors] = await Promise.all([this.history.shadowIds(ids), this.history.toolErrorIds(ids)]);
     const shadowSet = new Set(shadow);
@@ -101,7 +103,7 @@ export class HistoryService {
 
   async sinkEvents(q: SinkQuery): Promise<SinkEventPage> {
     const { cursor, limit, ...filter } = q;
-    return (await guard(() => this.history.listSinkEvents(filter, { cursor: cursor ?? null, limit }))) as SinkEventPage;
+    return guard(() => this.history.listSinkEvents(filter, { cursor: cursor ?? null, limit }));
   }
 
   /** Ids of the newest `max` matching executions that are not replays themselves. */

@@ -2,7 +2,7 @@
 // it: a sampling reply becomes a CreateMessageResult; an accepted form elicitation's content is checked
 // against the request's own requestedSchema (a zod schema built from it), so a server never receives
 // content its schema refuses. A refusal becomes a JSON-RPC error.
-import { ProtocolError } from '@modelcontextprotocol/client';
+import { ProtocolError, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { ApiError } from '../../../../shared/api/envelope';
 import type { ServerRequestAnswer, ServerRequestMethod } from '../../../../shared/api/models-client-requests';
@@ -12,11 +12,21 @@ const USER_REJECTED = -1;
 
 type Schema = Record<string, unknown>;
 
-export function resultFor(method: ServerRequestMethod, params: Record<string, unknown>, answer: ServerRequestAnswer): Record<string, unknown> {
-  if (answer.kind === 'reject') {
-    throw new ProtocolError(USER_REJECTED, answer.message || `The user rejected this ${method} request in the Interceptor Console.`);
-  }
-  if (method === 'sampling/createMessage') {
+/** The result the SDK sends back for each server→client request the user answers. */
+export interface ServerRequestResults {
+  'sampling/createMessage': CreateMessageResult;
+  'elicitation/create': ElicitResult;
+}
+
+/** Elicitation content as the spec allows it: flat primitive fields (see contentSchema). */
+type ElicitContent = NonNullable<ElicitResult['content']>;
+
+// One builder per method, typed by the map above: resultFor picks the builder of its method, and
+// TypeScript follows the method into the result type (no cast between the answer and the SDK).
+const builders: {
+  [M in ServerRequestMethod]: (params: Record<string, unknown>, answer: Exclude<ServerRequestAnswer, { kind: 'reject' }>) => ServerRequestResults[M];
+} = {
+  'sampling/createMessage': (_params, answer) => {
     if (answer.kind !== 'sampling')
       throw new ApiError('invalid_input', `A sampling request takes a sampling reply (model, role, text) or a rejection, not an ${answer.kind} answer.`);
     return {
@@ -25,18 +35,27 @@ export function resultFor(method: ServerRequestMethod, params: Record<string, un
       content: { type: 'text', text: answer.text },
       ...(answer.stopReason ? { stopReason: answer.stopReason } : {}),
     };
+  },
+  'elicitation/create': (params, answer) => {
+    if (answer.kind !== 'elicitation')
+      throw new ApiError('invalid_input', `An elicitation request takes accept, decline or cancel, not a ${answer.kind} answer.`);
+    if (answer.action !== 'accept') return { action: answer.action };
+    if (params.mode === 'url') return { action: 'accept' };
+    const schema = contentSchema((params.requestedSchema ?? {}) as Schema);
+    const parsed = schema.safeParse(answer.content ?? {});
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'content'}: ${i.message}`).join('; ');
+      throw new ApiError('invalid_input', `The answer does not fit the server's requested schema: ${problems}`);
+    }
+    return { action: 'accept', content: parsed.data };
+  },
+};
+
+export function resultFor<M extends ServerRequestMethod>(method: M, params: Record<string, unknown>, answer: ServerRequestAnswer): ServerRequestResults[M] {
+  if (answer.kind === 'reject') {
+    throw new ProtocolError(USER_REJECTED, answer.message || `The user rejected this ${method} request in the Interceptor Console.`);
   }
-  if (answer.kind !== 'elicitation')
-    throw new ApiError('invalid_input', `An elicitation request takes accept, decline or cancel, not a ${answer.kind} answer.`);
-  if (answer.action !== 'accept') return { action: answer.action };
-  if (params.mode === 'url') return { action: 'accept' };
-  const schema = contentSchema((params.requestedSchema ?? {}) as Schema);
-  const parsed = schema.safeParse(answer.content ?? {});
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'content'}: ${i.message}`).join('; ');
-    throw new ApiError('invalid_input', `The answer does not fit the server's requested schema: ${problems}`);
-  }
-  return { action: 'accept', content: parsed.data };
+  return builders[method](params, answer);
 }
 
 /**
@@ -44,7 +63,7 @@ export function resultFor(method: ServerRequestMethod, params: Record<string, un
  * (string with format/length, number, integer, boolean, single-select enum by `enum` or `oneOf` consts,
  * multi-select arrays of those), required ones required, unknown keys refused.
  */
-export function contentSchema(requested: Schema): z.ZodType<Record<string, unknown>> {
+export function contentSchema(requested: Schema): z.ZodType<ElicitContent> {
   const properties = (requested.properties ?? {}) as Record<string, Schema>;
   const required = new Set(Array.isArray(requested.required) ? (requested.required as string[]) : []);
   const shape: Record<string, z.ZodType> = {};
@@ -52,7 +71,8 @@ export function contentSchema(requested: Schema): z.ZodType<Record<string, unkno
     const one = fieldSchema(field);
     shape[key] = required.has(key) ? one : one.optional();
   }
-  return z.strictObject(shape) as unknown as z.ZodType<Record<string, unknown>>;
+  // fieldSchema builds only the primitive fields ElicitContent allows; the shape is built at run time.
+  return z.strictObject(shape) as unknown as z.ZodType<ElicitContent>;
 }
 
 /** The values of a single-select enum: `enum`, or the `const` of each `oneOf`/`anyOf` alternative. */

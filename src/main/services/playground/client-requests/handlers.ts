@@ -27,13 +27,11 @@ export interface ServerRequestSession {
 export function installServerRequestHandlers(client: Client, pending: PendingServerRequests, session: () => ServerRequestSession): void {
   client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
     const s = session();
-    const result = await pending.wait(s.sessionId, 'sampling/createMessage', plain(request.params), s.answerTimeoutMs, ctx.mcpReq.signal);
-    return result as never;
+    return pending.wait(s.sessionId, 'sampling/createMessage', plain(request.params), s.answerTimeoutMs, ctx.mcpReq.signal);
   });
   client.setRequestHandler('elicitation/create', async (request, ctx) => {
     const s = session();
-    const result = await pending.wait(s.sessionId, 'elicitation/create', plain(request.params), s.answerTimeoutMs, ctx.mcpReq.signal);
-    return result as never;
+    return pending.wait(s.sessionId, 'elicitation/create', plain(request.params), s.answerTimeoutMs, ctx.mcpReq.signal);
   });
   client.setRequestHandler('roots/list', () => {
     const s = session();

@@ -6,11 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { ApiError } from '../../../../shared/api/envelope';
 import type { PendingServerRequest, ServerRequestAnswer, ServerRequestMethod } from '../../../../shared/api/models-client-requests';
-import { resultFor } from './answers';
+import { resultFor, type ServerRequestResults } from './answers';
 
 interface Waiting {
   info: PendingServerRequest;
-  resolve(result: Record<string, unknown>): void;
+  /** Builds the result from the answer (throws ApiError when it does not fit) and returns how to deliver it. */
+  resolveWith(answer: ServerRequestAnswer): () => void;
   reject(error: Error): void;
   /** Undoes the timer and the cancellation listener. */
   settle(): void;
@@ -25,13 +26,13 @@ export class PendingServerRequests {
    * Holds a request until the user answers. `signal` is the SDK's: it aborts when the server sends
    * notifications/cancelled (or the connection closes), and the request then leaves the list.
    */
-  wait(
+  wait<M extends ServerRequestMethod>(
     sessionId: string,
-    method: ServerRequestMethod,
+    method: M,
     params: Record<string, unknown>,
     timeoutMs: number,
     signal: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<ServerRequestResults[M]> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(new Error(`the server cancelled ${method} before it was shown`));
       const now = Date.now();
@@ -58,7 +59,11 @@ export class PendingServerRequests {
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(id, {
         info,
-        resolve,
+        // Built here, where the method's result type is known, so the SDK gets its own result type.
+        resolveWith: (answer) => {
+          const result = resultFor(method, params, answer);
+          return () => resolve(result);
+        },
         reject,
         settle: () => {
           clearTimeout(timer);
@@ -82,8 +87,7 @@ export class PendingServerRequests {
     }
     let outcome: () => void;
     try {
-      const result = resultFor(w.info.method, w.info.params, answer);
-      outcome = () => w.resolve(result);
+      outcome = w.resolveWith(answer);
     } catch (err) {
       if (err instanceof ApiError) throw err;
       // A rejection: the server gets this error.

@@ -7,8 +7,10 @@ import { useApi } from '../../api/context';
 import type { ProcedureOutput } from '../../../../shared/api/procedures';
 import type { ChainDiscovery } from '../../../../shared/api/models-chain';
 import type { OrderedInterceptorView } from '../../../../shared/api/chain-order';
+import type { Phase } from '../../../../shared/protocol/constants';
 
-export type Phase = 'request' | 'response';
+// One definition (the protocol's), re-exported for the screens that import it from here.
+export type { Phase };
 
 /** One entry of `chain.order`: an interceptor as the engine plans it, or skipped with the reason. */
 export type OrderedEntry = OrderedInterceptorView;

@@ -2,8 +2,10 @@
 // Simulation), and which event and phase the payload is for (Invoke, Dry-run). Each renders bare
 // fields, so the tab lays them out in its own row or grid.
 import type { DiscoveredDescriptor, InterceptorChoice } from './invoke/useInterceptors';
+import type { Phase } from '../../../../shared/protocol/constants';
 
-export type Phase = 'request' | 'response';
+// One definition (the protocol's), re-exported for the screens that import it from here.
+export type { Phase };
 
 export function InterceptorPicker(props: {
   choice: InterceptorChoice;

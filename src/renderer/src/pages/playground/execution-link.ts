@@ -4,8 +4,10 @@
 // The router only reads the first segment, so these need no route of their own.
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../../../../shared/api/client';
+import type { Phase } from '../../../../shared/protocol/constants';
 
-export type Phase = 'request' | 'response';
+// One definition (the protocol's), re-exported for the screens that import it from here.
+export type { Phase };
 
 export interface PayloadSeed {
   /** Changes with every link followed, so the same execution can be loaded twice. */
@@ -40,13 +42,13 @@ export function useExecutionLink(api: ApiClient) {
       // Back to the plain route, so a reload does not re-apply the link over the user's edits.
       history.replaceState(null, '', '#/playground');
       try {
-        const detail = (await api.call('history.detail', { executionId: link.executionId })) as Record<string, unknown>;
+        const detail = await api.call('history.detail', { executionId: link.executionId });
         const payload = link.phase === 'request' ? detail.requestReceived : detail.responseReceived;
         if (payload === undefined) throw new Error(`Execution ${link.executionId} has no recorded ${link.phase} payload.`);
         setError(undefined);
         setSeed({
           tab: link.tab,
-          seed: { nonce: Date.now(), executionId: link.executionId, gateway: String(detail.gateway), event: String(detail.event), phase: link.phase, payload },
+          seed: { nonce: Date.now(), executionId: link.executionId, gateway: detail.gateway, event: detail.event, phase: link.phase, payload },
         });
       } catch (err) {
         setError(err);

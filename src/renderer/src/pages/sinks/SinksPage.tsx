@@ -1,7 +1,7 @@
 // Sinks: every event a sink interceptor handled, newest first, filtered by interceptor, event, phase,
 // recorded or not, gateway and time (all by the store), each linked to its execution in Traffic.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { SinkEventRow } from '../../../../shared/api/models-traffic';
+import type { SinkEvent } from '../../../../shared/api/models-traffic';
 import { useApi, useApiQuery } from '../../api/context';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { WindowedTable } from '../../components/WindowedTable';
@@ -32,7 +32,7 @@ export function SinksPage() {
   const api = useApi();
   const [filter, setFilter] = useState<SinkFilter>({});
   const [range, setRange] = useState(0);
-  const [items, setItems] = useState<SinkEventRow[]>([]);
+  const [items, setItems] = useState<SinkEvent[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
@@ -210,7 +210,7 @@ export function SinksPage() {
   );
 }
 
-function metrics(s: SinkEventRow): string {
+function metrics(s: SinkEvent): string {
   return s.metrics
     ? Object.entries(s.metrics)
         .map(([k, v]) => `${k}=${v}`)
@@ -218,7 +218,7 @@ function metrics(s: SinkEventRow): string {
     : '';
 }
 
-function errorOf(s: SinkEventRow): string {
+function errorOf(s: SinkEvent): string {
   const e = s.error as { message?: string } | undefined;
   return e?.message ?? (e ? JSON.stringify(e) : '');
 }

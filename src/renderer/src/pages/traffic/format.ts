@@ -1,5 +1,5 @@
 // How the Traffic and Sinks screens write times, durations and outcomes.
-import type { TrafficRow } from '../../../../shared/api/models-traffic';
+import type { TrafficRow } from '../../../../shared/api/models-execution';
 
 // Times are written by the renderer's one time formatter (time-format.ts); re-exported for these screens.
 export { clockTime } from '../../time-format';

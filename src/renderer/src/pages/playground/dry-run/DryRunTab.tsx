@@ -53,7 +53,7 @@ export function DryRunTab({ gateway, seed }: { gateway: GatewayInfo; seed?: Payl
         payload: parsed.value,
         ...(principal.trim() ? { context: { principal: { type: 'user' as const, id: principal.trim() } } } : {}),
       });
-      setTrace(out as unknown as ChainTrace);
+      setTrace(out);
     } catch (err) {
       setError(err);
       setTrace(undefined);

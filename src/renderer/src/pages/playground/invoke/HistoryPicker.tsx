@@ -20,7 +20,7 @@ export function HistoryPicker(props: {
   const pick = async (id: string) => {
     setError(undefined);
     try {
-      const detail = (await api.call('history.detail', { executionId: id })) as Record<string, unknown>;
+      const detail = await api.call('history.detail', { executionId: id });
       const payload = props.phase === 'request' ? detail.requestReceived : detail.responseReceived;
       if (payload === undefined) throw new Error(`Execution ${id} has no recorded ${props.phase === 'request' ? 'request' : 'response'} payload.`);
       props.onPick(payload, id);

@@ -14,8 +14,8 @@ export function CompareView({ a, b, onBack }: { a: string; b: string; onBack(): 
   const qa = useApiQuery('history.detail', { executionId: a }, ['replays']);
   const qb = useApiQuery('history.detail', { executionId: b }, ['replays']);
   const [allSteps, setAllSteps] = useState(false);
-  const ea = qa.data as ExecutionDetailData | undefined;
-  const eb = qb.data as ExecutionDetailData | undefined;
+  const ea = qa.data;
+  const eb = qb.data;
   const cmp = ea && eb ? compareExecutions(ea, eb) : undefined;
   const steps = cmp ? cmp.steps.filter((s) => allSteps || s.changed) : [];
   const answer = (e: ExecutionDetailData) => (e.errorReturned ? { error: e.errorReturned } : e.responseReturned);

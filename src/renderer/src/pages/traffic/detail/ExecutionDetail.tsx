@@ -39,7 +39,7 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
   const q = useApiQuery('history.detail', { executionId: id }, ['replays']);
   const [tab, setTab] = useState<Tab>('trace');
   const [copied, setCopied] = useState(false);
-  const e = q.data as ExecutionDetailData | undefined;
+  const e = q.data;
 
   return (
     <aside className="detail-pane" aria-label="Execution detail">

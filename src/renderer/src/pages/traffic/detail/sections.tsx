@@ -1,19 +1,13 @@
 // Parts of an execution's detail: why it was blocked, its payloads as received and as forwarded, its
 // sink events, and the JSON-RPC messages of the exchange.
-import type { ExecutionRecord } from '../../../../../shared/trace/execution';
-import type { SinkEventRow } from '../../../../../shared/api/models-traffic';
+import type { ExecutionDetail } from '../../../../../shared/api/models-execution';
 import { CodeBlock } from '../../../components/CodeBlock';
 import { JsonDiff } from '../../../components/diff/JsonDiff';
 import { stableKey } from '../../../components/diff/json-diff';
 import { clockTime, pretty } from '../format';
 
-export type ExecutionDetailData = ExecutionRecord & {
-  sinkEvents: SinkEventRow[];
-  replayedBy: string[];
-  /** The host whose gateway recorded it (shared PostgreSQL histories). */
-  host?: string;
-  session?: { clientInfo?: { name: string; version?: string }; principal?: { type: string; id?: string }; protocolVersion?: string };
-};
+/** What history.detail returns; named apart from the ExecutionDetail component that shows it. */
+export type ExecutionDetailData = ExecutionDetail;
 
 /** One sentence: which interceptor blocked it, in which phase, and why. */
 export function BlockSentence({ e }: { e: ExecutionDetailData }) {

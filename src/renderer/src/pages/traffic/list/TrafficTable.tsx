@@ -3,7 +3,7 @@
 // and updates rows every frame, so a row is cheap: its text is formatted once per row object, its handlers
 // are the table's (one pair, shared by every row), and it has as few elements as its cells need.
 import { forwardRef, memo, useCallback, useRef, type ChangeEvent, type MouseEvent } from 'react';
-import type { TrafficRow } from '../../../../../shared/api/models-traffic';
+import type { TrafficRow } from '../../../../../shared/api/models-execution';
 import type { VirtualListHandle } from '../../../components/VirtualList';
 import { WindowedTable, type TableColumn } from '../../../components/WindowedTable';
 import { blocker, clockTime, duration, OUTCOME_LABEL, TOOL_ERROR_TITLE } from '../format';

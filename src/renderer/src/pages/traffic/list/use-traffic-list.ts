@@ -1,7 +1,7 @@
 // The Traffic table's data: the store's keyset pages of executions for a filter, live (live-list/).
 import { useCallback } from 'react';
 import type { HistoryFilter } from '../../../../../shared/api/models';
-import type { TrafficRow } from '../../../../../shared/api/models-traffic';
+import type { TrafficRow } from '../../../../../shared/api/models-execution';
 import type { ApiEvent } from '../../../../../shared/api/events';
 import { useApi } from '../../../api/context';
 import { useLiveKeysetList, type LiveKeysetList } from '../../../live-list/use-live-keyset-list';
@@ -20,7 +20,7 @@ export function useTrafficList(filter: HistoryFilter, paused: boolean, onPrepend
   const fetchPage = useCallback(
     async (f: HistoryFilter, limit: number, cursor?: string) => {
       const page = await api.call('history.query', { filter: f, limit, ...(cursor ? { cursor } : {}) });
-      return { items: page.items as TrafficRow[], nextCursor: page.nextCursor };
+      return { items: page.items, nextCursor: page.nextCursor };
     },
     [api],
   );
