@@ -1,6 +1,7 @@
 // The strict contract schemas of the richest outputs (an execution's detail, a replay, a dry run's trace,
 // sink events) accept what a real gateway records: server-everything over stdio behind the sample
-// interceptors (a stdio server), recording into a real SQLite file, driven by a real MCP client. Every
+// interceptors (a stdio server), recording into a real SQLite file and into a real PostgreSQL (a throwaway
+// cluster: that engine hands back the stored JSON as it is), driven by a real MCP client. Every
 // kind of execution the screens show goes through the validating dispatcher (which answers invalid_output
 // when a handler's value breaks its schema): allowed, blocked, mutated, an error answer, a call without
 // params, and a call paused at two breakpoints (one edited, one continued).
@@ -16,17 +17,24 @@ import { InterceptorServerPool } from '../../src/main/services/pool/pool';
 import { PoolChainService } from '../../src/main/services/pool/chain-service';
 import { silentLogger } from '../../src/main/services/environment';
 import { SqliteHistory } from '../../src/main/history/sqlite';
+import { PgHistory } from '../../src/main/history/postgres';
+import { postgresUnavailable, startPostgres, type PostgresCluster } from '../fixtures/postgres-cluster';
 import type { AppCore } from '../../src/main/services/app-core';
 import { dispatcherCalls } from './dispatch';
 import { tempDir, testCore } from './helpers';
 import { connectHttpClient } from './mcp-client';
 import { cliPath, everythingBackend, waitFor } from '../gateway/helpers';
 
-describe('strict API outputs over a real gateway and store', { timeout: 120_000 }, () => {
+const noPostgres = postgresUnavailable();
+if (noPostgres) console.warn(`SKIPPED the PostgreSQL half of the strict-output tests: ${noPostgres}`);
+const engines: ('sqlite' | 'postgres')[] = noPostgres ? ['sqlite'] : ['sqlite', 'postgres'];
+
+describe.each(engines)('strict API outputs over a real gateway and store (%s)', { timeout: 120_000 }, (engine) => {
   const t = tempDir('ic-strict-');
   let core: AppCore;
   let client: Client;
-  let history: SqliteHistory;
+  let history: SqliteHistory | PgHistory;
+  let cluster: PostgresCluster | undefined;
   const events: ApiEvent[] = [];
   const { call } = dispatcherCalls(() => core);
 
@@ -43,7 +51,8 @@ describe('strict API outputs over a real gateway and store', { timeout: 120_000 
   }
 
   beforeAll(async () => {
-    history = SqliteHistory.open(join(t.dir, 'history.db'));
+    if (engine === 'postgres') cluster = await startPostgres();
+    history = cluster ? await PgHistory.openRecording(cluster.url) : SqliteHistory.open(join(t.dir, 'history.db'));
     // The interceptor-server pool and chain engine too: chain.dryRun runs on them.
     const pool = new InterceptorServerPool(silentLogger);
     core = testCore(t.dir, { runtimeFactory: gatewayRuntimeFactory, history, pool, chain: new PoolChainService(pool) });
@@ -83,6 +92,7 @@ describe('strict API outputs over a real gateway and store', { timeout: 120_000 
   afterAll(async () => {
     await client?.close();
     await core?.shutdown();
+    cluster?.stop();
     t.cleanup();
   });
 
