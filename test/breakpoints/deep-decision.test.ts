@@ -4,9 +4,8 @@
 // must be answered and recorded exactly once. Real parts: the built CLI gateway with its HTTP listener and
 // control endpoint, server-everything, an SDK client, the SQLite history file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControlledGateway, toolCallRecords, type ControlledGateway } from './headless-helpers';
+import { nextPaused, startControlledGateway, toolCallRecords, type ControlledGateway } from './headless-helpers';
 import { text } from './helpers';
-import { waitFor } from '../support/wait-for';
 
 const DEPTH = 5_000;
 
@@ -40,16 +39,7 @@ describe('a decision nested too deeply, through the control endpoint', { timeout
       const call = g.client
         .callTool({ name: 'echo', arguments: { message: `deep-${kind}` } }, { timeout: 60_000 })
         .catch((e: Error) => ({ content: [{ text: `client error: ${e.message}` }] }));
-      // Polled, as a controller without the event stream does.
-      const open: { id: string; executionId: string }[] = await waitFor(
-        async () => {
-          const now = await paused();
-          return now.length > 0 ? now : undefined;
-        },
-        20_000,
-        'a pause',
-        50,
-      );
+      const open = await nextPaused<{ id: string; executionId: string }>(g);
       expect(open).toHaveLength(1);
       const res = await fetch(`${g.control}/paused/${open[0]!.id}`, { method: 'POST', headers: g.auth, body });
       expect(res.status).toBe(400);

@@ -52,3 +52,19 @@ export function toolCallRecords(db: string): ExecutionRecord[] {
     store.close();
   }
 }
+
+/**
+ * The calls paused at the control endpoint once at least one is, polled as a controller without the event
+ * stream does.
+ */
+export async function nextPaused<T extends { id: string }>(g: ControlledGateway): Promise<T[]> {
+  return waitFor(
+    async () => {
+      const now = (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as T[];
+      return now.length > 0 ? now : undefined;
+    },
+    20_000,
+    'a pause',
+    50,
+  );
+}

@@ -9,7 +9,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/client';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { chaosDir, GatewayProcess } from '../chaos/harness';
 import { everythingBackend } from '../gateway/helpers';
-import { startControlledGateway, toolCallRecords, type ControlledGateway } from './headless-helpers';
+import { nextPaused, startControlledGateway, toolCallRecords, type ControlledGateway } from './headless-helpers';
 import { text } from './helpers';
 import { waitFor } from '../support/wait-for';
 
@@ -24,15 +24,7 @@ describe('pause timeouts in a headless gateway', { timeout: 150_000 }, () => {
   const paused = async () =>
     (await (await fetch(`${g.control}/paused`, { headers: g.auth })).json()) as { id: string; timeoutMs: number; pausedAt: string; deadline: string }[];
   const nextPause = async () => {
-    const open = await waitFor(
-      async () => {
-        const now = await paused();
-        return now.length > 0 ? now : undefined;
-      },
-      20_000,
-      'a pause',
-      50,
-    );
+    const open = await nextPaused<Awaited<ReturnType<typeof paused>>[number]>(g);
     expect(open, 'a pause').toHaveLength(1);
     return open[0]!;
   };
