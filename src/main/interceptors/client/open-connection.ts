@@ -11,6 +11,7 @@ import type { ConnectionConfig } from './connection';
 import { ConnectionHealth, type HealthOptions } from './health';
 import { withDeadline } from './invoke-wire';
 import { watchProcessExit, type ProcessExit } from './process-exit';
+import { coalesceWrites } from '../coalesce-writes';
 import type { TextTail } from './status';
 import { tapTransport, type WireTap } from './wire-tap';
 
@@ -59,7 +60,11 @@ export async function openConnection(attempt: OpenAttempt): Promise<Connection> 
   let exit: (() => ProcessExit | undefined) | undefined;
   try {
     transport = await buildTransport(attempt);
-    if (transport instanceof StdioClientTransport) exit = watchProcessExit(transport);
+    if (transport instanceof StdioClientTransport) {
+      const child = watchProcessExit(transport);
+      exit = child.exit;
+      coalesceWrites(transport, child.stdin);
+    }
   } catch (err) {
     throw new Error(describeConnectFailure(attempt, err as Error, 0));
   }
