@@ -74,6 +74,11 @@ describe.skipIf(pgSkip !== undefined || !haveChromium)('Settings switches the hi
     await go('#/settings', 'Settings');
     await data().getByRole('button', { name: 'Switch back to the local SQLite file' }).click();
     await expect.poll(() => data().getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Switched: this console now uses .*history\.db/);
+    // The Data facts follow the switch back (a user saw postgres:// there after switching back).
+    await expect.poll(() => data().locator('dd.mono').nth(1).textContent(), { timeout: 20_000 }).toMatch(/history\.db$/);
+    await go('#/traffic', 'Traffic');
+    await go('#/settings', 'Settings');
+    await expect.poll(() => data().locator('dd.mono').nth(1).textContent(), { timeout: 20_000 }).toMatch(/history\.db$/);
     await go('#/traffic', 'Traffic');
     await expect.poll(gatewaysShown, { timeout: 30_000 }).toEqual(['local-gw', 'local-gw']);
 
