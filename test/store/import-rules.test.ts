@@ -72,7 +72,7 @@ describe('import through the store', () => {
     expect(exported).toContain('"[redacted] #1":{"type":"user","id":"alice"}');
   });
 
-  it('refuses a startedAt that is not a date and negative durations, naming the line and importing nothing', () => {
+  it('refuses a startedAt that is not a date, negative durations and what the API could not hand out, naming the line and importing nothing', () => {
     const good = exportWithSecrets().trimEnd().split('\n');
     const cases: [string, (e: Record<string, unknown>) => void, RegExp][] = [
       ['startedAt', (e) => (e.startedAt = 'not-a-date'), /^line 4: execution\.startedAt: must be a date and time .*got "not-a-date"/],
@@ -92,6 +92,18 @@ describe('import through the store', () => {
         (e) => ((e.requestTrace as Record<string, unknown>).startedAt = 'yesterday'),
         /^line 4: execution\.requestTrace\.startedAt: must be a date/,
       ],
+      // What the API's strict schemas refuse is refused here too (the detail of such an execution could not be read).
+      [
+        'step outcome',
+        (e) => ((e.requestTrace as { steps: Record<string, unknown>[] }).steps[0]!.outcome = 'maybe'),
+        /^line 4: execution\.requestTrace\.steps\.0\.outcome: Invalid option/,
+      ],
+      [
+        'trace without its validation summary',
+        (e) => delete (e.requestTrace as Record<string, unknown>).validationSummary,
+        /^line 4: execution\.requestTrace\.validationSummary: /,
+      ],
+      ['errorReturned code', (e) => (e.errorReturned = { code: 'x', message: 'm' }), /^line 4: execution\.errorReturned\.code: /],
     ];
     for (const [what, spoil, message] of cases) {
       const bad = makeExecution() as unknown as Record<string, unknown>;
