@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromiumAvailable, root } from './harness';
 import { openConsole, type ConsoleSession } from './support/console-session';
+import { openClientTab, pressConnect } from './support/client-tab';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED client OAuth browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -27,8 +28,6 @@ describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the br
     url = line.replace(/^listening /, '');
     session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
     ({ page } = session);
-    await page.evaluate(() => (location.hash = '#/playground'));
-    await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor({ timeout: 60_000 });
   }, 180_000);
 
   afterAll(async () => {
@@ -37,11 +36,9 @@ describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the br
   });
 
   it('shows the authorization link, opens it, and connects once the browser comes back', async () => {
-    await page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name: 'Client' }).click();
-    await page.getByRole('radiogroup', { name: 'Connect to' }).getByText('A URL (Streamable HTTP)').click();
-    await page.getByLabel('Server URL').fill(url);
+    await openClientTab(page);
     const popup = page.context().waitForEvent('page', { timeout: 30_000 });
-    await page.getByRole('button', { name: /^(Connect|Reconnect)$/ }).click();
+    await pressConnect(page, { kind: 'http', url });
 
     const prompt = page.getByRole('region', { name: 'Authorize in your browser' });
     await prompt.waitFor({ timeout: 30_000 });

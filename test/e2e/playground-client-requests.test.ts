@@ -12,6 +12,7 @@ import { serverEverythingEntry } from '../../src/main/services/examples';
 import { chromiumAvailable } from './harness';
 import type { PageApi } from './support/page-api';
 import { openConsole, type ConsoleSession } from './support/console-session';
+import { connectClientTab } from './support/client-tab';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED client-requests browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -43,10 +44,7 @@ describe.skipIf(!haveChromium)('Playground Client answers sampling, elicitation 
   beforeAll(async () => {
     session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
     ({ page, api } = session);
-    await page.evaluate(() => (location.hash = '#/playground'));
-    await page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name: 'Client' }).click();
-    await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await page.getByRole('status', { name: 'Client session' }).waitFor({ timeout: 30_000 });
+    await connectClientTab(page, { kind: 'gateway' });
   }, 180_000);
 
   afterAll(async () => {

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { serverEverythingEntry } from '../../src/main/services/examples';
 import { chromiumAvailable } from './harness';
 import { openConsole, type ConsoleSession } from './support/console-session';
+import { connectClientTab } from './support/client-tab';
 
 const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn('SKIPPED client template browser tests: /usr/bin/chromium is missing (apt-get install -y chromium; .ci/run does this).');
@@ -17,8 +18,6 @@ describe.skipIf(!haveChromium)('Playground Client: resource template form with c
   beforeAll(async () => {
     session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
     ({ page } = session);
-    await page.evaluate(() => (location.hash = '#/playground'));
-    await page.getByRole('heading', { name: 'Playground', level: 1 }).waitFor({ timeout: 60_000 });
   }, 180_000);
 
   afterAll(async () => {
@@ -26,11 +25,7 @@ describe.skipIf(!haveChromium)('Playground Client: resource template form with c
   });
 
   it('suggests values for a template variable as it is typed and reads the URI they fill', async () => {
-    await page.getByRole('tablist', { name: 'Playground' }).getByRole('tab', { name: 'Client' }).click();
-    await page.getByRole('radiogroup', { name: 'Connect to' }).getByText('A command (stdio)').click();
-    await page.getByLabel('Server command').fill(`"${process.execPath}" "${serverEverythingEntry()!}" stdio`);
-    await page.getByRole('button', { name: /^(Connect|Reconnect)$/ }).click();
-    await expect.poll(() => page.getByRole('status', { name: 'Client session' }).textContent(), { timeout: 30_000 }).toContain('server-everything');
+    await connectClientTab(page, { kind: 'stdio', command: `"${process.execPath}" "${serverEverythingEntry()!}" stdio` }, 'server-everything');
 
     await page.getByRole('tablist', { name: 'Catalog sections' }).getByRole('tab', { name: 'Templates' }).click();
     await page.getByRole('button', { name: 'Templates: Dynamic Text Resource' }).click();

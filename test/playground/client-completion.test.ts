@@ -1,35 +1,20 @@
 // completion/complete from the built-in client for a resource template's URI variable (ref/resource),
 // against a real server-everything over stdio, through the validating dispatcher as the renderer calls it;
 // and the input's one-of rule (a prompt argument or a template variable, exactly one).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEnvironment, realPorts } from '../../src/main/services/bootstrap';
-import { createAppCore, type AppCore } from '../../src/main/services/app-core';
-import { silentLogger } from '../../src/main/services/environment';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { serverEverythingEntry } from '../../src/main/services/examples';
-import { dispatcherCalls } from '../app/dispatch';
-import { repoRoot, tempDir } from '../app/helpers';
+import { useClientCore } from './support/client-core';
 
-let core: AppCore;
-let cleanup: () => void;
 let sessionId: string;
-const { call, fails } = dispatcherCalls(() => core);
+const { call, fails } = useClientCore('ic-client-completion-');
 const everythingCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(serverEverythingEntry()!)} stdio`;
 // server-everything completes {resourceId} of its dynamic templates: a positive integer is suggested back, anything else is not.
 const TEXT_TEMPLATE = 'demo://resource/dynamic/text/{resourceId}';
 
+// Runs after the core has started (the fixture's beforeAll is registered first).
 beforeAll(async () => {
-  const t = tempDir('ic-client-completion-');
-  cleanup = t.cleanup;
-  const env = buildEnvironment({ mode: 'test', packageRoot: repoRoot, dataDir: t.dir, logger: silentLogger });
-  core = createAppCore(env, await realPorts(env));
-  await core.start({ demo: false });
   ({ sessionId } = await call<{ sessionId: string }>('client.connect', { target: { kind: 'stdio', command: everythingCommand } }));
 }, 60_000);
-
-afterAll(async () => {
-  await core?.shutdown();
-  cleanup?.();
-});
 
 describe('completion of a resource template variable (ref/resource)', { timeout: 60_000 }, () => {
   it("asks the server for a listed template's variable and returns its suggestions", async () => {

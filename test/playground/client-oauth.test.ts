@@ -5,22 +5,21 @@
 // loopback callback), and the connect completes with a token the server accepts. A callback with another
 // state, nobody coming back in time, a cancel, and a server without OAuth metadata or with invalid metadata
 // each fail with a message saying why.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { buildEnvironment, realPorts } from '../../src/main/services/bootstrap';
-import { createAppCore, type AppCore } from '../../src/main/services/app-core';
-import { silentLogger } from '../../src/main/services/environment';
 import type { ClientAuthorization } from '../../src/shared/api/models-client-oauth';
-import { dispatcherCalls } from '../app/dispatch';
-import { repoRoot, tempDir } from '../app/helpers';
+import { repoRoot } from '../app/helpers';
+import { useClientCore } from './support/client-core';
 
-let core: AppCore;
-let cleanup: () => void;
 const servers: ChildProcess[] = [];
-const { call } = dispatcherCalls(() => core);
+// Registered before the core's hooks, so it runs after the core has shut down (after-hooks run in reverse).
+afterAll(() => {
+  for (const s of servers) s.kill();
+});
+const { core, call } = useClientCore('ic-client-oauth-');
 
 /** Starts the fixture; resolves with its MCP endpoint once it listens. */
 async function startServer(...args: string[]): Promise<string> {
@@ -42,7 +41,7 @@ function waitingAuthorization(): Promise<ClientAuthorization> {
         resolve(first);
       }
     };
-    const off = core.onEvent((e) => {
+    const off = core().onEvent((e) => {
       if (e.type === 'client.authorizations') check().catch(reject);
     });
     check().catch(reject);
@@ -63,20 +62,6 @@ function settle<T>(p: Promise<T>): Promise<{ value?: T; error?: Error }> {
     (error: Error) => ({ error }),
   );
 }
-
-beforeAll(async () => {
-  const t = tempDir('ic-client-oauth-');
-  cleanup = t.cleanup;
-  const env = buildEnvironment({ mode: 'test', packageRoot: repoRoot, dataDir: t.dir, logger: silentLogger });
-  core = createAppCore(env, await realPorts(env));
-  await core.start({ demo: false });
-}, 60_000);
-
-afterAll(async () => {
-  await core?.shutdown();
-  for (const s of servers) s.kill();
-  cleanup?.();
-});
 
 describe('the built-in client authorizes with OAuth an HTTP server that answers 401', { timeout: 60_000 }, () => {
   it('shows the authorization URL, takes the callback on 127.0.0.1, exchanges the code and connects', async () => {
@@ -113,7 +98,7 @@ describe('the built-in client authorizes with OAuth an HTTP server that answers 
 
     // A token the server stops accepting: the call says to connect again (no callback is listening any more).
     await call('client.callTool', { sessionId: session!.sessionId, name: 'revoke-tokens' });
-    const refused = await core.dispatcher.dispatch('client.callTool', { sessionId: session!.sessionId, name: 'whoami' });
+    const refused = await core().dispatcher.dispatch('client.callTool', { sessionId: session!.sessionId, name: 'whoami' });
     expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/no longer accepts this session's OAuth token.*connect again/) } });
     await call('client.disconnect', { sessionId: session!.sessionId });
   });

@@ -3,21 +3,16 @@
 // declares, sampling and elicitation requests waiting for an answer (checked before they go back), roots
 // with list_changed, a request answered with an error when nobody answers in time, and one the server
 // withdraws disappearing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { buildEnvironment, realPorts } from '../../src/main/services/bootstrap';
-import { createAppCore, type AppCore } from '../../src/main/services/app-core';
-import { silentLogger } from '../../src/main/services/environment';
 import { serverEverythingEntry } from '../../src/main/services/examples';
 import type { PendingServerRequest } from '../../src/shared/api/models-client-requests';
-import { dispatcherCalls } from '../app/dispatch';
-import { repoRoot, tempDir } from '../app/helpers';
+import { repoRoot } from '../app/helpers';
+import { useClientCore } from './support/client-core';
 
-let core: AppCore;
-let cleanup: () => void;
-const { call, fails } = dispatcherCalls(() => core);
+const { core, call, fails } = useClientCore('ic-client-requests-');
 const everything = serverEverythingEntry()!;
 const everythingCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(everything)} stdio`;
 const burstCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(repoRoot, 'test/playground/fixtures/burst-server.mjs'))}`;
@@ -39,25 +34,12 @@ function pendingUntil(sessionId: string, ok: (pending: PendingServerRequest[]) =
         resolve(pending);
       }
     };
-    const off = core.onEvent((e) => {
+    const off = core().onEvent((e) => {
       if (e.type === 'client.requests' && e.sessionId === sessionId) check().catch(reject);
     });
     check().catch(reject);
   });
 }
-
-beforeAll(async () => {
-  const t = tempDir('ic-client-requests-');
-  cleanup = t.cleanup;
-  const env = buildEnvironment({ mode: 'test', packageRoot: repoRoot, dataDir: t.dir, logger: silentLogger });
-  core = createAppCore(env, await realPorts(env));
-  await core.start({ demo: false });
-}, 60_000);
-
-afterAll(async () => {
-  await core?.shutdown();
-  cleanup?.();
-});
 
 describe('the built-in client speaks sampling, elicitation and roots', { timeout: 60_000 }, () => {
   it('declares them, so server-everything lists the tools that need them', async () => {
@@ -82,10 +64,10 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     const pong = await call<{ roundTripMs: number }>('client.ping', { sessionId });
     expect(pong.roundTripMs).toBeGreaterThan(0);
     expect(await call('client.setLogLevel', { sessionId, level: 'debug' })).toEqual({ level: 'debug' });
-    const bad = await core.dispatcher.dispatch('client.setLogLevel', { sessionId, level: 'loud' });
+    const bad = await core().dispatcher.dispatch('client.setLogLevel', { sessionId, level: 'loud' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     await call('client.disconnect', { sessionId });
-    expect(await core.dispatcher.dispatch('client.ping', { sessionId })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await core().dispatcher.dispatch('client.ping', { sessionId })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('keeps what the server sends on its own: the progress of a call; and subscribes to a resource', async () => {
@@ -207,7 +189,7 @@ describe('the built-in client speaks sampling, elicitation and roots', { timeout
     const listedBefore = (await call<Listed[]>('client.sessions')).find((s) => s.sessionId === sessionId)!.rootsListCount;
     expect(listedBefore).toBeGreaterThan(0);
     const reread = new Promise<void>((resolve) => {
-      const off = core.onEvent(async (e) => {
+      const off = core().onEvent(async (e) => {
         if (e.type !== 'client.requests' || e.sessionId !== sessionId) return;
         const s = (await call<Listed[]>('client.sessions')).find((x) => x.sessionId === sessionId);
         if (s && s.rootsListCount > listedBefore && s.rootsListedAt) {
