@@ -11,7 +11,6 @@ import type { ConnectionConfig } from './connection';
 import { ConnectionHealth, type HealthOptions } from './health';
 import { withDeadline } from './invoke-wire';
 import { watchProcessExit, type ProcessExit } from './process-exit';
-import { coalesceWrites } from '../coalesce-writes';
 import type { TextTail } from './status';
 import { tapTransport, type WireTap } from './wire-tap';
 
@@ -60,11 +59,7 @@ export async function openConnection(attempt: OpenAttempt): Promise<Connection> 
   let exit: (() => ProcessExit | undefined) | undefined;
   try {
     transport = await buildTransport(attempt);
-    if (transport instanceof StdioClientTransport) {
-      const child = watchProcessExit(transport);
-      exit = child.exit;
-      coalesceWrites(transport, child.stdin);
-    }
+    if (transport instanceof StdioClientTransport) exit = watchProcessExit(transport);
   } catch (err) {
     throw new Error(describeConnectFailure(attempt, err as Error, 0));
   }

@@ -3,7 +3,6 @@
 // while it restarts. The SDK's StdioClientTransport keeps its ChildProcess private and reports only
 // "Connection closed"; its start() is wrapped here to hold on to the child and read how it exited.
 import type { ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InvokeError } from '../server-handle';
 
@@ -13,11 +12,8 @@ export interface ProcessExit {
   signal: NodeJS.Signals | null;
 }
 
-/**
- * Returns a reader of the child's exit, known once the process has exited (undefined before), and of its
- * stdin (once started), which coalesce-writes.ts corks.
- */
-export function watchProcessExit(transport: StdioClientTransport): { exit: () => ProcessExit | undefined; stdin: () => Writable | null | undefined } {
+/** Returns a reader of the child's exit, known once the process has exited (undefined before). */
+export function watchProcessExit(transport: StdioClientTransport): () => ProcessExit | undefined {
   let child: ChildProcess | undefined;
   const start = transport.start.bind(transport);
   transport.start = async () => {
@@ -28,12 +24,9 @@ export function watchProcessExit(transport: StdioClientTransport): { exit: () =>
     if (candidate && typeof candidate === 'object' && 'exitCode' in candidate && 'signalCode' in candidate) child = candidate as ChildProcess;
     return started;
   };
-  return {
-    exit: () => {
-      if (!child || (child.exitCode === null && child.signalCode === null)) return undefined;
-      return { pid: child.pid, code: child.exitCode, signal: child.signalCode };
-    },
-    stdin: () => child?.stdin,
+  return () => {
+    if (!child || (child.exitCode === null && child.signalCode === null)) return undefined;
+    return { pid: child.pid, code: child.exitCode, signal: child.signalCode };
   };
 }
 

@@ -2,7 +2,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { InterceptorHost } from './host';
-import { coalesceWrites } from '../coalesce-writes';
 
 export interface StdioServing {
   /** Resolves when the peer closes stdin or `close()` is called. */
@@ -12,8 +11,7 @@ export interface StdioServing {
 
 export async function serveHostOverStdio(host: InterceptorHost, streams: { stdin?: Readable; stdout?: Writable } = {}): Promise<StdioServing> {
   const server = host.createServer();
-  // Answers finished in one turn (a phase's validators arrive together) leave in one write.
-  const transport = coalesceWrites(new StdioServerTransport(streams.stdin, streams.stdout), () => streams.stdout ?? process.stdout);
+  const transport = new StdioServerTransport(streams.stdin, streams.stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   const previous = server.onclose;
