@@ -88,9 +88,10 @@ export class Interception {
     context: InvocationContext,
     signal?: AbortSignal,
     stepGate?: StepGate,
+    detachSinks = false,
   ): Promise<ChainResult> {
     return runtime.run(event, phase, payload, {
-      ...(stepGate ? { stepGate } : {}),
+      ...(stepGate ? { stepGate } : { detachSinks }),
       context,
       // A stepped run waits on a person between interceptors: a whole-chain deadline would expire while
       // they read and fail the rest. Each interceptor's own timeout still applies (it starts after the gate).
