@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../support/wait-for';
 
@@ -152,28 +151,4 @@ export function descendants(pid: number, options: { skipZombies?: boolean } = {}
   };
   walk(pid);
   return out;
-}
-
-/** A client of a gateway in this process on a pair of streams (stdio listener options), newline-delimited JSON-RPC. */
-export class PipeClient {
-  readonly input = new PassThrough();
-  readonly output = new PassThrough();
-  readonly messages: Record<string, unknown>[] = [];
-  private buffer = '';
-  constructor() {
-    this.output.setEncoding('utf8');
-    this.output.on('data', (t: string) => {
-      this.buffer += t;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        this.messages.push(JSON.parse(this.buffer.slice(0, nl)) as Record<string, unknown>);
-        this.buffer = this.buffer.slice(nl + 1);
-      }
-    });
-  }
-  async request(id: number | string, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    this.input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    await waitFor(() => this.messages.some((m) => m.id === id), 10_000, `response ${id}`);
-    return this.messages.find((m) => m.id === id)!;
-  }
 }

@@ -1,12 +1,36 @@
 // Interception rules, with the gateway in process on a stdio pair of streams, a real backend process and
 // in-memory interceptor handles: interceptedEvents, the invoke context (principal, traceId, sessionId,
 // timestamp), A9 for methods other than tools/call, response-phase blocks, the whole-chain timeout.
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGatewayConfig } from '../../src/shared/config';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
 import { Gateway } from '../../src/main/gateway';
 import { MemoryServerHandle, hangUntilAborted, type MemoryInvocation } from '../../src/main/interceptors/chain';
-import { PipeClient, rawBackend } from './helpers';
+import { rawBackend, waitFor } from './helpers';
+
+class PipeClient {
+  readonly input = new PassThrough();
+  readonly output = new PassThrough();
+  readonly messages: Record<string, unknown>[] = [];
+  private buffer = '';
+  constructor() {
+    this.output.setEncoding('utf8');
+    this.output.on('data', (t: string) => {
+      this.buffer += t;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        this.messages.push(JSON.parse(this.buffer.slice(0, nl)) as Record<string, unknown>);
+        this.buffer = this.buffer.slice(nl + 1);
+      }
+    });
+  }
+  async request(id: number | string, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    this.input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    await waitFor(() => this.messages.some((m) => m.id === id), 10_000, `response ${id}`);
+    return this.messages.find((m) => m.id === id)!;
+  }
+}
 
 describe('interception rules', () => {
   const calls: MemoryInvocation[] = [];

@@ -76,8 +76,6 @@ export interface GatewayOptions {
 }
 
 const LATENCY_WINDOW = 1000;
-/** How long a stop waits for sinks still running after their call was answered (then records without them). */
-const SINK_SETTLE_MS = 2000;
 
 export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost {
   config: GatewayConfig;
@@ -191,12 +189,9 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     await this.drain(drainMs);
     await this.control?.close();
     this.control = undefined;
-    const sessions = this.sessions();
     await this.closeListeners(`The gateway stopped before the backend answered (it waited ${drainMs} ms for requests in flight); retry once it runs again`);
     await Promise.all([this.interception, ...this.retired].map((i) => i.close()));
     this.retired.clear();
-    // Records waiting for detached sinks: the interceptor servers are closed, so those sinks end now.
-    await Promise.all(sessions.map((s) => s.recordsSettled(SINK_SETTLE_MS)));
     await this.recorder?.flush().catch(() => undefined);
     this.interception = this.buildInterception(this.config);
     this.setState('stopped');

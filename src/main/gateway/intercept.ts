@@ -88,10 +88,9 @@ export class Interception {
     context: InvocationContext,
     signal?: AbortSignal,
     stepGate?: StepGate,
-    detachSinks = false,
   ): Promise<ChainResult> {
     return runtime.run(event, phase, payload, {
-      ...(stepGate ? { stepGate } : { detachSinks }),
+      ...(stepGate ? { stepGate } : {}),
       context,
       // A stepped run waits on a person between interceptors: a whole-chain deadline would expire while
       // they read and fail the rest. Each interceptor's own timeout still applies (it starts after the gate).

@@ -66,18 +66,7 @@ export class SessionChain {
     // A stepped response chain needs one too: a breakpoint's block stops it between two interceptors.
     if (phase === 'request' || stepGate) ex.abort = new AbortController();
     try {
-      // Live traffic does not wait for sinks (never on the critical path): the exchange is recorded once they answered.
-      const { decision, finalPayload, trace, sinksSettled } = await interception.run(
-        runtime,
-        ex.method,
-        phase,
-        payload,
-        context,
-        ex.abort?.signal,
-        stepGate,
-        true,
-      );
-      if (sinksSettled) (ex.sinks ??= []).push(sinksSettled);
+      const { decision, finalPayload, trace } = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal, stepGate);
       if (phase === 'request') ex.requestTrace = trace;
       else ex.responseTrace = trace;
       if (decision === 'allow') return { kind: 'forward', payload: trace.modified ? finalPayload : payload };

@@ -40,10 +40,6 @@ export interface Exchange {
   chain?: { interception: Interception; runtime: ChainRuntime | null; release: () => void };
   /** Breakpoints: the pauses of this call so far, and whether it is being stepped. */
   breaks?: ExchangeBreaks;
-  /** Sink passes still running (detached from the critical path): the record waits for their steps. */
-  sinks?: Promise<void>[];
-  /** performance.now() when the exchange ended (its answer went out): its duration, whatever the record waits for. */
-  endedAt?: number;
 }
 
 export function newExchange(req: JsonRpcRequest, direction: Exchange['direction']): Exchange {
@@ -114,7 +110,7 @@ export function toExecutionRecord(ex: Exchange, gateway: string, sessionId: stri
     jsonrpcId: recordedId(ex.id),
     event: ex.method,
     startedAt: ex.startedAt,
-    durationMs: (ex.endedAt ?? performance.now()) - ex.t0,
+    durationMs: performance.now() - ex.t0,
     outcome: outcomeOf(ex),
     requestReceived: ex.requestReceived,
   };

@@ -104,48 +104,10 @@ export class SessionExchanges {
     }
   }
 
-  /** Exchanges whose record waits for detached sinks (see record). */
-  private readonly waiting = new Set<Exchange>();
-
-  /**
-   * Resolves once every record that waits for its sinks is made (a stopping gateway flushes after this).
-   * Past `withinMs` the rest are recorded as they stand, their unanswered sinks left out: a sink with no
-   * timeout on a server that ignores its close must not hold a stop, nor lose the call's record.
-   */
-  async recordsSettled(withinMs: number): Promise<void> {
-    const deadline = performance.now() + withinMs;
-    while (this.waiting.size > 0 && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(10, Math.max(1, deadline - performance.now()))));
-    }
-    for (const ex of [...this.waiting]) this.recordWaiting(ex);
-  }
-
-  private recordWaiting(ex: Exchange): void {
-    if (!this.waiting.delete(ex)) return; // recorded already
-    this.recordNow(ex);
-  }
-
-  /**
-   * Records the exchange, once. Sinks still running (detached: the answer did not wait for them) are
-   * waited for first, so that the record holds their steps; the chain stays leased until then. They
-   * end by themselves: each is bounded by its timeout, the whole-chain deadline or its server closing.
-   */
   record(ex: Exchange): void {
-    ex.endedAt ??= performance.now();
-    const sinks = ex.sinks;
-    if (sinks && sinks.length > 0) {
-      ex.sinks = undefined;
-      this.waiting.add(ex);
-      void Promise.all(sinks).then(() => this.recordWaiting(ex));
-      return;
-    }
-    this.recordNow(ex);
-  }
-
-  private recordNow(ex: Exchange): void {
     ex.chain?.release();
     if (ex.method === 'initialize') return;
-    if (this.host.wantsRecords?.() === false) return this.host.count?.(outcomeOf(ex), (ex.endedAt ?? performance.now()) - ex.t0);
+    if (this.host.wantsRecords?.() === false) return this.host.count?.(outcomeOf(ex), performance.now() - ex.t0);
     this.host.onExecution(toExecutionRecord(ex, this.host.gatewayName, this.sessionId));
   }
 }

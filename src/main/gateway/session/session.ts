@@ -148,11 +148,6 @@ export class GatewaySession {
     return this.exchanges.size;
   }
 
-  /** Resolves once no record waits for detached sinks any more (a stopping gateway flushes after). */
-  recordsSettled(withinMs: number): Promise<void> {
-    return this.exchanges.recordsSettled(withinMs);
-  }
-
   /** Client requests not yet answered (what a graceful stop waits for). */
   get inFlight(): number {
     return this.exchanges.fromClient.size;

@@ -82,22 +82,11 @@ export interface ExecuteInput {
 export async function executePlan(input: ExecuteInput): Promise<ChainResult> {
   const options = input.options ?? {};
   const clock = input.clock ?? new ChainClock(options.timeoutMs, options.signal);
-  let result: ChainResult | undefined;
   try {
-    result = await execute(input, clock, options);
-    return result;
+    return await execute(input, clock, options);
   } finally {
-    if (!input.clock) disposeAfterSinks(clock, result);
+    if (!input.clock) clock.dispose();
   }
-}
-
-/**
- * Disposes the clock once the run is over, detached sinks included: they stay under the whole-chain
- * deadline, so that a sink that never answers still ends (recorded:false) and its exchange gets recorded.
- */
-export function disposeAfterSinks(clock: ChainClock, result: ChainResult | undefined): void {
-  if (result?.sinksSettled) void result.sinksSettled.then(() => clock.dispose());
-  else clock.dispose();
 }
 
 async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptions): Promise<ChainResult> {
@@ -136,8 +125,7 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
       error,
     ]);
   }
-  const detach = options.detachSinks === true && !options.stepGate;
-  const { sinks } = await runPasses(plan, state, detach);
+  await runPasses(plan, state);
   throwIfCancelled(state);
   if (clock.controller.signal.aborted && !clock.deadline.passed) throw new ChainCancelledError(options.signal?.reason);
 
@@ -163,31 +151,18 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
   if (state.block) trace.blockedBy = state.block.info;
   if (clock.deadline.timeoutMs !== undefined) trace.timeoutMs = clock.deadline.timeoutMs;
   if (clock.deadline.passed) trace.deadlineExceeded = true;
-  const result: ChainResult = { decision: trace.decision, finalPayload, trace };
-  if (sinks) result.sinksSettled = sinks;
-  return result;
+  return { decision: trace.decision, finalPayload, trace };
 }
 
-/**
- * Runs the passes in A2 order; with `detach`, returns the sink pass still running (undefined when awaited),
- * wrapped: an async function returning a promise would wait for it.
- */
-async function runPasses(plan: ChainPlan, state: ChainState, detach: boolean): Promise<{ sinks?: Promise<void> }> {
+async function runPasses(plan: ChainPlan, state: ChainState): Promise<void> {
   const order: Phase = plan.phase;
-  let sinks: Promise<void> | undefined;
-  const sinkPass = async (): Promise<void> => {
-    if (!detach || plan.sinks.length === 0) return runSinks(plan.sinks, state);
-    // Started now (the validations passed or not: runSinks decides synchronously), never awaited here.
-    sinks = runSinks(plan.sinks, state, true).catch(() => undefined);
-  };
   if (order === 'request') {
     await runMutations(plan.mutations, state);
     await runValidations(plan.validations, state);
-    await sinkPass();
+    await runSinks(plan.sinks, state);
   } else {
     await runValidations(plan.validations, state);
-    await sinkPass();
+    await runSinks(plan.sinks, state);
     await runMutations(plan.mutations, state);
   }
-  return sinks ? { sinks } : {};
 }

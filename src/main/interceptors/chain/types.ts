@@ -130,21 +130,12 @@ export interface RunOptions {
    * step fails (kind 'rpc', data.reason 'payload too large'), routed by mode/failOpen. Unset: no limit.
    */
   maxPayloadBytes?: number;
-  /**
-   * Sinks off the critical path (the gateway's live traffic): the run returns its decision without
-   * waiting for the sink pass, whose steps land in the trace (in pass order) when `sinksSettled`
-   * resolves. Ignored with a stepGate (a stepped run shows every interceptor in turn). Unset: awaited,
-   * as the SDKs do.
-   */
-  detachSinks?: boolean;
 }
 
 export interface ChainResult {
   decision: 'allow' | 'block';
   finalPayload: unknown;
   trace: ChainTrace;
-  /** Set when sinks were detached and some run: resolves (never rejects) once their steps are in `trace`. */
-  sinksSettled?: Promise<void>;
 }
 
 /** Thrown by run() when the caller's AbortSignal fires: there is no decision to report. */

@@ -118,14 +118,12 @@ export function deadlineFailure(state: ChainState, entry: PlannedEntry): TraceSt
 /**
  * The shared start of the two parallel passes (validations, sinks): skip every entry after a block
  * (with `blockedReason`), fail every entry once the chain deadline has passed, otherwise invoke all
- * of them at once on one snapshot. Returns undefined when nothing was invoked. `detached`: the run has
- * returned meanwhile (detached sinks), so a later cancel of its caller no longer concerns these steps.
+ * of them at once on one snapshot. Returns undefined when nothing was invoked.
  */
 export async function invokeInParallel(
   entries: readonly PlannedEntry[],
   state: ChainState,
   blockedReason: SkipReason,
-  detached = false,
 ): Promise<{ snapshot: unknown; invocations: Invocation[] } | undefined> {
   throwIfCancelled(state);
   if (state.block) {
@@ -140,6 +138,6 @@ export async function invokeInParallel(
   if (entries.length === 0) return undefined;
   const snapshot = state.payload;
   const invocations = await Promise.all(entries.map((e) => invokeEntry(e, snapshot, state.scope)));
-  if (!detached) throwIfCancelled(state);
+  throwIfCancelled(state);
   return { snapshot, invocations };
 }
