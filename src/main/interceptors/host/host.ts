@@ -16,6 +16,7 @@ import {
 } from '../../../shared/protocol/schemas';
 import { DEFAULT_MAX_PAYLOAD_BYTES, jsonByteLength, payloadTooLarge } from '../../../shared/protocol/payload-size';
 import { descriptorToWire } from '../../../shared/protocol/wire';
+import { passesInvokeParams } from '../../../shared/protocol/invoke-fast-check';
 import { executeInvokeNow } from './invoke';
 import type { HandlerOffload } from './worker-pool';
 import { normalizeRegistration, type RegisteredInterceptor } from './registration';
@@ -126,9 +127,32 @@ export class InterceptorHost {
 
   /** `interceptor/invoke`; throws ProtocolError for every failure (see invoke.ts). */
   async invoke(rawParams: unknown, requestSignal?: AbortSignal): Promise<InterceptorResult> {
-    const parsed = InvokeParamsSchema.safeParse(rawParams);
-    if (!parsed.success) throw invalidParams('interceptor/invoke', parsed.error);
-    return this.run(parsed.data, jsonByteLength(parsed.data.payload), requestSignal);
+    return this.invokeFromWire(rawParams, undefined, requestSignal);
+  }
+
+  /**
+   * `interceptor/invoke` as read from a wire line (the stdio fast path, stdio-transport.ts): the common
+   * params shapes skip zod's copying pass, and `lineBytes` (the size of the line the params came in, an
+   * upper bound of the payload's) spares measuring the payload when it is below every size limit. A
+   * synchronous handler is answered synchronously; every failure is a thrown (or rejected) ProtocolError.
+   */
+  invokeFromWire(
+    rawParams: unknown,
+    lineBytes: number | undefined,
+    requestSignal?: AbortSignal | (() => AbortSignal),
+  ): InterceptorResult | Promise<InterceptorResult> {
+    let params: InvokeParams;
+    if (passesInvokeParams(rawParams)) params = rawParams;
+    else {
+      const parsed = InvokeParamsSchema.safeParse(rawParams);
+      if (!parsed.success) throw invalidParams('interceptor/invoke', parsed.error);
+      params = parsed.data;
+    }
+    // Below both limits (the host's cap, the offload's threshold) any size gives the same decisions; an
+    // offload that does not say its threshold gets every payload measured.
+    const exactFrom = Math.min(this.maxPayloadBytes, this.offload ? (this.offload.minPayloadBytes ?? 0) : Infinity);
+    const payloadBytes = lineBytes !== undefined && lineBytes < exactFrom ? lineBytes : jsonByteLength(params.payload);
+    return this.run(params, payloadBytes, requestSignal);
   }
 
   /**
@@ -144,7 +168,7 @@ export class InterceptorHost {
     return this.run(own, text === undefined ? 0 : Buffer.byteLength(text, 'utf8'), requestSignal);
   }
 
-  private run(params: InvokeParams, payloadBytes: number, requestSignal?: AbortSignal): InterceptorResult | Promise<InterceptorResult> {
+  private run(params: InvokeParams, payloadBytes: number, requestSignal?: AbortSignal | (() => AbortSignal)): InterceptorResult | Promise<InterceptorResult> {
     const entry = this.entries.get(params.name);
     if (!entry) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Interceptor '${params.name}' not found`, { name: params.name });

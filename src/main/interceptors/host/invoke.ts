@@ -20,8 +20,11 @@ import { MAX_DURATION_MS } from '../../../shared/config/durations';
 export interface ExecuteOptions {
   /** Used when the invoke carries no (or a zero) `timeoutMs`. */
   defaultTimeoutMs: number;
-  /** The invoker's cancellation (notifications/cancelled) for this request. */
-  requestSignal?: AbortSignal;
+  /**
+   * The invoker's cancellation (notifications/cancelled) for this request, or a function that makes it:
+   * the stdio fast path (stdio-transport.ts) makes one only for a handler that looks at its signal.
+   */
+  requestSignal?: AbortSignal | (() => AbortSignal);
   /** Runs the handler elsewhere (a worker thread) when it accepts the call; aborted with the call. */
   offload?: HandlerOffload;
   /** Size of params.payload as JSON, for the offload's choice. */
@@ -38,8 +41,9 @@ class MalformedResult extends Error {}
 class HandlerCancellation {
   private controller: AbortController | undefined;
   private abortedWith: { reason: unknown } | undefined;
+  private requestSignal: AbortSignal | undefined;
 
-  constructor(private readonly requestSignal: AbortSignal | undefined) {}
+  constructor(private readonly requestSignalSource: AbortSignal | (() => AbortSignal) | undefined) {}
 
   readonly onCancel = (): void => this.abort(this.requestSignal?.reason);
 
@@ -51,6 +55,8 @@ class HandlerCancellation {
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
+      const source = this.requestSignalSource;
+      this.requestSignal = typeof source === 'function' ? source() : source;
       if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
       else if (this.requestSignal?.aborted) this.controller.abort(this.requestSignal.reason);
       else this.requestSignal?.addEventListener('abort', this.onCancel, { once: true });

@@ -1,7 +1,8 @@
-// Serves an InterceptorHost over stdio: stdout carries only JSON-RPC, logs belong on stderr.
+// Serves an InterceptorHost over stdio: stdout carries only JSON-RPC, logs belong on stderr. The SDK's
+// Server answers everything but the invokes themselves, which HostStdioTransport answers from the line.
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { InterceptorHost } from './host';
+import { HostStdioTransport } from './stdio-transport';
 
 export interface StdioServing {
   /** Resolves when the peer closes stdin or `close()` is called. */
@@ -11,7 +12,7 @@ export interface StdioServing {
 
 export async function serveHostOverStdio(host: InterceptorHost, streams: { stdin?: Readable; stdout?: Writable } = {}): Promise<StdioServing> {
   const server = host.createServer();
-  const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+  const transport = new HostStdioTransport((params, lineBytes, signal) => host.invokeFromWire(params, lineBytes, signal), streams.stdin, streams.stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   const previous = server.onclose;

@@ -14,6 +14,8 @@ export interface HandlerWorkerEntry {
 
 /** What the host asks of an offload: whether it takes a call, and to run it until the signal fires. */
 export interface HandlerOffload {
+  /** Payloads smaller than this (bytes of their JSON) are never accepted: callers may skip measuring them. */
+  readonly minPayloadBytes?: number;
   accepts(name: string, payloadBytes: number): boolean;
   run(call: HandlerCall, signal: AbortSignal): Promise<unknown>;
   close(): Promise<void>;
@@ -44,7 +46,7 @@ interface Task {
 export class WorkerHandlerPool implements HandlerOffload {
   private readonly names: ReadonlySet<string>;
   private readonly size: number;
-  private readonly minPayloadBytes: number;
+  readonly minPayloadBytes: number;
   private readonly idle: Worker[] = [];
   private readonly running = new Map<Worker, Task>();
   private readonly queue: Task[] = [];
