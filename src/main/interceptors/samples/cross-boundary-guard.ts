@@ -38,12 +38,15 @@ export interface CrossBoundaryGuardOptions extends SampleOverrides {
   scanner?: SecretScanner;
 }
 
-/** The guard's two scans over a payload's JSON text. */
+/**
+ * The guard's two scans over a payload's JSON text. `signal` makes the call's cancellation: a scanner
+ * asks for it only when it hands the work elsewhere (the host makes a signal on first read, ~10 µs).
+ */
 export interface SecretScanner {
   /** findSecrets(text). */
-  find(text: string, signal: AbortSignal): SecretMatch[] | Promise<SecretMatch[]>;
+  find(text: string, signal: () => AbortSignal): SecretMatch[] | Promise<SecretMatch[]>;
   /** The members of `secrets` that occur verbatim in `text`. */
-  contained(text: string, secrets: string[], signal: AbortSignal): string[] | Promise<string[]>;
+  contained(text: string, secrets: string[], signal: () => AbortSignal): string[] | Promise<string[]>;
 }
 
 export const inlineSecretScanner: SecretScanner = {
@@ -91,52 +94,61 @@ export function crossBoundaryGuard(options: CrossBoundaryGuardOptions = {}): Int
         properties: { toolServers: { type: 'object', additionalProperties: { type: 'string' } } },
         additionalProperties: false,
       },
-      // `ctx.signal` is read only where a scan needs it: the host makes the signal on first read.
-      handler: async (payload, ctx) => {
+      // Synchronous while the scans are (inline, small payloads): the host then answers at once, in the
+      // same write as the other validators' answers. `ctx.signal` is read only by a scan that needs it.
+      handler: (payload, ctx) => {
         const { event, phase, context, config } = ctx;
+        const signal = () => ctx.signal;
         const toolServers = { ...DEFAULT_TOOL_SERVERS, ...options.toolServers, ...config.toolServers };
         const session = sessionFor(context);
         if (phase === 'response') {
           const origin = originOfResponse(event, session);
-          if (origin) {
-            // The gateway forwards a response only after its validators answered, so the taint is
-            // in place before the client can send the secret anywhere.
-            for (const m of await scanner.find(jsonText(payload), ctx.signal)) {
+          // The gateway forwards a response only after its validators answered, so the taint is in place
+          // before the client can send the secret anywhere.
+          if (!origin) return { valid: true };
+          return whenDone(scanner.find(jsonText(payload), signal), (matches) => {
+            for (const m of matches) {
               const entry = session.taint.get(m.value) ?? { formatId: m.formatId, origins: new Set<string>() };
               entry.origins.add(origin);
               session.taint.delete(m.value);
               session.taint.set(m.value, entry);
               if (session.taint.size > maxSecrets) session.taint.delete(session.taint.keys().next().value as string);
             }
-          }
-          return { valid: true };
+            return { valid: true };
+          });
         }
         const target = targetOfRequest(event, payload, toolServers);
         if (event === 'tools/call' || event === 'resources/read') session.lastServer = target;
         const candidates = [...session.taint].filter(([, t]) => !t.origins.has(target));
         if (candidates.length === 0) return { valid: true };
-        const contained = new Set(
-          await scanner.contained(
-            jsonText(payload),
-            candidates.map(([secret]) => secret),
-            ctx.signal,
-          ),
+        const scanned = scanner.contained(
+          jsonText(payload),
+          candidates.map(([secret]) => secret),
+          signal,
         );
-        const messages = [];
-        for (const [secret, { formatId, origins }] of candidates) {
-          if (!contained.has(secret)) continue;
-          const from = [...origins].sort().join("', '");
-          messages.push({
-            path: event === 'tools/call' ? '$.arguments' : '$',
-            message: `Secret ${secretRef(formatId, secret)} read from server '${from}' must not be sent to '${target}' (cross-boundary flow)`,
-            severity: 'error' as const,
-          });
-        }
-        return messages.length ? { valid: false, severity: 'error', messages } : { valid: true };
+        return whenDone(scanned, (found) => {
+          const contained = new Set(found);
+          const messages = [];
+          for (const [secret, { formatId, origins }] of candidates) {
+            if (!contained.has(secret)) continue;
+            const from = [...origins].sort().join("', '");
+            messages.push({
+              path: event === 'tools/call' ? '$.arguments' : '$',
+              message: `Secret ${secretRef(formatId, secret)} read from server '${from}' must not be sent to '${target}' (cross-boundary flow)`,
+              severity: 'error' as const,
+            });
+          }
+          return messages.length ? { valid: false, severity: 'error' as const, messages } : { valid: true };
+        });
       },
     }),
     options,
   );
+}
+
+/** `then` for a value that may already be there: a synchronous scan keeps the handler synchronous. */
+function whenDone<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 function originOfResponse(event: string, session: Session): string | undefined {

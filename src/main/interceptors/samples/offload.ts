@@ -16,16 +16,16 @@ const DEFAULT_MIN_BYTES = 32 * 1024;
 
 /** cross-boundary-guard's scans on the pool for texts of `minBytes` and more, inline below. */
 export function pooledSecretScanner(pool: WorkerHandlerPool, minBytes = DEFAULT_MIN_BYTES): SecretScanner {
-  const scan = (text: string, phase: 'request' | 'response', secrets: string[], signal: AbortSignal) =>
-    pool.run({ name: SECRET_SCAN, payload: text, config: { secrets }, context: undefined, event: SECRET_SCAN, phase }, signal) as Promise<{
+  const scan = (text: string, phase: 'request' | 'response', secrets: string[], signal: () => AbortSignal) =>
+    pool.run({ name: SECRET_SCAN, payload: text, config: { secrets }, context: undefined, event: SECRET_SCAN, phase }, signal()) as Promise<{
       matches?: SecretMatch[];
       contained?: string[];
     }>;
+  // Small texts are scanned inline and answered synchronously (the guard then answers at once).
   return {
-    find: async (text, signal) =>
-      text.length < minBytes ? inlineSecretScanner.find(text, signal) : ((await scan(text, 'response', [], signal)).matches ?? []),
-    contained: async (text, secrets, signal) =>
-      text.length < minBytes ? inlineSecretScanner.contained(text, secrets, signal) : ((await scan(text, 'request', secrets, signal)).contained ?? []),
+    find: (text, signal) => (text.length < minBytes ? inlineSecretScanner.find(text, signal) : scan(text, 'response', [], signal).then((r) => r.matches ?? [])),
+    contained: (text, secrets, signal) =>
+      text.length < minBytes ? inlineSecretScanner.contained(text, secrets, signal) : scan(text, 'request', secrets, signal).then((r) => r.contained ?? []),
   };
 }
 

@@ -14,10 +14,10 @@ import { SECRET_SCAN } from './offload';
 const secretScan = validator<{ secrets?: string[] }>({
   name: SECRET_SCAN,
   phase: 'both',
-  handler: (text, { phase, config, signal }) =>
-    phase === 'response'
-      ? { valid: true, info: {}, matches: inlineSecretScanner.find(text as string, signal) }
-      : { valid: true, info: {}, contained: inlineSecretScanner.contained(text as string, config.secrets ?? [], signal) },
+  handler: (text, ctx) =>
+    ctx.phase === 'response'
+      ? { valid: true, info: {}, matches: inlineSecretScanner.find(text as string, () => ctx.signal) }
+      : { valid: true, info: {}, contained: inlineSecretScanner.contained(text as string, ctx.config.secrets ?? [], () => ctx.signal) },
 });
 
 // A bundle runs every module's top level: serve only inside a handler worker.
