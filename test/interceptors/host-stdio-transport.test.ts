@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterceptorHost, serveHostOverStdio } from '../../src/main/interceptors/host';
-import { MAX_BUFFERED_BYTES } from '../../src/main/interceptors/host/stdio-transport';
+import { MAX_BUFFERED_BYTES } from '../../src/main/interceptors/line-reader';
 import { waitFor } from '../gateway/helpers';
 
 type Message = { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };

@@ -5,7 +5,6 @@
 // connection drops. The chain engine only sees the InterceptorServerHandle interface. One attempt to open
 // a connection (transport, initialize, capability check) is open-connection.ts.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
 import { METHOD_INVOKE } from '../../../shared/protocol/constants';
 import type { InterceptorResult, InterceptorType, InvokeParams } from '../../../shared/protocol/schemas';
@@ -178,10 +177,13 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     let raw: unknown;
     const started = Date.now();
     try {
-      raw = await conn.client.request({ method: METHOD_INVOKE, params: wire }, z.unknown(), {
-        timeout: localDeadline,
-        signal: options.signal,
-      });
+      // stdio after a pre-2026 handshake: the transport's lane (stdio-transport.ts); otherwise the SDK.
+      raw = conn.stdio?.invokeLane
+        ? await conn.stdio.request(METHOD_INVOKE, wire, { timeout: localDeadline, signal: options.signal })
+        : await conn.client.request({ method: METHOD_INVOKE, params: wire }, z.unknown(), {
+            timeout: localDeadline,
+            signal: options.signal,
+          });
       this.noteAnswered(conn);
     } catch (err) {
       const mapped = crashOf(conn, params.name, this.name) ?? toInvokeError(err, ctx);
@@ -250,7 +252,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
           connectedAt: Date.now(),
           protocolVersion: conn.client.getNegotiatedProtocolVersion(),
           serverInfo: conn.client.getServerVersion(),
-          pid: conn.transport instanceof StdioClientTransport ? (conn.transport.pid ?? undefined) : undefined,
+          pid: conn.stdio?.pid,
         });
         if (reconnected) {
           // A15: a new connection means a new discovery; refresh eagerly so the UI and chain see it.
@@ -344,7 +346,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     if (this.conn !== conn || this.closed) return;
     this.restarts++;
     this.restartBackoffUntil = Date.now() + backoffDelay(this.restarts, this.opts.backoff);
-    const pid = conn.transport instanceof StdioClientTransport ? conn.transport.pid : undefined;
+    const pid = conn.stdio?.pid;
     conn.closedBecause = reason;
     this.setStatus({ lastError: `server restarted: ${reason}` });
     if (typeof pid === 'number') terminateProcess(pid, this.opts.health?.killGraceMs ?? 2_000);

@@ -4,13 +4,13 @@
 // say where and why (with the end of the server's stderr). What outlives one attempt (status, backoff,
 // reconnects, the cached discovery) belongs to InterceptorServerClient in client.ts.
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
 import { INTERCEPTORS_EXTENSION_ID, NOTIFICATION_LIST_CHANGED } from '../../../shared/protocol/constants';
 import type { ConnectionConfig } from './connection';
 import { ConnectionHealth, type HealthOptions } from './health';
 import { withDeadline } from './invoke-wire';
-import { watchProcessExit, type ProcessExit } from './process-exit';
+import type { ProcessExit } from './process-exit';
+import { InterceptorStdioTransport } from './stdio-transport';
 import type { TextTail } from './status';
 import { tapTransport, type WireTap } from './wire-tap';
 
@@ -19,6 +19,8 @@ export interface Connection {
   generation: number;
   client: Client;
   transport: Transport;
+  /** stdio: the transport, whose lane carries the invokes once the handshake allows (stdio-transport.ts). */
+  stdio?: InterceptorStdioTransport;
   health?: ConnectionHealth;
   /** stdio: how the server process exited, once it has. */
   exit?: () => ProcessExit | undefined;
@@ -59,11 +61,18 @@ export async function openConnection(attempt: OpenAttempt): Promise<Connection> 
   let exit: (() => ProcessExit | undefined) | undefined;
   try {
     transport = await buildTransport(attempt);
-    if (transport instanceof StdioClientTransport) exit = watchProcessExit(transport);
+    if (transport instanceof InterceptorStdioTransport) {
+      const stdio = transport;
+      exit = () => stdio.exit();
+    }
   } catch (err) {
     throw new Error(describeConnectFailure(attempt, err as Error, 0));
   }
-  if (settings.wire) transport = tapTransport(transport, settings.wire);
+  // The stdio transport taps its lane's messages too, so it is told the tap instead of being wrapped.
+  if (settings.wire) {
+    if (transport instanceof InterceptorStdioTransport) transport.useTap(settings.wire);
+    else transport = tapTransport(transport, settings.wire);
+  }
   const client = new Client(settings.clientInfo ?? { name: 'interceptor-console', version: '0.1.0' }, { capabilities: {} });
   client.setNotificationHandler(NOTIFICATION_LIST_CHANGED, { params: z.unknown() }, () => attempt.onListChanged());
   client.onclose = () => attempt.onClosed();
@@ -82,7 +91,13 @@ export async function openConnection(attempt: OpenAttempt): Promise<Connection> 
         `(capabilities.extensions["${INTERCEPTORS_EXTENSION_ID}"]); is it an interceptor server?`,
     );
   }
-  const conn: Connection = { generation, client, transport, ...(exit ? { exit } : {}) };
+  const conn: Connection = {
+    generation,
+    client,
+    transport,
+    ...(exit ? { exit } : {}),
+    ...(transport instanceof InterceptorStdioTransport ? { stdio: transport } : {}),
+  };
   conn.health = new ConnectionHealth(
     settings.health ?? {},
     (timeout) => client.ping({ timeout }),
@@ -97,14 +112,8 @@ async function buildTransport(attempt: OpenAttempt): Promise<Transport> {
   if (c.transport === 'http') {
     return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } });
   }
-  const transport = new StdioClientTransport({
-    command: c.command,
-    args: c.args ?? [],
-    env: { ...getDefaultEnvironment(), ...(c.env ?? {}) },
-    cwd: c.cwd,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
+  const transport = new InterceptorStdioTransport({ command: c.command, args: c.args ?? [], env: c.env, cwd: c.cwd });
+  transport.stderr.on('data', (chunk: Buffer | string) => {
     const text = chunk.toString();
     attempt.stderr.push(text);
     attempt.settings.onStderr?.(text);

@@ -13,15 +13,13 @@ import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { ErrorCode, METHOD_INVOKE } from '../../../shared/protocol/constants';
 import type { InterceptorResult } from '../../../shared/protocol/schemas';
+import { LineReader } from '../line-reader';
 
 /** Runs one invoke from its raw params (InterceptorHost.invokeFromWire); throws or rejects like it. */
 export type WireInvoker = (params: unknown, lineBytes: number, signal: () => AbortSignal) => InterceptorResult | Promise<InterceptorResult>;
 
-/** The SDK's STDIO_DEFAULT_MAX_BUFFER_SIZE: an unfinished line longer than this closes the connection. */
-export const MAX_BUFFERED_BYTES = 10 * 1024 * 1024;
 /** From this revision on, requests carry an envelope the SDK must lift and check: no fast path. */
 const FIRST_ENVELOPE_REVISION = '2026-07-28';
-const NEWLINE = 0x0a;
 
 type RequestId = string | number;
 
@@ -39,8 +37,14 @@ export class HostStdioTransport implements Transport {
   private closed = false;
   /** Set by the SDK's initialize handler: invokes are answered here only for versions without envelopes. */
   private fastPath = false;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
+  private readonly lines = new LineReader(
+    (text, bytes) => this.handleLine(text, bytes),
+    (error) => {
+      this.onerror?.(error);
+      void this.close();
+    },
+    () => this.closed,
+  );
   /** Answers made while a chunk is read, written together when it is done (see the file comment). */
   private batch: string[] | undefined;
   private readonly inFlight = new Map<RequestId, InFlight>();
@@ -79,8 +83,7 @@ export class HostStdioTransport implements Transport {
     this.stdin.off('end', this.onStdinClose);
     this.stdin.off('close', this.onStdinClose);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
-    this.tail = [];
-    this.tailBytes = 0;
+    this.lines.clear();
     // As the SDK does for its requests: calls in flight are aborted and never answered.
     for (const call of this.inFlight.values()) cancel(call, new Error('the connection closed'));
     this.inFlight.clear();
@@ -102,10 +105,9 @@ export class HostStdioTransport implements Transport {
   };
 
   private readonly onData = (chunk: Buffer | string): void => {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     this.batch = [];
     try {
-      this.readLines(buf);
+      this.lines.push(chunk);
     } finally {
       const batch = this.batch;
       this.batch = undefined;
@@ -113,44 +115,16 @@ export class HostStdioTransport implements Transport {
     }
   };
 
-  private readLines(buf: Buffer): void {
-    let start = 0;
-    for (let nl = buf.indexOf(NEWLINE); nl >= 0 && !this.closed; nl = buf.indexOf(NEWLINE, start)) {
-      let line: Buffer;
-      if (this.tail.length > 0) {
-        this.tail.push(buf.subarray(start, nl));
-        line = Buffer.concat(this.tail, this.tailBytes + nl - start);
-        this.tail = [];
-        this.tailBytes = 0;
-      } else {
-        line = buf.subarray(start, nl);
-      }
-      start = nl + 1;
-      this.handleLine(line);
-    }
-    if (start >= buf.length || this.closed) return;
-    if (this.tailBytes + buf.length - start > MAX_BUFFERED_BYTES) {
-      this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${MAX_BUFFERED_BYTES} bytes`));
-      void this.close();
-      return;
-    }
-    this.tail.push(buf.subarray(start));
-    this.tailBytes += buf.length - start;
-  }
-
-  private handleLine(line: Buffer): void {
-    let end = line.length;
-    if (end > 0 && line[end - 1] === 0x0d) end--;
-    if (end === 0) return;
+  private handleLine(text: string, bytes: number): void {
     let value: unknown;
     try {
-      value = JSON.parse(line.toString('utf8', 0, end));
+      value = JSON.parse(text);
     } catch (error) {
       // The SDK skips a line that is not JSON and reads on; so does this transport, and says so.
       this.onerror?.(error as Error);
       return;
     }
-    if (this.fastPath && this.takeInvoke(value, end)) return;
+    if (this.fastPath && this.takeInvoke(value, bytes)) return;
     if (this.takeCancellation(value)) return;
     let message: JSONRPCMessage;
     try {

@@ -1,0 +1,258 @@
+// The invoker's transport to a stdio interceptor server: it spawns the server, as the SDK's
+// StdioClientTransport does (same environment, same stop sequence), and serves the SDK's Client for the
+// handshake, discovery, pings and notifications. Beside that it has a lane for `interceptor/invoke`
+// ([path-speed]): once initialize has negotiated a protocol version before 2026-07-28 (no envelopes), an
+// invoke is written and its answer matched here, past the SDK's per-request work (two zod passes over
+// every answer, a codec, an AbortSignal); the result comes back as the SDK would hand it over, and
+// errors, deadlines and cancellations fail the same way (ProtocolError, SdkError), so errors.ts maps
+// both paths alike. Lane ids are strings ("i1", "i2", …): the SDK numbers its own requests, so the two
+// can never collide.
+//
+// Writes made in one microtask run go out in one write: a chain that invokes several validators at once
+// wakes the server once, and the host answers them in one write too (host/stdio-transport.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { ProtocolError, SdkError, SdkErrorCode, parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { LineReader } from '../line-reader';
+import type { ProcessExit } from './process-exit';
+import type { WireTap } from './wire-tap';
+
+export interface StdioServerParams {
+  command: string;
+  args?: string[];
+  /** Merged over the SDK's safe default environment (PATH, HOME, …). */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** From this revision on, requests carry an envelope the SDK must add and check: no lane. */
+const FIRST_ENVELOPE_REVISION = '2026-07-28';
+/** How long close() waits for the server to exit after its stdin ends, then after SIGTERM (as the SDK). */
+const EXIT_WAIT_MS = 2_000;
+
+interface LaneCall {
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
+  timer: NodeJS.Timeout;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+export class InterceptorStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  /** The server's stderr, there before start() so that no early output is lost. */
+  readonly stderr = new PassThrough();
+  private child: ChildProcess | undefined;
+  private exited: ProcessExit | undefined;
+  private spawnedPid: number | undefined;
+  private laneOpen = false;
+  private nextLaneId = 1;
+  private readonly lane = new Map<string, LaneCall>();
+  private pendingText: string | undefined;
+  private tap: WireTap | undefined;
+  private readonly lines = new LineReader(
+    (text) => this.handleLine(text),
+    (error) => {
+      this.onerror?.(error);
+      void this.close();
+    },
+  );
+
+  constructor(private readonly params: StdioServerParams) {}
+
+  /** Every message of this connection, both ways, lane or not (the gateway's message capture). */
+  useTap(tap: WireTap): void {
+    tap.reset?.();
+    this.tap = tap;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid ?? undefined;
+  }
+
+  /** How the server process ended, once it has. */
+  exit(): ProcessExit | undefined {
+    return this.exited;
+  }
+
+  /** True once invokes go by the lane (see the file comment). */
+  get invokeLane(): boolean {
+    return this.laneOpen && this.child !== undefined;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.laneOpen = version < FIRST_ENVELOPE_REVISION;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('InterceptorStdioTransport already started (Client.connect() starts it)');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, this.params.args ?? [], {
+        env: { ...getDefaultEnvironment(), ...this.params.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+        cwd: this.params.cwd,
+      });
+      this.child = child;
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => {
+        this.spawnedPid = child.pid;
+        resolve();
+      });
+      child.on('exit', (code, signal) => {
+        this.exited = { pid: this.spawnedPid, code, signal };
+      });
+      child.on('close', () => {
+        this.child = undefined;
+        this.failLane(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => this.lines.push(chunk));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stderr?.pipe(this.stderr);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (!this.child?.stdin) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
+    this.tap?.message('out', message);
+    this.enqueue(`${JSON.stringify(message)}\n`);
+    return Promise.resolve();
+  }
+
+  /**
+   * One request by the lane: the raw result, or a rejection as the SDK's Client.request gives (a
+   * ProtocolError for an error answer; an SdkError for the deadline, a closed connection, or an abort).
+   */
+  request(method: string, params: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }): Promise<unknown> {
+    if (!this.child?.stdin) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
+    const id = `i${this.nextLaneId++}`;
+    const message = { method, params, jsonrpc: '2.0' as const, id };
+    return new Promise((resolve, reject) => {
+      const cancel = (reason: unknown): void => {
+        if (!this.settle(id)) return;
+        // The server stops the work and never answers (the SDK sends the same notification).
+        if (this.child?.stdin) {
+          const cancelled = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } };
+          this.tap?.message('out', cancelled);
+          this.enqueue(`${JSON.stringify(cancelled)}\n`);
+        }
+        reject(reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason)));
+      };
+      const call: LaneCall = {
+        resolve,
+        reject,
+        timer: setTimeout(() => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: options.timeout })), options.timeout),
+      };
+      if (options.signal) {
+        if (options.signal.aborted) {
+          clearTimeout(call.timer);
+          reject(new SdkError(SdkErrorCode.RequestTimeout, String(options.signal.reason)));
+          return;
+        }
+        call.signal = options.signal;
+        call.onAbort = () => cancel(options.signal?.reason);
+        options.signal.addEventListener('abort', call.onAbort, { once: true });
+      }
+      this.lane.set(id, call);
+      this.tap?.message('out', message);
+      this.enqueue(`${JSON.stringify(message)}\n`);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    this.lines.clear();
+    if (!child) return;
+    this.child = undefined;
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const waitClosed = () => Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // already gone
+    }
+    await waitClosed();
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await waitClosed();
+    }
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+
+  /** Writes made in one microtask run leave together (see the file comment). */
+  private enqueue(text: string): void {
+    if (this.pendingText !== undefined) {
+      this.pendingText += text;
+      return;
+    }
+    this.pendingText = text;
+    queueMicrotask(this.flush);
+  }
+
+  private readonly flush = (): void => {
+    const text = this.pendingText;
+    this.pendingText = undefined;
+    if (text !== undefined) this.child?.stdin?.write(text);
+  };
+
+  private handleLine(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      // As the SDK's reader: a line that is not JSON is skipped (and reported), the connection goes on.
+      this.onerror?.(error as Error);
+      return;
+    }
+    const id = (value as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && this.lane.has(id) && this.takeAnswer(id, value as Record<string, unknown>)) return;
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return;
+    }
+    this.tap?.message('in', message);
+    this.onmessage?.(message);
+  }
+
+  /** A lane call's answer: its result, or its error as the SDK's ProtocolError. */
+  private takeAnswer(id: string, answer: Record<string, unknown>): boolean {
+    const error = answer.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+    const isError = typeof error === 'object' && error !== null && Number.isInteger(error.code) && typeof error.message === 'string';
+    if (!isError && !('result' in answer)) return false;
+    const call = this.lane.get(id)!;
+    this.settle(id);
+    this.tap?.message('in', answer);
+    if (isError) call.reject(ProtocolError.fromError(error.code as number, error.message as string, error.data));
+    else call.resolve(answer.result);
+    return true;
+  }
+
+  /** Forgets a lane call (its timer, its abort listener); false when it was settled already. */
+  private settle(id: string): boolean {
+    const call = this.lane.get(id);
+    if (!call) return false;
+    this.lane.delete(id);
+    clearTimeout(call.timer);
+    if (call.onAbort) call.signal?.removeEventListener('abort', call.onAbort);
+    return true;
+  }
+
+  private failLane(error: SdkError): void {
+    for (const [id, call] of [...this.lane]) {
+      this.settle(id);
+      call.reject(error);
+    }
+  }
+}

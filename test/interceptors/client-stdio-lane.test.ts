@@ -1,0 +1,134 @@
+// The invoker's stdio transport ([path-speed]): after a pre-2026 handshake, invokes go by its lane, past
+// the SDK's per-request path. Against a real child process: answers and every failure kind come back as
+// they did through the SDK, cancellation reaches the server, the message tap still sees every message
+// both ways, SDK requests (ping, list) share the connection, and invokes started together leave in one
+// write (one chunk on the server's stdin).
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InterceptorServerClient } from '../../src/main/interceptors/client';
+import { InterceptorStdioTransport } from '../../src/main/interceptors/client/stdio-transport';
+import type { WireTap } from '../../src/main/interceptors/client/wire-tap';
+import { InvokeError } from '../../src/main/interceptors/server-handle';
+import { waitFor } from '../gateway/helpers';
+
+const fixture = fileURLToPath(new URL('./fixtures/lane-host.ts', import.meta.url));
+const open: { close(): Promise<unknown> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+});
+
+function laneClient(wire?: WireTap): InterceptorServerClient {
+  const c = new InterceptorServerClient({
+    name: 'lane',
+    connection: { transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] },
+    autoReconnect: false,
+    ...(wire ? { wire } : {}),
+  });
+  open.push(c);
+  return c;
+}
+
+const call = (name: string) => ({ name, event: 'tools/call', phase: 'request' as const, payload: { name: 't', arguments: {} } });
+
+async function failure(p: Promise<unknown>): Promise<InvokeError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(InvokeError);
+  return err as InvokeError;
+}
+
+describe('InterceptorStdioTransport lane', () => {
+  it('answers, and fails each way, as the SDK path did', async () => {
+    const client = laneClient();
+    await client.discover();
+    expect(await client.invoke(call('ok'))).toMatchObject({ interceptor: 'ok', type: 'validation', phase: 'request', valid: true });
+
+    const unknown = await failure(client.invoke(call('nope')));
+    expect(unknown.kind).toBe('rpc');
+    expect(unknown.code).toBe(-32602);
+    expect(unknown.message).toBe("interceptor 'nope' on server 'lane' was refused (JSON-RPC -32602): Interceptor 'nope' not found");
+
+    const thrown = await failure(client.invoke(call('fails')));
+    expect(thrown.kind).toBe('crash');
+    expect(thrown.message).toContain('exploded on purpose');
+
+    // The host's deadline answers -32000 first: a timeout "on the host".
+    const hostTimeout = await failure(client.invoke({ ...call('slow'), timeoutMs: 50 }));
+    expect(hostTimeout.kind).toBe('timeout');
+    expect(hostTimeout.message).toMatch(/timed out on the host: Interceptor 'slow' timed out after 50ms/);
+  });
+
+  it('a cancelled invoke tells the server, which aborts the handler; the connection goes on', async () => {
+    const stderr: string[] = [];
+    const client = new InterceptorServerClient({
+      name: 'lane',
+      connection: { transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] },
+      autoReconnect: false,
+      onStderr: (t) => stderr.push(t),
+    });
+    open.push(client);
+    await client.discover();
+    const controller = new AbortController();
+    const pending = client.invoke(call('slow'), { signal: controller.signal, timeoutMs: 20_000 });
+    await waitFor(() => stderr.join('').includes('slow started'), 10_000, 'the slow handler to start');
+    controller.abort(new Error('the client went away'));
+    expect((await failure(pending)).kind).toBe('cancelled');
+    await waitFor(() => stderr.join('').includes('slow aborted: Error: the client went away'), 10_000, 'the server to abort the handler');
+    expect(await client.invoke(call('ok'))).toMatchObject({ valid: true });
+  });
+
+  it('the message tap sees lane traffic both ways, with the same ids', async () => {
+    const seen: { direction: string; message: { id?: unknown; method?: unknown } }[] = [];
+    const client = laneClient({
+      message: (direction, message) => seen.push({ direction, message: message as { id?: unknown } }),
+      connectFailed: () => undefined,
+    });
+    await client.discover();
+    seen.length = 0;
+    await client.invoke(call('ok'));
+    const out = seen.find((s) => s.direction === 'out' && s.message.method === 'interceptor/invoke');
+    expect(out).toBeDefined();
+    expect(typeof out!.message.id).toBe('string');
+    expect(seen.some((s) => s.direction === 'in' && s.message.id === out!.message.id)).toBe(true);
+  });
+
+  it('invokes started together leave in one write; SDK requests share the connection', async () => {
+    const client = laneClient();
+    await client.discover();
+    const before = (await client.invoke(call('chunks'))).info as { chunks: number };
+    const together = await Promise.all([client.invoke(call('chunks')), client.invoke(call('chunks')), client.invoke(call('chunks'))]);
+    // All three were read in one chunk: each saw the count one past `before`.
+    for (const r of together) expect((r.info as { chunks: number }).chunks).toBe(before.chunks + 1);
+    // The SDK's own requests (list) still work on the same connection, and the lane after them.
+    expect((await client.list({ event: 'tools/call' })).interceptors.map((d) => d.name)).toContain('ok');
+    expect(await client.invoke(call('ok'))).toMatchObject({ valid: true });
+  });
+
+  it('opens the lane only once the handshake negotiated a version without envelopes', async () => {
+    const t = new InterceptorStdioTransport({ command: process.execPath, args: ['-e', 'process.stdin.resume()'] });
+    open.push(t);
+    await t.start();
+    expect(t.invokeLane).toBe(false);
+    t.setProtocolVersion('2026-07-28');
+    expect(t.invokeLane).toBe(false);
+    t.setProtocolVersion('2025-11-25');
+    expect(t.invokeLane).toBe(true);
+    await t.close();
+    expect(t.invokeLane).toBe(false);
+    expect(t.exit()).toMatchObject({ code: 0 });
+  });
+
+  it('a lane call in flight when the server dies fails as a crash naming how it died', async () => {
+    const client = laneClient();
+    await client.discover();
+    const pid = client.status.pid!;
+    const pending = client.invoke(call('slow'), { timeoutMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    process.kill(pid, 'SIGKILL');
+    const err = await failure(pending);
+    expect(err.kind).toBe('crash');
+    expect(err.message).toMatch(/was killed by SIGKILL/);
+  });
+});
