@@ -8,8 +8,31 @@ export interface RequestLoggerOptions extends SampleOverrides {
   log?: (line: string) => void;
 }
 
+/**
+ * The default log: lines made during one event-loop turn go to stderr together at its end (setImmediate),
+ * after the turn's answers. A gateway reads its servers' stderr: one line per sink call used to wake it
+ * twice per tools/call, each time before the answer it was waiting for. Lines still pending when the
+ * process exits are written then.
+ */
+let pendingLines: string[] = [];
+function flushLines(): void {
+  if (pendingLines.length === 0) return;
+  const text = pendingLines.join('');
+  pendingLines = [];
+  process.stderr.write(text);
+}
+let exitHooked = false;
+export function stderrLine(line: string): void {
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', flushLines);
+  }
+  if (pendingLines.length === 0) setImmediate(flushLines);
+  pendingLines.push(`${line}\n`);
+}
+
 export function requestLogger(options: RequestLoggerOptions = {}): InterceptorRegistration {
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const log = options.log ?? stderrLine;
   return applyOverrides(
     sink({
       name: 'request-logger',
