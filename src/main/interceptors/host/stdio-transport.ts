@@ -111,7 +111,7 @@ export class HostStdioTransport implements Transport {
     } finally {
       const batch = this.batch;
       this.batch = undefined;
-      if (batch.length > 0 && !this.closed) void this.write(batch.join('')).catch(() => undefined);
+      if (batch.length > 0 && !this.closed) this.stdout.write(batch.join(''));
     }
   };
 
@@ -185,9 +185,10 @@ export class HostStdioTransport implements Transport {
     return true;
   }
 
+  /** A fast-path answer: nobody awaits it, so no promise or drain listener (the stream buffers it). */
   private answer(line: string): void {
     if (this.batch) this.batch.push(line);
-    else void this.write(line).catch(() => undefined);
+    else this.stdout.write(line);
   }
 
   private write(text: string): Promise<void> {
