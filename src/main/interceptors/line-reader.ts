@@ -65,3 +65,26 @@ function isBlank(line: Buffer, end: number): boolean {
   }
   return true;
 }
+
+/** What parseLine returns for a line that is not JSON. */
+export const NOT_JSON: unique symbol = Symbol('not JSON');
+
+/** A line's JSON value; a line that is not JSON is reported and skipped, as the SDK's readers do. */
+export function parseLine(text: string, onError: ((error: Error) => void) | undefined): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    onError?.(error as Error);
+    return NOT_JSON;
+  }
+}
+
+/** The SDK's own check of a message handed to it (`parseJSONRPCMessage`); one that fails is reported and skipped. */
+export function sdkMessage<M>(value: unknown, parse: (value: unknown) => M, onError: ((error: Error) => void) | undefined): M | undefined {
+  try {
+    return parse(value);
+  } catch (error) {
+    onError?.(error as Error);
+    return undefined;
+  }
+}

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { ProtocolError, SdkError, SdkErrorCode, parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { LineReader } from '../line-reader';
+import { LineReader, NOT_JSON, parseLine, sdkMessage } from '../line-reader';
 import type { ProcessExit } from './process-exit';
 import type { WireTap } from './wire-tap';
 
@@ -205,23 +205,12 @@ export class InterceptorStdioTransport implements Transport {
   };
 
   private handleLine(text: string): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      // As the SDK's reader: a line that is not JSON is skipped (and reported), the connection goes on.
-      this.onerror?.(error as Error);
-      return;
-    }
+    const value = parseLine(text, this.onerror);
+    if (value === NOT_JSON) return;
     const id = (value as { id?: unknown } | null)?.id;
     if (typeof id === 'string' && this.lane.has(id) && this.takeAnswer(id, value as Record<string, unknown>)) return;
-    let message: JSONRPCMessage;
-    try {
-      message = parseJSONRPCMessage(value);
-    } catch (error) {
-      this.onerror?.(error as Error);
-      return;
-    }
+    const message = sdkMessage(value, parseJSONRPCMessage, this.onerror);
+    if (!message) return;
     this.tap?.message('in', message);
     this.onmessage?.(message);
   }

@@ -13,7 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { ErrorCode, METHOD_INVOKE } from '../../../shared/protocol/constants';
 import type { InterceptorResult } from '../../../shared/protocol/schemas';
-import { LineReader } from '../line-reader';
+import { LineReader, NOT_JSON, parseLine, sdkMessage } from '../line-reader';
 
 /** Runs one invoke from its raw params (InterceptorHost.invokeFromWire); throws or rejects like it. */
 export type WireInvoker = (params: unknown, lineBytes: number, signal: () => AbortSignal) => InterceptorResult | Promise<InterceptorResult>;
@@ -116,24 +116,12 @@ export class HostStdioTransport implements Transport {
   };
 
   private handleLine(text: string, bytes: number): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      // The SDK skips a line that is not JSON and reads on; so does this transport, and says so.
-      this.onerror?.(error as Error);
-      return;
-    }
+    const value = parseLine(text, this.onerror);
+    if (value === NOT_JSON) return;
     if (this.fastPath && this.takeInvoke(value, bytes)) return;
     if (this.takeCancellation(value)) return;
-    let message: JSONRPCMessage;
-    try {
-      message = parseJSONRPCMessage(value);
-    } catch (error) {
-      this.onerror?.(error as Error);
-      return;
-    }
-    this.onmessage?.(message);
+    const message = sdkMessage(value, parseJSONRPCMessage, this.onerror);
+    if (message) this.onmessage?.(message);
   }
 
   /** Answers an `interceptor/invoke` request without an envelope; false leaves the message to the SDK. */
