@@ -1,5 +1,5 @@
-// The invoker's transport to a stdio interceptor server: it spawns the server, as the SDK's
-// StdioClientTransport does (same environment, same stop sequence), and serves the SDK's Client for the
+// The invoker's transport to a stdio interceptor server: it spawns the server as the SDK's
+// StdioClientTransport does (cross-spawn, same environment, same stop sequence), and serves the SDK's Client for the
 // handshake, discovery, pings and notifications. Beside that it has a lane for `interceptor/invoke`
 // ([path-speed]): once initialize has negotiated a protocol version before 2026-07-28 (no envelopes), an
 // invoke is written and its answer matched here, past the SDK's per-request work (two zod passes over
@@ -10,7 +10,8 @@
 //
 // Writes made in one microtask run go out in one write: a chain that invokes several validators at once
 // wakes the server once, and the host answers them in one write too (host/stdio-transport.ts).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import spawn from 'cross-spawn';
 import { PassThrough } from 'node:stream';
 import { ProtocolError, SdkError, SdkErrorCode, parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
