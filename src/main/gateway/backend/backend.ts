@@ -2,7 +2,8 @@
 // It knows nothing about MCP semantics; the session decides what to send. What it owns: starting, telling
 // precisely why a start failed (the command and the tail of its stderr), noticing a crash, and stopping
 // children for good (the whole process group, so `npx`-style wrappers do not leave servers behind).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import spawn from 'cross-spawn';
 import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { BackendEntry } from '../../../shared/config/schema';
 import type { JsonRpcId, JsonRpcMessage } from '../wire/jsonrpc';
