@@ -6,6 +6,12 @@ export const METHOD_INVOKE = 'interceptor/invoke';
 /** Reserved by S4; we refresh discovery when a host sends it (A15). */
 export const NOTIFICATION_LIST_CHANGED = 'notifications/interceptors/list_changed';
 
+/**
+ * The first MCP revision whose requests carry a per-request envelope (`_meta`) that the SDK must add and
+ * check: the stdio transports of both ends (host and invoker) answer invokes themselves only below it.
+ */
+export const FIRST_ENVELOPE_REVISION = '2026-07-28';
+
 /** JSON-RPC error codes used by the interceptor protocol (no new codes are minted). */
 export const ErrorCode = {
   /** Host lacks the extension. */

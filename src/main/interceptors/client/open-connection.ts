@@ -58,19 +58,15 @@ export interface OpenAttempt {
 export async function openConnection(attempt: OpenAttempt): Promise<Connection> {
   const { generation, settings } = attempt;
   let transport: Transport;
-  let exit: (() => ProcessExit | undefined) | undefined;
   try {
     transport = await buildTransport(attempt);
-    if (transport instanceof InterceptorStdioTransport) {
-      const stdio = transport;
-      exit = () => stdio.exit();
-    }
   } catch (err) {
     throw new Error(describeConnectFailure(attempt, err as Error, 0));
   }
+  const stdio = transport instanceof InterceptorStdioTransport ? transport : undefined;
   // The stdio transport taps its lane's messages too, so it is told the tap instead of being wrapped.
   if (settings.wire) {
-    if (transport instanceof InterceptorStdioTransport) transport.useTap(settings.wire);
+    if (stdio) stdio.useTap(settings.wire);
     else transport = tapTransport(transport, settings.wire);
   }
   const client = new Client(settings.clientInfo ?? { name: 'interceptor-console', version: '0.1.0' }, { capabilities: {} });
@@ -91,13 +87,7 @@ export async function openConnection(attempt: OpenAttempt): Promise<Connection> 
         `(capabilities.extensions["${INTERCEPTORS_EXTENSION_ID}"]); is it an interceptor server?`,
     );
   }
-  const conn: Connection = {
-    generation,
-    client,
-    transport,
-    ...(exit ? { exit } : {}),
-    ...(transport instanceof InterceptorStdioTransport ? { stdio: transport } : {}),
-  };
+  const conn: Connection = { generation, client, transport, ...(stdio ? { stdio, exit: () => stdio.exit() } : {}) };
   conn.health = new ConnectionHealth(
     settings.health ?? {},
     (timeout) => client.ping({ timeout }),

@@ -15,6 +15,7 @@ import spawn from 'cross-spawn';
 import { PassThrough } from 'node:stream';
 import { ProtocolError, SdkError, SdkErrorCode, parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { FIRST_ENVELOPE_REVISION } from '../../../shared/protocol/constants';
 import { LineReader, NOT_JSON, parseLine, sdkMessage } from '../line-reader';
 import type { ProcessExit } from './process-exit';
 import type { WireTap } from './wire-tap';
@@ -27,8 +28,6 @@ export interface StdioServerParams {
   cwd?: string;
 }
 
-/** From this revision on, requests carry an envelope the SDK must add and check: no lane. */
-const FIRST_ENVELOPE_REVISION = '2026-07-28';
 /** How long close() waits for the server to exit after its stdin ends, then after SIGTERM (as the SDK). */
 const EXIT_WAIT_MS = 2_000;
 
@@ -48,7 +47,6 @@ export class InterceptorStdioTransport implements Transport {
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
   private exited: ProcessExit | undefined;
-  private spawnedPid: number | undefined;
   private laneOpen = false;
   private nextLaneId = 1;
   private readonly lane = new Map<string, LaneCall>();
@@ -103,12 +101,9 @@ export class InterceptorStdioTransport implements Transport {
         reject(error);
         this.onerror?.(error);
       });
-      child.on('spawn', () => {
-        this.spawnedPid = child.pid;
-        resolve();
-      });
+      child.on('spawn', () => resolve());
       child.on('exit', (code, signal) => {
-        this.exited = { pid: this.spawnedPid, code, signal };
+        this.exited = { pid: child.pid, code, signal };
       });
       child.on('close', () => {
         this.child = undefined;

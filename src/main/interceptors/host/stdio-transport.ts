@@ -11,15 +11,12 @@
 // sends several validators' invokes at once is woken once, not once per answer.
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
-import { ErrorCode, METHOD_INVOKE } from '../../../shared/protocol/constants';
+import { ErrorCode, FIRST_ENVELOPE_REVISION, METHOD_INVOKE } from '../../../shared/protocol/constants';
 import type { InterceptorResult } from '../../../shared/protocol/schemas';
 import { LineReader, NOT_JSON, parseLine, sdkMessage } from '../line-reader';
 
 /** Runs one invoke from its raw params (InterceptorHost.invokeFromWire); throws or rejects like it. */
 export type WireInvoker = (params: unknown, lineBytes: number, signal: () => AbortSignal) => InterceptorResult | Promise<InterceptorResult>;
-
-/** From this revision on, requests carry an envelope the SDK must lift and check: no fast path. */
-const FIRST_ENVELOPE_REVISION = '2026-07-28';
 
 type RequestId = string | number;
 
