@@ -3,38 +3,68 @@
 // private copy when SQLite cannot open it in place; commands that must write say so in one line; a
 // file damaged past its first pages gives a one-line error from every command, never a stack trace.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteHistoryWriter } from '../../src/main/history/sqlite';
-import { cliPath } from '../gateway/helpers';
+import { cliPath, root } from '../gateway/helpers';
 import { makeExecution, tempDir } from './fixtures';
 
 const EXECUTIONS = 300;
-const root = process.getuid?.() === 0;
+const asRoot = process.getuid?.() === 0;
 
 let dir: string;
 let cleanup: () => void;
+/** The CLI the cases run as nobody: the build itself, or a copy nobody can reach (see beforeAll). */
+let nobodysCli = cliPath;
+let cleanupCopy = () => {};
+
+const nobodyCanRead = (path: string) =>
+  spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(path)}, 4)`], {
+    uid: 65534,
+    gid: 65534,
+  }).status === 0;
+
+/**
+ * A checkout under a private folder (mktemp -d is 0700) is out of nobody's reach: the built CLI and the
+ * node_modules it loads are then linked (hard links, a copy across file systems) into a folder nobody can
+ * traverse. Only out/cli, node_modules and package.json: the history commands load nothing else.
+ */
+function copyOfTheCliForNobody(): { cli: string; cleanup: () => void } {
+  const copy = mkdtempSync(join(tmpdir(), 'ic-cli-for-nobody-'));
+  chmodSync(copy, 0o755);
+  mkdirSync(join(copy, 'out'), { mode: 0o755 });
+  for (const [from, to] of [
+    ['out/cli', 'out/cli'],
+    ['node_modules', 'node_modules'],
+    ['package.json', 'package.json'],
+  ]) {
+    const linked = spawnSync('cp', ['-al', join(root, from), join(copy, to)]);
+    if (linked.status !== 0) {
+      const copied = spawnSync('cp', ['-a', join(root, from), join(copy, to)], { encoding: 'utf8' });
+      if (copied.status !== 0) throw new Error(`Could not copy ${from} for user nobody: ${copied.stderr.trim()}`);
+    }
+  }
+  return { cli: join(copy, 'out/cli/index.js'), cleanup: () => rmSync(copy, { recursive: true, force: true }) };
+}
+
 beforeAll(() => {
-  if (root) {
-    // As root the CLI runs as nobody (below), who must reach the build: a checkout under a private folder
-    // (mktemp -d is 0700) fails every case with MODULE_NOT_FOUND. Say so once instead.
-    const probe = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(cliPath)}, 4)`], {
-      uid: 65534,
-      gid: 65534,
-      encoding: 'utf8',
-    });
-    if (probe.status !== 0) {
+  if (asRoot && !nobodyCanRead(cliPath)) {
+    // As root the CLI runs as nobody (below), who must reach the build.
+    ({ cli: nobodysCli, cleanup: cleanupCopy } = copyOfTheCliForNobody());
+    if (!nobodyCanRead(nobodysCli)) {
       throw new Error(
-        `These cases run the CLI as user nobody (65534), who cannot read ${cliPath}: make the checkout's parent folders traversable (chmod o+x) or run the tests as a user other than root.`,
+        `These cases run the CLI as user nobody (65534), who can reach neither ${cliPath} nor a copy under ${tmpdir()}: make the checkout's parent folders traversable (chmod o+x) or run the tests as a user other than root.`,
       );
     }
   }
   ({ dir, cleanup } = tempDir('ic-store-states-'));
   chmodSync(dir, 0o755); // another user (below) must reach the files in it
-});
+}, 120_000);
 afterAll(() => {
+  cleanupCopy();
   // Unset when beforeAll refused to run the cases (its own error says why): nothing to clean then.
   if (dir === undefined) return;
   chmodSync(dir, 0o700);
@@ -60,11 +90,11 @@ function cliWithoutWriteAccess(file: string, folder: string, folderWritable: boo
   chmodSync(file, 0o444);
   chmodSync(folder, folderWritable ? 0o777 : 0o555);
   try {
-    const r = spawnSync(process.execPath, [cliPath, ...args], {
+    const r = spawnSync(process.execPath, [nobodysCli, ...args], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, INTERCEPTOR_CONSOLE_DB: '', INTERCEPTOR_CONSOLE_DATA: join(dir, 'unused-data') },
-      ...(root ? { uid: 65534, gid: 65534 } : {}),
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
     });
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   } finally {
