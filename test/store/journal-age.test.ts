@@ -3,7 +3,7 @@
 // the journal (writing everything waiting at each tick journaled the fresh records of every batch too).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EncodedItem } from '../../src/main/history/model/encode/encoded';
 import { Journal } from '../../src/main/history/model/recording/journal';
 import { tempDir } from './fixtures';
@@ -24,19 +24,20 @@ describe('the journal writes records by age', () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const errors: string[] = [];
+    // The journal reads ages from performance.now(): a clock this test moves makes the ages exact whatever
+    // the machine's load (a busy-wait before made a stall of the test's thread journal the fresh one too).
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    cleanups.push(() => clock.mockRestore());
     const journal = new Journal(join(t.dir, 'history.db'), 400, (m) => errors.push(m));
     try {
       journal.add(item('old'));
-      // Hold the thread (so no timer can run) until the old record is nearly an interval old, then add a
-      // fresh one: the tick that is due runs before this test's own 0 ms timer (timers fire in due order).
-      const start = performance.now();
-      while (performance.now() - start < 390) {
-        /* busy: timers cannot fire */
-      }
+      now = 390; // nearly an interval later, a fresh one: the tick (real time, 200 ms) writes only the old one
       journal.add(item('fresh'));
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await waitFor(() => lines(journal.path).length >= 1, 20_000, 'the old record in the journal', 10);
+      await new Promise((resolve) => setTimeout(resolve, 450)); // two more ticks with the clock still: nothing more
       expect(lines(journal.path)).toEqual(['old']);
-      // The fresh one follows at a later tick (waits on the file itself; generous deadline for a loaded machine).
+      now = 590; // the fresh one is half an interval old: the next tick writes it
       await waitFor(() => lines(journal.path).length >= 2, 20_000, 'the fresh record in the journal', 10);
       expect(lines(journal.path)).toEqual(['old', 'fresh']);
       // Committed before it was old enough: never journaled.
