@@ -36,15 +36,12 @@ function copyOfTheCliForNobody(): { cli: string; cleanup: () => void } {
   const copy = mkdtempSync(join(tmpdir(), 'ic-cli-for-nobody-'));
   chmodSync(copy, 0o755);
   mkdirSync(join(copy, 'out'), { mode: 0o755 });
-  for (const [from, to] of [
-    ['out/cli', 'out/cli'],
-    ['node_modules', 'node_modules'],
-    ['package.json', 'package.json'],
-  ]) {
-    const linked = spawnSync('cp', ['-al', join(root, from), join(copy, to)]);
+  for (const part of ['out/cli', 'node_modules', 'package.json']) {
+    const linked = spawnSync('cp', ['-al', join(root, part), join(copy, part)]);
     if (linked.status !== 0) {
-      const copied = spawnSync('cp', ['-a', join(root, from), join(copy, to)], { encoding: 'utf8' });
-      if (copied.status !== 0) throw new Error(`Could not copy ${from} for user nobody: ${copied.stderr.trim()}`);
+      rmSync(join(copy, part), { recursive: true, force: true }); // a partial tree of links (another file system)
+      const copied = spawnSync('cp', ['-a', join(root, part), join(copy, part)], { encoding: 'utf8' });
+      if (copied.status !== 0) throw new Error(`Could not copy ${part} for user nobody: ${copied.stderr.trim()}`);
     }
   }
   return { cli: join(copy, 'out/cli/index.js'), cleanup: () => rmSync(copy, { recursive: true, force: true }) };
