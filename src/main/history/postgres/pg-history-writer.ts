@@ -22,6 +22,7 @@ import { encodeMessage } from '../model/encode/encode-message';
 import type { Redactor } from '../model/redaction/redactor';
 import { backoffDelay, describeError } from '../model/recording/retry-policy';
 import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../model/recording/journal';
+import { AfterTurn } from '../model/recording/after-turn';
 import { adoptOrphanSpills, releaseSpillPath } from '../model/recording/spill-adoption';
 import { IdCache, writeBatch, type PgItem } from './batch-insert';
 import { describePgError } from './connection';
@@ -78,6 +79,8 @@ export class PgHistoryWriter implements Recorder {
   private backingOff = false;
   private failures = 0;
   private closed = false;
+  /** Records handed over this turn, encoded and queued after the turn's writes (after-turn.ts). */
+  private readonly afterTurn = new AfterTurn();
   /** close() gave up waiting: what was still unwritten is accounted for; late answers change nothing. */
   private abandoned = false;
   private accepted = 0;
@@ -140,15 +143,15 @@ export class PgHistoryWriter implements Recorder {
   }
 
   recordGateway(name: string, config: unknown): void {
-    this.accept(() => encodeGateway(name, config, new Date().toISOString()));
+    this.later(() => encodeGateway(name, config, new Date().toISOString()));
   }
 
   recordSession(session: SessionRecord): void {
-    this.accept(() => ({ ...encodeSession(session), json: JSON.stringify(session) }));
+    this.later(() => ({ ...encodeSession(session), json: JSON.stringify(session) }));
   }
 
   recordExecution(execution: ExecutionRecord): void {
-    this.accept(() => {
+    this.later(() => {
       const record = this.options.redactor ? this.options.redactor.execution(execution) : execution;
       return { ...encodeExecution(record), json: JSON.stringify(record) };
     });
@@ -157,7 +160,7 @@ export class PgHistoryWriter implements Recorder {
   /** A captured JSON-RPC message (the Messages view): redacted, cut at 64 Ki characters, and sent in the same batches. */
   recordMessage(message: MessageRecord): void {
     const redactor = this.options.redactor;
-    this.accept(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
+    this.later(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
   }
 
   /** Adopted journals whose records are all settled are no longer needed. */
@@ -176,11 +179,13 @@ export class PgHistoryWriter implements Recorder {
 
   /** `queued` counts every record not yet in PostgreSQL: waiting, being retried or in flight. */
   stats(): PgHistoryWriterStats {
+    this.afterTurn.runAll(); // what was handed over counts as queued (or refused) at once
     return { queued: this.order.unsettled, ...this.counters, ...(this.lastError ? { lastError: this.lastError } : {}), disconnected: this.disconnected };
   }
 
   /** Resolves when everything accepted so far is stored (or counted as failed). */
   flush(): Promise<void> {
+    this.afterTurn.runAll();
     if (this.settled >= this.accepted) return Promise.resolve();
     const target = this.accepted;
     this.pump(true);
@@ -214,6 +219,12 @@ export class PgHistoryWriter implements Recorder {
     } else this.journal?.close(); // everything is in PostgreSQL
     if (this.timer) clearTimeout(this.timer);
     await this.pool.end().catch(() => {});
+  }
+
+  /** Accepts a record after this turn's writes (see after-turn.ts); at once once closed. */
+  private later(encode: () => PgItem): void {
+    if (this.closed) this.accept(encode);
+    else this.afterTurn.add(() => this.accept(encode));
   }
 
   private accept(encode: () => PgItem): void {

@@ -18,6 +18,7 @@ import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from '../../model/recording/spill-adoption';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
 import { FlushTimers } from './flush-timers';
+import { AfterTurn } from '../../model/recording/after-turn';
 
 export type { SqliteHistoryWriterOptions, SqliteHistoryWriterStats } from './sqlite-history-writer-options';
 
@@ -56,6 +57,8 @@ export class SqliteHistoryWriter implements Recorder {
   private inFlight: { run: Promise<WriteAttempt>; items: EncodedItem[]; fromMemory: boolean }[] = [];
   private consecutiveFailures = 0;
   private closed = false;
+  /** Records handed over this turn, encoded and queued after the turn's writes (after-turn.ts). */
+  private readonly afterTurn = new AfterTurn();
   private counters = { written: 0, retries: 0, rejected: 0, lost: 0, duplicates: 0 };
   private lastError: string | undefined;
   readonly deadLetterPath: string;
@@ -93,11 +96,11 @@ export class SqliteHistoryWriter implements Recorder {
 
   /** Records (or updates) a gateway's config snapshot. */
   recordGateway(name: string, config: unknown): void {
-    this.accept(() => encodeGateway(name, config, new Date().toISOString()));
+    this.later(() => encodeGateway(name, config, new Date().toISOString()));
   }
 
   recordSession(session: SessionRecord): void {
-    this.accept(() => encodeSession(session));
+    this.later(() => encodeSession(session));
   }
 
   recordExecution(execution: ExecutionRecord): void {
@@ -105,16 +108,17 @@ export class SqliteHistoryWriter implements Recorder {
     // once (the engine hands the same payload object to several steps). Measured against a plain
     // JSON snapshot parsed on the writer: 2.3x the caller's cost, but a third less work in total,
     // which is what a two-core machine running client, gateway and backend cannot spare.
-    this.accept(() => encodeExecution(this.options.redactor ? this.options.redactor.execution(execution) : execution));
+    this.later(() => encodeExecution(this.options.redactor ? this.options.redactor.execution(execution) : execution));
   }
 
   /** A captured JSON-RPC message: encoded (serialized once, cut at 64 Ki characters) and queued like an execution. */
   recordMessage(message: MessageRecord): void {
     const redactor = this.options.redactor;
-    this.accept(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
+    this.later(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
   }
 
   stats(): SqliteHistoryWriterStats {
+    this.afterTurn.runAll(); // what was handed over counts as queued (or rejected) at once
     const spilled = this.spilledCount();
     const { written, retries, rejected, lost, duplicates } = this.counters;
     return {
@@ -145,6 +149,7 @@ export class SqliteHistoryWriter implements Recorder {
    * written once the database accepts them, by this history writer or the next one on this file.
    */
   async flush(): Promise<void> {
+    this.afterTurn.runAll();
     const target = this.enqueued;
     const deadline = Date.now() + (this.options.flushTimeoutMs ?? 5000);
     let failures = 0;
@@ -174,6 +179,7 @@ export class SqliteHistoryWriter implements Recorder {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.flush();
+    this.afterTurn.runAll(); // handed over while the flush ran: queued, then spilled below if not written
     this.closed = true;
     this.timers.clear();
     while (this.inFlight.length > 0) await this.newestInFlight();
@@ -204,6 +210,12 @@ export class SqliteHistoryWriter implements Recorder {
 
   private spilledCount(): number {
     return (this.ownSpill?.count ?? 0) + this.adopted.reduce((n, s) => n + s.count, 0);
+  }
+
+  /** Accepts a record after this turn's writes (see after-turn.ts); at once once closed, to say it is lost. */
+  private later(encode: () => EncodedItem): void {
+    if (this.closed) this.accept(encode);
+    else this.afterTurn.add(() => this.accept(encode));
   }
 
   private accept(encode: () => EncodedItem): void {
