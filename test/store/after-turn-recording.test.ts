@@ -3,7 +3,6 @@
 // after covers every record handed over before it, close() writes them, stats() counts them, and a
 // caller that records in a loop still finds the recorder's memory bound in force.
 import { describe, expect, it } from 'vitest';
-import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import type { MessageRecord } from '../../src/shared/trace/messages';
 import { MAX_WAITING } from '../../src/main/history/model/recording/after-turn';
 import { ENGINES } from './engines';
@@ -22,6 +21,18 @@ const message = (id: string, executionId: string): MessageRecord => ({
   message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } },
 });
 
+/** A payload that notes when the recorder first serializes it (JSON.stringify calls toJSON): when it encodes. */
+function probe(seen: string[], what: string) {
+  let noted = false; // PostgreSQL's recorder serializes an execution twice (its columns, then the whole record)
+  return {
+    toJSON: () => {
+      if (!noted) seen.push(`encode ${what}`);
+      noted = true;
+      return what;
+    },
+  };
+}
+
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe.each(ENGINES)('$name recorder', (engine) => {
@@ -29,21 +40,18 @@ describe.each(ENGINES)('$name recorder', (engine) => {
     it('encodes after the turn that handed the records over, in order, and a flush right after covers them', async () => {
       const history = await engine.create();
       const seen: string[] = [];
-      const recorder = await history.recorder({
-        redactor: {
-          execution: (r: ExecutionRecord) => (seen.push(`execution ${r.id}`), r),
-          message: (m: MessageRecord) => (seen.push(`message ${m.id}`), m),
-        },
-      });
+      const recorder = await history.recorder();
       try {
-        const a = makeExecution({ id: crypto.randomUUID() });
-        const b = makeExecution({ id: crypto.randomUUID() });
-        recorder.recordMessage!(message(crypto.randomUUID(), a.id));
+        const m = message(crypto.randomUUID(), 'x');
+        m.message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: probe(seen, 'message') };
+        const a = { ...makeExecution({ id: crypto.randomUUID() }), requestReceived: probe(seen, 'a') };
+        const b = { ...makeExecution({ id: crypto.randomUUID() }), requestReceived: probe(seen, 'b') };
+        recorder.recordMessage!(m);
         recorder.recordExecution(a);
         recorder.recordExecution(b);
         seen.push('the gateway writes to its peer'); // what the rest of the turn does: the hop's writes
         await nextTurn();
-        expect(seen).toEqual(['the gateway writes to its peer', expect.stringMatching(/^message /), `execution ${a.id}`, `execution ${b.id}`]);
+        expect(seen).toEqual(['the gateway writes to its peer', 'encode message', 'encode a', 'encode b']);
 
         // Handed over and flushed in the same turn: the flush waits for it too.
         const c = makeExecution({ id: crypto.randomUUID() });
@@ -55,6 +63,22 @@ describe.each(ENGINES)('$name recorder', (engine) => {
       } finally {
         await recorder.close();
       }
+    });
+
+    it('redacts with the setting in force when a record was handed over, even if it changes within the turn', async () => {
+      const history = await engine.create();
+      let redacting = true;
+      const hide = <T>(r: T): T => (redacting ? (JSON.parse(JSON.stringify(r).replaceAll('hunter2', '***')) as T) : r);
+      const recorder = await history.recorder({ redactor: { execution: hide, message: hide } });
+      const m = message(crypto.randomUUID(), 'x');
+      (m.message as { params: Record<string, unknown> }).params.password = 'hunter2';
+      recorder.recordMessage!(m);
+      redacting = false; // the console's setting changes before the turn ends
+      await recorder.close();
+      const store = await history.open();
+      const body = (await store.getMessage(m.id))!.body;
+      expect(body).toContain('***');
+      expect(body).not.toContain('hunter2');
     });
 
     it('counts a record handed over this turn as queued, and close() writes it', async () => {
@@ -70,13 +94,14 @@ describe.each(ENGINES)('$name recorder', (engine) => {
 
     it(`runs at once past ${MAX_WAITING} records in one turn (the memory bound holds for a loop)`, async () => {
       const history = await engine.create();
-      let encoded = 0;
-      const recorder = await history.recorder({ redactor: { execution: (r: ExecutionRecord) => (encoded++, r) } });
+      const seen: string[] = [];
+      const recorder = await history.recorder();
       try {
-        for (let i = 0; i < MAX_WAITING + 10; i++) recorder.recordExecution(makeExecution({ id: crypto.randomUUID() }));
-        expect(encoded).toBe(MAX_WAITING);
+        for (let i = 0; i < MAX_WAITING + 10; i++)
+          recorder.recordExecution({ ...makeExecution({ id: crypto.randomUUID() }), requestReceived: probe(seen, `${i}`) });
+        expect(seen).toHaveLength(MAX_WAITING);
         await nextTurn();
-        expect(encoded).toBe(MAX_WAITING + 10);
+        expect(seen).toHaveLength(MAX_WAITING + 10);
       } finally {
         await recorder.close();
       }

@@ -22,7 +22,7 @@ import { encodeMessage } from '../model/encode/encode-message';
 import type { Redactor } from '../model/redaction/redactor';
 import { backoffDelay, describeError } from '../model/recording/retry-policy';
 import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../model/recording/journal';
-import { AfterTurn } from '../model/recording/after-turn';
+import { AfterTurn, redactNowEncodeLater } from '../model/recording/after-turn';
 import { adoptOrphanSpills, releaseSpillPath } from '../model/recording/spill-adoption';
 import { IdCache, writeBatch, type PgItem } from './batch-insert';
 import { describePgError } from './connection';
@@ -151,16 +151,16 @@ export class PgHistoryWriter implements Recorder {
   }
 
   recordExecution(execution: ExecutionRecord): void {
-    this.later(() => {
-      const record = this.options.redactor ? this.options.redactor.execution(execution) : execution;
-      return { ...encodeExecution(record), json: JSON.stringify(record) };
-    });
+    const redactor = this.options.redactor;
+    this.later(
+      redactNowEncodeLater(execution, redactor && ((r) => redactor.execution(r)), (record) => ({ ...encodeExecution(record), json: JSON.stringify(record) })),
+    );
   }
 
   /** A captured JSON-RPC message (the Messages view): redacted, cut at 64 Ki characters, and sent in the same batches. */
   recordMessage(message: MessageRecord): void {
     const redactor = this.options.redactor;
-    this.later(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
+    this.later(redactNowEncodeLater(message, redactor?.message && ((m) => redactor.message!(m)), encodeMessage));
   }
 
   /** Adopted journals whose records are all settled are no longer needed. */

@@ -40,3 +40,22 @@ export class AfterTurn {
     }
   };
 }
+
+/**
+ * The job that encodes `record` redacted, for a recorder's queue: redacted now, so the redaction setting in
+ * force when the record was handed over applies even if it changes before the turn ends (the console changes
+ * it at any time); encoded after the turn. A redactor that throws gives a job that throws the same error,
+ * which the recorder counts as it counts a record it cannot encode.
+ */
+export function redactNowEncodeLater<R, I>(record: R, redact: ((record: R) => R) | undefined, encode: (record: R) => I): () => I {
+  if (!redact) return () => encode(record);
+  let redacted: R;
+  try {
+    redacted = redact(record);
+  } catch (err) {
+    return () => {
+      throw err;
+    };
+  }
+  return () => encode(redacted);
+}

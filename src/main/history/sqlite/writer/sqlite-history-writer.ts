@@ -18,7 +18,7 @@ import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from '../../model/recording/spill-adoption';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
 import { FlushTimers } from './flush-timers';
-import { AfterTurn } from '../../model/recording/after-turn';
+import { AfterTurn, redactNowEncodeLater } from '../../model/recording/after-turn';
 
 export type { SqliteHistoryWriterOptions, SqliteHistoryWriterStats } from './sqlite-history-writer-options';
 
@@ -108,13 +108,14 @@ export class SqliteHistoryWriter implements Recorder {
     // once (the engine hands the same payload object to several steps). Measured against a plain
     // JSON snapshot parsed on the writer: 2.3x the caller's cost, but a third less work in total,
     // which is what a two-core machine running client, gateway and backend cannot spare.
-    this.later(() => encodeExecution(this.options.redactor ? this.options.redactor.execution(execution) : execution));
+    const redactor = this.options.redactor;
+    this.later(redactNowEncodeLater(execution, redactor && ((r) => redactor.execution(r)), encodeExecution));
   }
 
   /** A captured JSON-RPC message: encoded (serialized once, cut at 64 Ki characters) and queued like an execution. */
   recordMessage(message: MessageRecord): void {
     const redactor = this.options.redactor;
-    this.later(() => encodeMessage(redactor?.message ? redactor.message(message) : message));
+    this.later(redactNowEncodeLater(message, redactor?.message && ((m) => redactor.message!(m)), encodeMessage));
   }
 
   stats(): SqliteHistoryWriterStats {
