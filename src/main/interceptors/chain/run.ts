@@ -30,10 +30,12 @@ import { ChainCancelledError } from './types';
 export class ChainClock {
   readonly t0 = performance.now();
   readonly startedAt = new Date().toISOString();
-  readonly controller = new AbortController();
+  private readonly controller = new AbortController();
+  /** Aborted at the deadline or when the caller aborts; every in-flight invocation listens on it. */
+  readonly signal = this.controller.signal;
   readonly deadline: { passed: boolean; timeoutMs?: number };
-  /** Rejects when the run is aborted (deadline or caller); every invocation races against it. */
-  readonly aborted: Promise<never>;
+  private abortedPromise?: Promise<never>;
+  private rejectAborted?: (err: Error) => void;
   private readonly timer?: ReturnType<typeof setTimeout>;
   private readonly onCallerAbort?: () => void;
 
@@ -42,23 +44,41 @@ export class ChainClock {
     readonly callerSignal?: AbortSignal,
   ) {
     this.deadline = timeoutMs !== undefined ? { passed: false, timeoutMs } : { passed: false };
-    const signal = this.controller.signal;
     // Every in-flight invocation (and the MCP client under it) listens on this one signal; a wide
     // chain legitimately exceeds Node's default of 10 listeners.
-    setMaxListeners(1000, signal);
-    this.aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('chain aborted')), { once: true }));
-    this.aborted.catch(() => undefined);
+    setMaxListeners(1000, this.signal);
     if (timeoutMs !== undefined) {
       this.timer = setTimeout(() => {
         this.deadline.passed = true;
-        this.controller.abort(new Error('chain deadline'));
+        this.abort(new Error('chain deadline'));
       }, timeoutMs);
     }
     if (callerSignal) {
-      if (callerSignal.aborted) this.controller.abort(callerSignal.reason);
-      this.onCallerAbort = () => this.controller.abort(callerSignal.reason);
+      if (callerSignal.aborted) this.abort(callerSignal.reason);
+      this.onCallerAbort = () => this.abort(callerSignal.reason);
       callerSignal.addEventListener('abort', this.onCallerAbort, { once: true });
     }
+  }
+
+  /**
+   * Rejects when the run is aborted (deadline or caller); every invocation races against it. Made on first
+   * use and rejected by abort() itself, not by a listener on the signal: an EventTarget listener costs ~8 µs,
+   * two runs per call, and a run whose interceptors all answer at once (in process) never races.
+   */
+  get aborted(): Promise<never> {
+    if (!this.abortedPromise) {
+      this.abortedPromise = this.signal.aborted ? Promise.reject(new Error('chain aborted')) : new Promise<never>((_, reject) => (this.rejectAborted = reject));
+      this.abortedPromise.catch(() => undefined);
+    }
+    return this.abortedPromise;
+  }
+
+  private abort(reason: unknown): void {
+    if (this.signal.aborted) return;
+    // Rejected first, as the listener it replaces was the signal's first: a race against it settles as
+    // "chain aborted" before any handle's own cancellation error.
+    this.rejectAborted?.(new Error('chain aborted'));
+    this.controller.abort(reason);
   }
 
   dispose(): void {
@@ -99,8 +119,10 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
     phase: plan.phase,
     context,
     t0: clock.t0,
-    chainSignal: clock.controller.signal,
-    chainAborted: clock.aborted,
+    chainSignal: clock.signal,
+    get chainAborted() {
+      return clock.aborted; // made only if an invocation races (see ChainClock.aborted)
+    },
     deadline: clock.deadline,
     handleFor: input.handleFor,
   };
@@ -127,7 +149,7 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
   }
   await runPasses(plan, state);
   throwIfCancelled(state);
-  if (clock.controller.signal.aborted && !clock.deadline.passed) throw new ChainCancelledError(options.signal?.reason);
+  if (clock.signal.aborted && !clock.deadline.passed) throw new ChainCancelledError(options.signal?.reason);
 
   for (const s of plan.skipped) pushSkipped(state, s, s.reason, s.detail);
 

@@ -113,7 +113,7 @@ export class ChainRuntime {
   async run(event: string, phase: Phase, payload: unknown, options: RunOptions = {}): Promise<ChainResult> {
     const clock = new ChainClock(options.timeoutMs, options.signal);
     try {
-      const outcome = this.cachedOutcome() ?? (await this.discover({ signal: clock.controller.signal, aborted: clock.aborted }));
+      const outcome = this.cachedOutcome() ?? (await this.discover({ signal: clock.signal, aborted: clock.aborted }));
       const plan = this.planFor(outcome, event, phase, options.protocolVersion);
       return await executePlan({
         plan,
