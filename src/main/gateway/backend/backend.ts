@@ -117,11 +117,13 @@ export class Backend {
    */
   async send(message: JsonRpcMessage, onStreamEnd?: () => void): Promise<void> {
     if (this.state !== 'ready') throw new Error(`backend "${this.entry.name}" is not connected`);
-    this.onsend?.(message);
     if (this.channel) {
+      // Over stdio the write is synchronous: capture follows it rather than delaying it.
       this.channel.send(message);
+      this.onsend?.(message);
       return;
     }
+    this.onsend?.(message);
     if (this.rev20260728 && this.entry.transport === 'http') {
       const headers = this.rev20260728.headersFor(message);
       if (headers) return post20260728(this, this.entry, message, headers, onStreamEnd, this.options.maxMessageBytes);

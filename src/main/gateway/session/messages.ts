@@ -1,5 +1,7 @@
 // The session's client side under message capture: every message the session writes to its client passes
-// the tap first. Without a tap the client sink is returned as it is (nothing added to the hot path).
+// the tap, right after it is handed to the client: the capture's work then follows the write instead of
+// delaying it (no sink calls back into the session synchronously, so the capture's order is unchanged).
+// Without a tap the client sink is returned as it is (nothing added to the hot path).
 import type { ClientSink } from './host';
 import type { SessionTap } from '../record/message-capture';
 
@@ -7,8 +9,11 @@ export function tapClientSink(client: ClientSink, tap: SessionTap | undefined): 
   if (!tap) return client;
   const tapped: ClientSink = {
     send(message, relatedRequestId) {
-      tap.toClient(message);
-      client.send(message, relatedRequestId);
+      try {
+        client.send(message, relatedRequestId);
+      } finally {
+        tap.toClient(message);
+      }
     },
   };
   if (client.closeStream) tapped.closeStream = (id) => client.closeStream!(id);
