@@ -24,10 +24,24 @@ describe('ChainClock', () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0); // dispose unlinks from the caller
   });
 
+  it('without a deadline, listens on the caller only once something races, and unlinks at dispose', () => {
+    const caller = new AbortController();
+    const clock = new ChainClock(undefined, caller.signal);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    void clock.aborted;
+    void clock.aborted;
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    clock.dispose();
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
   it('settles a race as "chain aborted" before the handle cancels, when the caller aborts', async () => {
     const caller = new AbortController();
     const clock = new ChainClock(undefined, caller.signal);
-    const race = Promise.race([handleListening(clock.signal), clock.aborted]);
+    expect(clock.signal).toBe(caller.signal); // no deadline: the caller's own signal, no controller made
+    // As invoke-step races: the clock's promise first, then the invocation handed the signal.
+    const aborted = clock.aborted;
+    const race = Promise.race([aborted, handleListening(clock.signal)]);
     caller.abort(new Error('client cancelled'));
     await expect(race).rejects.toThrow('chain aborted');
     expect(clock.signal.reason).toEqual(new Error('client cancelled'));
@@ -36,7 +50,7 @@ describe('ChainClock', () => {
 
   it('at the deadline: the signal aborts, the deadline is marked passed, a race settles as "chain aborted"', async () => {
     const clock = new ChainClock(20);
-    const race = Promise.race([handleListening(clock.signal), clock.aborted]);
+    const race = Promise.race([handleListening(clock.signal), clock.aborted]); // its own signal: any order
     await expect(race).rejects.toThrow('chain aborted');
     expect(clock.deadline).toEqual({ passed: true, timeoutMs: 20 });
     expect(clock.signal.aborted).toBe(true);

@@ -30,20 +30,29 @@ import { ChainCancelledError } from './types';
 export class ChainClock {
   readonly t0 = performance.now();
   readonly startedAt = new Date().toISOString();
-  private readonly controller = new AbortController();
-  /** Aborted at the deadline or when the caller aborts; every in-flight invocation listens on it. */
-  readonly signal = this.controller.signal;
+  /**
+   * Aborted at the deadline or when the caller aborts; every in-flight invocation listens on it. Without a
+   * deadline only the caller can abort the run, so it is the caller's own signal: no AbortController (~6 µs)
+   * and no listener on the caller's signal are made for it.
+   */
+  readonly signal: AbortSignal;
+  private readonly controller?: AbortController;
   readonly deadline: { passed: boolean; timeoutMs?: number };
   private abortedPromise?: Promise<never>;
   private rejectAborted?: (err: Error) => void;
   private readonly timer?: ReturnType<typeof setTimeout>;
-  private readonly onCallerAbort?: () => void;
+  private onCallerAbort?: () => void;
 
   constructor(
     timeoutMs: number | undefined,
     readonly callerSignal?: AbortSignal,
   ) {
     this.deadline = timeoutMs !== undefined ? { passed: false, timeoutMs } : { passed: false };
+    if (timeoutMs === undefined && callerSignal) this.signal = callerSignal;
+    else {
+      this.controller = new AbortController();
+      this.signal = this.controller.signal;
+    }
     // Every in-flight invocation (and the MCP client under it) listens on this one signal; a wide
     // chain legitimately exceeds Node's default of 10 listeners.
     setMaxListeners(1000, this.signal);
@@ -53,7 +62,7 @@ export class ChainClock {
         this.abort(new Error('chain deadline'));
       }, timeoutMs);
     }
-    if (callerSignal) {
+    if (callerSignal && this.controller) {
       if (callerSignal.aborted) this.abort(callerSignal.reason);
       this.onCallerAbort = () => this.abort(callerSignal.reason);
       callerSignal.addEventListener('abort', this.onCallerAbort, { once: true });
@@ -62,12 +71,20 @@ export class ChainClock {
 
   /**
    * Rejects when the run is aborted (deadline or caller); every invocation races against it. Made on first
-   * use and rejected by abort() itself, not by a listener on the signal: an EventTarget listener costs ~8 µs,
-   * two runs per call, and a run whose interceptors all answer at once (in process) never races.
+   * use, and rejected by abort() itself when the clock has its own signal (an EventTarget listener costs
+   * ~8 µs, two runs per call): a run whose interceptors all answer at once (in process) never races. On the
+   * caller's signal, one listener is added then, ahead of any invocation's own.
    */
   get aborted(): Promise<never> {
     if (!this.abortedPromise) {
-      this.abortedPromise = this.signal.aborted ? Promise.reject(new Error('chain aborted')) : new Promise<never>((_, reject) => (this.rejectAborted = reject));
+      if (this.signal.aborted) this.abortedPromise = Promise.reject(new Error('chain aborted'));
+      else {
+        this.abortedPromise = new Promise<never>((_, reject) => (this.rejectAborted = reject));
+        if (!this.controller) {
+          this.onCallerAbort = () => this.rejectAborted!(new Error('chain aborted'));
+          this.signal.addEventListener('abort', this.onCallerAbort, { once: true });
+        }
+      }
       this.abortedPromise.catch(() => undefined);
     }
     return this.abortedPromise;
@@ -78,7 +95,7 @@ export class ChainClock {
     // Rejected first, as the listener it replaces was the signal's first: a race against it settles as
     // "chain aborted" before any handle's own cancellation error.
     this.rejectAborted?.(new Error('chain aborted'));
-    this.controller.abort(reason);
+    this.controller!.abort(reason);
   }
 
   dispose(): void {
