@@ -8,8 +8,11 @@
 // One queue per recorder keeps the order (a gateway before its sessions, a session before its executions).
 // Whatever observes the queue (flush, close, stats) runs what waits first, so a flush still covers every
 // record handed over before it; past MAX_WAITING jobs in one turn they run at once, so that the recorder's
-// memory bound (its queue, then its spill file) still holds for a caller that records in a loop. What may wait: records whose objects nobody changes after handing them over, which
-// the recorders relied on already (an execution's payloads are the very objects the gateway forwarded).
+// memory bound (its queue, then its spill file) still holds for a caller that records in a loop.
+//
+// What may wait: records whose objects nobody changes after handing them over, which the recorders relied
+// on already (an execution's payloads are the very objects the gateway forwarded).
+
 /** Jobs held in one turn before they run at once. */
 export const MAX_WAITING = 1024;
 
