@@ -3,7 +3,7 @@
 // private copy when SQLite cannot open it in place; commands that must write say so in one line; a
 // file damaged past its first pages gives a one-line error from every command, never a stack trace.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ const nobodyCanRead = (path: string) =>
  * traverse. Only out/cli, node_modules and package.json: the history commands load nothing else.
  */
 function copyOfTheCliForNobody(): { cli: string; cleanup: () => void } {
-  const copy = mkdtempSync(join(tmpdir(), 'ic-cli-for-nobody-'));
+  const { dir: copy, cleanup } = tempDir('ic-cli-for-nobody-');
   chmodSync(copy, 0o755);
   mkdirSync(join(copy, 'out'), { mode: 0o755 });
   for (const part of ['out/cli', 'node_modules', 'package.json']) {
@@ -44,7 +44,7 @@ function copyOfTheCliForNobody(): { cli: string; cleanup: () => void } {
       if (copied.status !== 0) throw new Error(`Could not copy ${part} for user nobody: ${copied.stderr.trim()}`);
     }
   }
-  return { cli: join(copy, 'out/cli/index.js'), cleanup: () => rmSync(copy, { recursive: true, force: true }) };
+  return { cli: join(copy, 'out/cli/index.js'), cleanup };
 }
 
 beforeAll(() => {
