@@ -159,6 +159,32 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
     }
   });
 
+  // A new user walking the rail met the Tests screen's empty state (no test case yet) spread over the whole
+  // window, rail included: the next click on the rail hit that text, not the link. So on every screen, in the
+  // state a new console shows it, each rail link must be what is under its own centre, and a real click on
+  // it must go there.
+  it('keeps every rail link clickable on every screen', { timeout: 120_000 }, async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const names = (await nav.getByRole('link').allTextContents()).map((n) => n.trim());
+    expect(names).toContain('Tests');
+    const covered = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLAnchorElement>('nav[aria-label="Main"] a')]
+          .filter((a) => {
+            const r = a.getBoundingClientRect();
+            return !a.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+          })
+          .map((a) => a.textContent?.trim()),
+      );
+    for (const name of [...names, names[0]!]) {
+      await nav.getByRole('link', { name, exact: true }).click({ timeout: 5_000 });
+      await expect.poll(() => nav.locator('a[aria-current="page"]').textContent()).toContain(name);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      if (name === 'Tests') await page.getByText('No test cases for this gateway yet', { exact: false }).waitFor({ timeout: 10_000 });
+      expect(await covered(), `rail links covered on ${name}`).toEqual([]);
+    }
+  });
+
   it('the page cannot reach Node', async () => {
     const globals = await page.evaluate(() => ({
       require: typeof (globalThis as Record<string, unknown>).require,

@@ -70,7 +70,9 @@ export function TestsPage() {
         </div>
       )}
       {gateway && !cases.isLoading && items.length === 0 && (
-        <div className="table-empty">
+        // Not the tables' .table-empty: that one covers its positioned table, and here it spread over the
+        // whole window, rail included, so no rail link could be clicked from an empty Tests screen.
+        <div className="tests-empty">
           No test cases for this gateway yet. In Traffic, open a call (or select several) and choose &quot;Save as test case&quot;. They are kept in{' '}
           <code>{cases.data?.dir}</code>.
         </div>
