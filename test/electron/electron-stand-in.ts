@@ -1,8 +1,9 @@
-// A minimal stand-in for the `electron` module, for the main-process tests only (the Electron runtime cannot
-// be installed where the tests run). It models just what src/main/electron/ touches: windows with web
-// contents and frames, ipcMain's handlers, the default session's hooks, the app's lifecycle events. Each
-// piece records what was done to it, so the tests can act as Chromium would (emit will-navigate, invoke a
-// handler from some frame) and check what the real main-process code decided.
+// A minimal stand-in for the `electron` module, for the main-process tests and desktop-csp.test.ts (the
+// Electron runtime cannot be installed where the tests run). It models just what src/main/electron/ and the
+// preload touch: windows with web contents and frames, ipcMain's handlers, the default session's hooks, the
+// app's lifecycle events, the preload's contextBridge and ipcRenderer (which can be connected to a window's top
+// frame). Each piece records what was done to it, so the tests can act as Chromium would (emit will-navigate,
+// invoke a handler from some frame) and check what the real main-process code decided.
 import { EventEmitter } from 'node:events';
 import { pathToFileURL } from 'node:url';
 
@@ -12,12 +13,15 @@ export class FakeFrame {
   readonly frameTreeNodeId = nextFrameId++;
   readonly frameToken = `token-${this.frameTreeNodeId}`;
   readonly sent: unknown[][] = [];
+  /** The renderer of this frame, once one is connected (ipcRenderer.connectTo): gets what is sent to it. */
+  receiver?: (channel: string, ...args: unknown[]) => void;
   constructor(
     public url: string,
     public parent: FakeFrame | null = null,
   ) {}
   send(channel: string, ...args: unknown[]): void {
     this.sent.push([channel, ...args]);
+    this.receiver?.(channel, ...args);
   }
 }
 
@@ -175,14 +179,41 @@ export const contextBridge = {
   },
 };
 
+type RendererListener = (event: { sender: unknown }, ...args: unknown[]) => void;
+
+/**
+ * The preload's side of IPC. Alone, it records the invokes and answers each `{ ok: true, value: null }`.
+ * Connected to a window (connectTo), it is that window's renderer, calling from its top frame: an invoke
+ * reaches ipcMain's handler with the window's web contents as `sender` and its main frame as `senderFrame`
+ * (what Electron fills in for a call from the top frame), and what the main process sends to that frame
+ * reaches the listeners registered with on().
+ */
 export const ipcRenderer = {
   invoked: [] as unknown[][],
+  window: undefined as BrowserWindow | undefined,
+  listeners: new Map<string, Set<RendererListener>>(),
+  connectTo(win: BrowserWindow): void {
+    this.window = win;
+    win.webContents.mainFrame.receiver = (channel, ...args) => {
+      for (const listener of this.listeners.get(channel) ?? []) listener({ sender: this }, ...args);
+    };
+  },
   async invoke(channel: string, ...args: unknown[]): Promise<unknown> {
     this.invoked.push([channel, ...args]);
-    return { ok: true, value: null };
+    const win = this.window;
+    if (!win) return { ok: true, value: null };
+    const handler = ipcMain.handlers.get(channel);
+    if (!handler) throw new Error(`No handler registered for '${channel}'`);
+    return handler({ sender: win.webContents, senderFrame: win.webContents.mainFrame }, ...args);
   },
-  on(): void {},
-  removeListener(): void {},
+  on(channel: string, listener: RendererListener): void {
+    const set = this.listeners.get(channel) ?? new Set<RendererListener>();
+    set.add(listener);
+    this.listeners.set(channel, set);
+  },
+  removeListener(channel: string, listener: RendererListener): void {
+    this.listeners.get(channel)?.delete(listener);
+  },
 };
 
 export default { app, BrowserWindow, contextBridge, dialog, ipcMain, ipcRenderer, Menu, session, shell };
