@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCore } from '../services/bootstrap';
 import { adoptElectronSqliteBinding } from '../native/sqlite-binding';
-import { cliLaunchFor, stderrLogger } from '../services/environment';
+import { cliLaunchFor, defaultDataDir, stderrLogger } from '../services/environment';
+import { desktopDataDir } from './data-folder';
 import type { AppCore } from '../services/app-core';
 import { registerIpc } from './ipc';
 import { installMenu } from './menu';
@@ -53,7 +54,10 @@ function createWindow(): BrowserWindow {
 
 async function start(): Promise<void> {
   const appRoot = app.getAppPath();
-  const dataDir = app.getPath('userData');
+  const logger = stderrLogger('interceptor-console');
+  // The folder web mode and the CLI use too (an older desktop build's userData folder only while it holds the data).
+  const { dir: dataDir, warning } = desktopDataDir(defaultDataDir(), app.getPath('userData'));
+  if (warning) logger.warn(warning);
   // From a checkout, better-sqlite3's own build has Node's ABI: the history loads the Electron copy instead
   // (native/electron-<abi>/, made by `npm run electron:sqlite`, which `npm start` runs), else says what to run.
   adoptElectronSqliteBinding(appRoot, app.isPackaged);
@@ -62,7 +66,7 @@ async function start(): Promise<void> {
     packageRoot: appRoot,
     dataDir,
     version: app.getVersion(),
-    logger: stderrLogger('interceptor-console'),
+    logger,
     // Children run our CLI with this very binary acting as Node (ELECTRON_RUN_AS_NODE).
     cli: cliLaunchFor(join(appRoot, 'out', 'cli', 'index.js')),
     // Packaged resources (examples, schema) sit outside the asar archive.
@@ -75,7 +79,8 @@ async function start(): Promise<void> {
   core.start().catch((err: unknown) => core?.env.logger.error('starting gateways failed', err));
 }
 
-// Tests and portable setups may point the data folder elsewhere; it must be set before the lock.
+// Tests and portable setups may point the data folder elsewhere (defaultDataDir reads the same variable);
+// Electron's own folder follows it, and it must be set before the lock.
 if (process.env.INTERCEPTOR_CONSOLE_DATA) app.setPath('userData', process.env.INTERCEPTOR_CONSOLE_DATA);
 
 if (!app.requestSingleInstanceLock()) {
