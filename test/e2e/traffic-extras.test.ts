@@ -83,11 +83,8 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
   });
 
-  it('the header with the detail open: every column title fits its column (no "Blocked by" over "Duration")', async () => {
-    const clear = page.getByRole('button', { name: 'Clear target filter' });
-    if (await clear.count()) await clear.click();
-    await rows().first().click();
-    await page.getByRole('complementary', { name: 'Execution detail' }).waitFor();
+  /** With the detail open, every column title and cell fits its column, and none runs past the table's right edge. */
+  async function expectColumnsFit(size: string): Promise<void> {
     const header = page.getByRole('table', { name: 'Executions' }).getByRole('row').first();
     const overflow = await header
       .getByRole('columnheader')
@@ -108,10 +105,35 @@ describe.skipIf(!haveChromium)('Traffic and Sinks details in Chromium (web mode)
           return { text: c.textContent!, left: t.left, right: t.right };
         }),
     );
-    for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.left, `${boxes[i - 1]!.text} | ${boxes[i]!.text}`).toBeGreaterThanOrEqual(boxes[i - 1]!.right);
-    // And none is cut off at the table's right edge.
+    for (let i = 1; i < boxes.length; i++)
+      expect(boxes[i]!.left, `${size}: ${boxes[i - 1]!.text} | ${boxes[i]!.text}`).toBeGreaterThanOrEqual(boxes[i - 1]!.right);
+    // And none is cut off at the table's right edge, in the header or in a row (a duration read "31.9 m").
     const tableRight = await page.getByRole('table', { name: 'Executions' }).evaluate((t) => t.getBoundingClientRect().right);
-    expect(boxes[boxes.length - 1]!.right).toBeLessThanOrEqual(tableRight);
+    expect(boxes[boxes.length - 1]!.right, size).toBeLessThanOrEqual(tableRight);
+    const durationRight = await rows()
+      .first()
+      .locator('.c-duration')
+      .evaluate((c) => {
+        const r = document.createRange();
+        r.selectNodeContents(c);
+        return r.getBoundingClientRect().right;
+      });
+    expect(durationRight, `${size}: a row's duration`).toBeLessThanOrEqual(tableRight);
+  }
+
+  it('the header with the detail open: every column title fits its column (no "Blocked by" over "Duration"), also in a laptop-size window', async () => {
+    const clear = page.getByRole('button', { name: 'Clear target filter' });
+    if (await clear.count()) await clear.click();
+    await rows().first().click();
+    await page.getByRole('complementary', { name: 'Execution detail' }).waitFor();
+    await expectColumnsFit('1440 × 900');
+    // A 1280 px window leaves the list about 540 px beside the detail.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    try {
+      await expectColumnsFit('1280 × 720');
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it('Compare shows the removed words whole, then the added words (a word-level diff, not interleaved)', async () => {
