@@ -8,7 +8,7 @@ import { TraceView } from '../../../components/trace/TraceView';
 import { PausesView } from '../../../components/trace/PausesView';
 import type { ReplayMode } from '../../../../../shared/api/models-traffic';
 import { clockTime, duration, OUTCOME_LABEL, TOOL_ERROR_TITLE } from '../format';
-import { isToolErrorResult } from '../../../../../shared/trace/tool-error';
+import { showsToolError } from '../../../../../shared/trace/tool-error';
 import { trafficHref } from '../route';
 import { BlockSentence, Payloads, RawRpc, SinkEvents, type ExecutionDetailData } from './sections';
 import { messagesHref } from '../../messages/route';
@@ -58,7 +58,7 @@ export function ExecutionDetail({ id, actions, onClose }: { id: string; actions:
           <div className="detail-facts">
             <span className={`pill ${e.outcome}`}>{OUTCOME_LABEL[e.outcome]}</span>
             {/* Derived from the response shown below, like the list's badge (shared/trace/tool-error.ts). */}
-            {isToolErrorResult(e.event, e.responseReturned) && (
+            {showsToolError(e) && (
               <span className="mini tool-error" title={TOOL_ERROR_TITLE}>
                 tool error
               </span>
