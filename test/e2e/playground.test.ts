@@ -212,7 +212,7 @@ describe.skipIf(!haveChromium)('Playground in Chromium (web mode)', { timeout: 9
     await page.getByRole('group', { name: 'Arguments of echo' }).getByLabel('message').fill('nothing sensitive here');
     await page.getByRole('button', { name: 'Call tool' }).click();
     const call = page.getByRole('region', { name: 'Call' });
-    await call.getByText('The tool reported an error').waitFor();
+    await call.getByText('The result says isError: true').waitFor();
     expect(await call.getByLabel('Text content').textContent()).toContain('Blocked by samples/pii-validator');
     // Consumed: the banner goes away on its own.
     await banner.waitFor({ state: 'detached' });

@@ -13,7 +13,8 @@ export function ResultView({ result }: { result: Record<string, unknown> }) {
     <div className="result-view" aria-label="Call result">
       {result.isError === true && (
         <div className="banner error" role="alert">
-          The tool reported an error (isError: true).
+          {/* Not "the tool reported": a gateway's chain refusing the call answers with isError too. */}
+          The result says isError: true: the tool failed, or a gateway refused the call (the content says which).
         </div>
       )}
       {Array.isArray(content) && content.map((b, i) => <ContentBlock key={i} block={b} />)}
