@@ -9,7 +9,8 @@ import { IPC_INVOKE_CHANNEL } from '../../src/shared/api/bridge';
 import { defaultDataDir } from '../../src/main/history/model/data-dir';
 import { desktopDataDir } from '../../src/main/electron/data-folder';
 import { tempDir } from '../app/helpers';
-import { app, BrowserWindow, ipcMain, session, FakeSession } from './electron-stand-in';
+import { app, BrowserWindow, ipcMain } from './electron-stand-in';
+import { quitMainProcess, startMainProcess } from './start-main';
 
 vi.mock('electron', async () => await import('./electron-stand-in'));
 
@@ -85,19 +86,13 @@ describe("main.ts runs its core on web mode's and the CLI's data folder", () => 
     writeFileSync(join(shared, 'settings.json'), JSON.stringify({ demoGateway: false }));
     vi.stubEnv('INTERCEPTOR_CONSOLE_DATA', '');
     vi.stubEnv('XDG_DATA_HOME', xdg);
-    vi.stubEnv('ELECTRON_RENDERER_URL', '');
     // Electron's own folder (~/.config/<app> on Linux), which is not where web mode looks.
     app.setPath('userData', join(t.dir, 'electron-user-data'));
-    ipcMain.handlers.clear();
-    session.defaultSession = new FakeSession();
-    const before = BrowserWindow.all.length;
-    await import('../../src/main/electron/main');
-    await vi.waitFor(() => expect(BrowserWindow.all.length).toBe(before + 1), { timeout: 30_000 });
+    await startMainProcess();
   }, 60_000);
 
   afterAll(async () => {
-    app.emit('before-quit', { preventDefault: () => undefined });
-    expect(await app.exited).toBe(0);
+    await quitMainProcess();
     vi.unstubAllEnvs();
     t.cleanup();
   }, 30_000);

@@ -9,6 +9,7 @@ import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, STYLE_NONCE_ARG } from '../../sr
 import { contentSecurityPolicy } from '../../src/shared/security/csp';
 import { tempDir, testCore } from '../app/helpers';
 import { app, BrowserWindow, contextBridge, FakeFrame, FakeSession, FakeWebContents, ipcMain, ipcRenderer, session, shell } from './electron-stand-in';
+import { quitMainProcess, startMainProcess } from './start-main';
 import type { ConsoleBridge } from '../../src/shared/api/bridge';
 
 vi.mock('electron', async () => await import('./electron-stand-in'));
@@ -146,20 +147,12 @@ describe('main.ts wires it all on start', () => {
     mkdirSync(t.dir, { recursive: true });
     writeFileSync(join(t.dir, 'settings.json'), JSON.stringify({ demoGateway: false }));
     vi.stubEnv('INTERCEPTOR_CONSOLE_DATA', t.dir);
-    vi.stubEnv('ELECTRON_RENDERER_URL', '');
-    ipcMain.handlers.clear();
-    session.defaultSession = new FakeSession();
-    const before = BrowserWindow.all.length;
-    await import('../../src/main/electron/main');
-    await vi.waitFor(() => expect(BrowserWindow.all.length).toBe(before + 1), { timeout: 30_000 });
+    await startMainProcess();
   }, 60_000);
 
   afterAll(async () => {
     // Quitting stops the core, then exits.
-    let prevented = false;
-    app.emit('before-quit', { preventDefault: () => (prevented = true) });
-    expect(prevented).toBe(true);
-    expect(await app.exited).toBe(0);
+    expect(await quitMainProcess()).toBe(true);
     vi.unstubAllEnvs();
     t.cleanup();
   }, 30_000);
