@@ -28,7 +28,8 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { BRIDGE_GLOBAL, STYLE_NONCE_ARG, type ConsoleBridge } from '../../src/shared/api/bridge';
 import { contentSecurityPolicy } from '../../src/shared/security/csp';
 import { tempDir } from '../app/helpers';
-import { app, BrowserWindow, contextBridge, FakeSession, ipcMain, ipcRenderer, session } from '../electron/electron-stand-in';
+import { app, contextBridge, ipcRenderer, session } from '../electron/electron-stand-in';
+import { quitMainProcess, startMainProcess } from '../electron/start-main';
 import { waitFor } from '../support/wait-for';
 import { chromiumAvailable, ensureRendererBuilt, launchChromium, root } from './harness';
 import { editChainJson, editPlaygroundPayload, recordCsp, type CspRecording } from './support/csp-recording';
@@ -98,15 +99,10 @@ describe.skipIf(!haveChromium)("JSON editors under the desktop shell's CSP while
     data = tempDir('ic-desktop-csp-');
     // main.ts as the app runs it: its data folder from the environment, no dev server, the history in that folder.
     vi.stubEnv('INTERCEPTOR_CONSOLE_DATA', data.dir);
-    vi.stubEnv('ELECTRON_RENDERER_URL', '');
     vi.stubEnv('INTERCEPTOR_CONSOLE_DB', '');
     app.appPath = root;
-    ipcMain.handlers.clear();
-    session.defaultSession = new FakeSession();
-    await import('../../src/main/electron/main');
     started = true;
-    await waitFor(() => BrowserWindow.getAllWindows()[0], 30_000, 'main.ts to open its window');
-    const win = BrowserWindow.getAllWindows()[0]!;
+    const win = await startMainProcess();
     const args = (win.options.webPreferences as { additionalArguments: string[] }).additionalArguments;
     nonce = args.find((a) => a.startsWith(STYLE_NONCE_ARG))!.slice(STYLE_NONCE_ARG.length);
 
@@ -176,8 +172,7 @@ describe.skipIf(!haveChromium)("JSON editors under the desktop shell's CSP while
     await browser?.close();
     if (started) {
       // Quitting stops the core (the demo gateway and its servers), then exits.
-      app.emit('before-quit', { preventDefault: () => undefined });
-      await app.exited;
+      await quitMainProcess();
     }
     vi.unstubAllEnvs();
     data?.cleanup();
