@@ -6,12 +6,15 @@
 export const TOOL_ERROR_EVENT = 'tools/call';
 
 /**
- * Whether an execution's detail shows the "tool error" badge: only where the chain let the call through
- * (the stores' list queries read only 'allow' and 'mutated' rows for the same reason). A blocked call's
- * answer says isError too, but it is the gateway's refusal: the tool never ran.
+ * The outcomes whose answer can be the tool's own: the chain let the call through. A blocked call's answer
+ * says isError too, but it is the gateway's refusal: the tool never ran. The stores' list queries and the
+ * detail read the badge only for these.
  */
+export const TOOL_ERROR_OUTCOMES = ['allow', 'mutated'] as const;
+
+/** Whether an execution's detail shows the "tool error" badge. */
 export function showsToolError(e: { event: string; outcome: string; responseReturned?: unknown }): boolean {
-  return (e.outcome === 'allow' || e.outcome === 'mutated') && isToolErrorResult(e.event, e.responseReturned);
+  return (TOOL_ERROR_OUTCOMES as readonly string[]).includes(e.outcome) && isToolErrorResult(e.event, e.responseReturned);
 }
 
 export function isToolErrorResult(event: string, response: unknown): boolean {
