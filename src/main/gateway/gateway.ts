@@ -92,6 +92,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
   private control?: ControlServer;
   /** Interceptions replaced by a hot reload that still serve in-flight exchanges. */
   private readonly retired = new Set<Interception>();
+  /** Records waiting for sinks still running (SessionExchanges.record): a stop waits for them. */
+  private readonly beforeStop = new Set<Promise<unknown>>();
   private readonly latencies: number[] = [];
   private latencyCursor = 0;
   private readonly counts = { calls: 0, blocked: 0, mutated: 0, errors: 0, sessions: 0, backendCrashes: 0 };
@@ -190,6 +192,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     await this.control?.close();
     this.control = undefined;
     await this.closeListeners(`The gateway stopped before the backend answered (it waited ${drainMs} ms for requests in flight); retry once it runs again`);
+    // Sinks still running get their answers (each bounded by its timeout) before their servers close.
+    while (this.beforeStop.size > 0) await Promise.all([...this.beforeStop]);
     await Promise.all([this.interception, ...this.retired].map((i) => i.close()));
     this.retired.clear();
     await this.recorder?.flush().catch(() => undefined);
@@ -301,6 +305,11 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     if (!recorder?.recordMessage || this.config.captureMessages === false) return undefined;
     this.messageCapture ??= new MessageCapture(this.gatewayName, (m) => this.recorder?.recordMessage?.(m));
     return this.messageCapture;
+  }
+
+  awaitBeforeStop(work: Promise<unknown>): void {
+    const tracked = work.catch(() => undefined).finally(() => this.beforeStop.delete(tracked));
+    this.beforeStop.add(tracked);
   }
 
   onExecution(record: ExecutionRecord): void {

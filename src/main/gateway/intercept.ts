@@ -88,9 +88,12 @@ export class Interception {
     context: InvocationContext,
     signal?: AbortSignal,
     stepGate?: StepGate,
+    /** A live call's sinks run off its path (ChainResult.sinks); a replay waits for them. */
+    detachSinks = false,
   ): Promise<ChainResult> {
     return runtime.run(event, phase, payload, {
       ...(stepGate ? { stepGate } : {}),
+      ...(detachSinks ? { detachSinks } : {}),
       context,
       // A stepped run waits on a person between interceptors: a whole-chain deadline would expire while
       // they read and fail the rest. Each interceptor's own timeout still applies (it starts after the gate).

@@ -79,6 +79,7 @@ class Hub20260728 implements Relay20260728 {
       },
       onBackendEvent: (e) => host.onBackendEvent(e),
       messageTap: host.messageTap ? (id) => host.messageTap!(id) : undefined,
+      awaitBeforeStop: host.awaitBeforeStop ? (work) => host.awaitBeforeStop!(work) : undefined,
     };
     this.session = new GatewaySession(hubHost, { send: (m, related) => this.toClient(m, related) }, { principal, transport: 'http' });
   }

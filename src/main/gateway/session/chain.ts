@@ -66,7 +66,11 @@ export class SessionChain {
     // A stepped response chain needs one too: a breakpoint's block stops it between two interceptors.
     if (phase === 'request' || stepGate) ex.abort = new AbortController();
     try {
-      const { decision, finalPayload, trace } = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal, stepGate);
+      // The request phase's sinks run while the request goes on to its peer: the answer waits for them
+      // (BackendToClient.response), so the record still lands before the asker has its answer.
+      const detach = phase === 'request';
+      const { decision, finalPayload, trace, sinks } = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal, stepGate, detach);
+      if (sinks) (ex.sinks ??= []).push(sinks);
       if (phase === 'request') ex.requestTrace = trace;
       else ex.responseTrace = trace;
       if (decision === 'allow') return { kind: 'forward', payload: trace.modified ? finalPayload : payload };

@@ -40,6 +40,10 @@ export interface Exchange {
   chain?: { interception: Interception; runtime: ChainRuntime | null; release: () => void };
   /** Breakpoints: the pauses of this call so far, and whether it is being stepped. */
   breaks?: ExchangeBreaks;
+  /** Sink passes still running off the call's path (ChainResult.sinks): the record waits for them. */
+  sinks?: Promise<void>[];
+  /** performance.now() when the call was answered: its duration, though the record is made later. */
+  endedAt?: number;
 }
 
 export function newExchange(req: JsonRpcRequest, direction: Exchange['direction']): Exchange {
@@ -110,7 +114,7 @@ export function toExecutionRecord(ex: Exchange, gateway: string, sessionId: stri
     jsonrpcId: recordedId(ex.id),
     event: ex.method,
     startedAt: ex.startedAt,
-    durationMs: performance.now() - ex.t0,
+    durationMs: (ex.endedAt ?? performance.now()) - ex.t0,
     outcome: outcomeOf(ex),
     requestReceived: ex.requestReceived,
   };

@@ -104,10 +104,25 @@ export class SessionExchanges {
     }
   }
 
+  /**
+   * Records the exchange once it is answered. Its sinks may still be running (they are off the call's path):
+   * then the record waits for their steps, with the duration taken now. The host tracks that wait, so that
+   * a gateway stopping records the exchange before it closes its interceptor servers and its recorder.
+   */
   record(ex: Exchange): void {
+    ex.endedAt ??= performance.now();
+    const sinks = ex.sinks;
+    if (sinks) {
+      ex.sinks = undefined;
+      const recorded = Promise.all(sinks)
+        .then(() => this.record(ex))
+        .catch((err: unknown) => this.host.log(`recording ${ex.method} failed after its sinks ran: ${(err as Error).message}`));
+      this.host.awaitBeforeStop?.(recorded);
+      return;
+    }
     ex.chain?.release();
     if (ex.method === 'initialize') return;
-    if (this.host.wantsRecords?.() === false) return this.host.count?.(outcomeOf(ex), performance.now() - ex.t0);
+    if (this.host.wantsRecords?.() === false) return this.host.count?.(outcomeOf(ex), ex.endedAt - ex.t0);
     this.host.onExecution(toExecutionRecord(ex, this.host.gatewayName, this.sessionId));
   }
 }

@@ -90,6 +90,13 @@ export class BackendToClient {
       if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
       ex.responseReturned = result;
     }
+    // The request phase's sinks ran beside the backend's work; the answer (and the record) wait for any
+    // still running, so a slow sink costs the call the difference, not its whole round trip.
+    const sinks = ex.sinks;
+    if (sinks) {
+      ex.sinks = undefined;
+      await Promise.all(sinks);
+    }
     if (ex.lastProgressAt !== undefined && performance.now() - ex.lastProgressAt < PROGRESS_SETTLE_MS) {
       // SDK clients dispatch notifications a tick later than responses and drop progress that arrives after
       // its response: a result read in the same chunk as the last progress would lose that progress.

@@ -38,6 +38,8 @@ export interface SessionHost {
   onBackendUnreachable?(error: string): void;
   /** Message capture (the Messages view): a tap for this session, or undefined when capture is off. */
   messageTap?(sessionId: string): SessionTap | undefined;
+  /** Work a stop must wait for before it closes interceptor servers and the recorder (a record waiting for its sinks). */
+  awaitBeforeStop?(work: Promise<unknown>): void;
 }
 
 export interface SessionOptions {

@@ -23,7 +23,7 @@ import { runSinks } from './passes/sinks';
 import type { ChainState } from './passes/state';
 import { pushSkipped, setBlock, throwIfCancelled } from './passes/state';
 import { runValidations } from './passes/validations';
-import type { ChainPlan, ChainResult, RunOptions } from './types';
+import type { ChainPlan, ChainResult, PlannedEntry, RunOptions } from './types';
 import { ChainCancelledError } from './types';
 
 /** Start time, deadline and cancellation of one run; created before discovery so both are covered. */
@@ -119,11 +119,19 @@ export interface ExecuteInput {
 export async function executePlan(input: ExecuteInput): Promise<ChainResult> {
   const options = input.options ?? {};
   const clock = input.clock ?? new ChainClock(options.timeoutMs, options.signal);
+  let result: ChainResult | undefined;
   try {
-    return await execute(input, clock, options);
+    result = await execute(input, clock, options);
+    return result;
   } finally {
-    if (!input.clock) clock.dispose();
+    if (!input.clock) disposeAfterSinks(clock, result);
   }
+}
+
+/** A clock's deadline still bounds detached sinks: it is disposed once they have ended. */
+export function disposeAfterSinks(clock: ChainClock, result: ChainResult | undefined): void {
+  if (result?.sinks) void result.sinks.then(() => clock.dispose());
+  else clock.dispose();
 }
 
 async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptions): Promise<ChainResult> {
@@ -164,7 +172,8 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
       error,
     ]);
   }
-  await runPasses(plan, state);
+  // Detached sinks (RunOptions.detachSinks) are not waited for, except by a stepped run.
+  const sinks = await runPasses(plan, state, options.detachSinks === true && !options.stepGate);
   throwIfCancelled(state);
   if (clock.signal.aborted && !clock.deadline.passed) throw new ChainCancelledError(options.signal?.reason);
 
@@ -190,18 +199,50 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
   if (state.block) trace.blockedBy = state.block.info;
   if (clock.deadline.timeoutMs !== undefined) trace.timeoutMs = clock.deadline.timeoutMs;
   if (clock.deadline.passed) trace.deadlineExceeded = true;
-  return { decision: trace.decision, finalPayload, trace };
+  const result: ChainResult = { decision: trace.decision, finalPayload, trace };
+  if (sinks) result.sinks = sinks.done;
+  return result;
 }
 
-async function runPasses(plan: ChainPlan, state: ChainState): Promise<void> {
+/** Runs the passes in the phase's order (A2); returns the detached sinks, if any are still running. */
+async function runPasses(plan: ChainPlan, state: ChainState, detach: boolean): Promise<{ done: Promise<void> } | undefined> {
   const order: Phase = plan.phase;
+  let sinks: { done: Promise<void> } | undefined;
   if (order === 'request') {
     await runMutations(plan.mutations, state);
     await runValidations(plan.validations, state);
-    await runSinks(plan.sinks, state);
+    if (detach) sinks = detachSinks(plan.sinks, state);
+    else await runSinks(plan.sinks, state);
   } else {
     await runValidations(plan.validations, state);
-    await runSinks(plan.sinks, state);
+    if (detach) sinks = detachSinks(plan.sinks, state);
+    else await runSinks(plan.sinks, state);
     await runMutations(plan.mutations, state);
   }
+  return sinks;
+}
+
+/**
+ * Starts the sink pass without waiting for it ([path-speed]: a sink's round trip is not the caller's). It
+ * runs on its own view of the state: the same snapshot (the payload at this point, which the response
+ * phase's mutations then replace in `state`, not here), the same block and deadline, but its own steps and
+ * no caller cancellation (the call has gone on by the time a sink answers; only the chain deadline and each
+ * sink's own timeout end it). Its steps go into the trace where the pass order puts them once it ends.
+ */
+function detachSinks(entries: readonly PlannedEntry[], state: ChainState): { done: Promise<void> } | undefined {
+  if (entries.length === 0) return undefined;
+  const at = state.steps.length;
+  const own: ChainState = { ...state, steps: [] };
+  delete own.callerSignal;
+  const settle = (): void => {
+    state.steps.splice(at, 0, ...own.steps);
+  };
+  const ran = runSinks(entries, own);
+  if (own.steps.length === entries.length) {
+    // Every sink was skipped at once (after a block, past the deadline): nothing is in flight.
+    ran.catch(() => undefined);
+    settle();
+    return undefined;
+  }
+  return { done: ran.then(settle, settle) };
 }

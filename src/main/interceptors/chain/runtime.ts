@@ -9,7 +9,7 @@ import type { DiscoverOptions, DiscoveryOutcome, RawDiscovery } from './discover
 import { orderChain } from './order';
 import { OverrideMapSchema, validateOverrides } from './overrides';
 import type { OverrideIssue } from './overrides';
-import { ChainClock, executePlan } from './run';
+import { ChainClock, disposeAfterSinks, executePlan } from './run';
 import type { ChainPlan, ChainResult, DiscoveredInterceptor, OverrideMap, RunOptions } from './types';
 
 export interface ChainRuntimeOptions {
@@ -112,10 +112,11 @@ export class ChainRuntime {
    */
   async run(event: string, phase: Phase, payload: unknown, options: RunOptions = {}): Promise<ChainResult> {
     const clock = new ChainClock(options.timeoutMs, options.signal);
+    let result: ChainResult | undefined;
     try {
       const outcome = this.cachedOutcome() ?? (await this.discover({ signal: clock.signal, aborted: clock.aborted }));
       const plan = this.planFor(outcome, event, phase, options.protocolVersion);
-      return await executePlan({
+      result = await executePlan({
         plan,
         payload,
         handleFor: (server) => this.byName.get(server),
@@ -124,8 +125,9 @@ export class ChainRuntime {
         options,
         clock,
       });
+      return result;
     } finally {
-      clock.dispose();
+      disposeAfterSinks(clock, result);
     }
   }
 

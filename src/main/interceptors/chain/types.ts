@@ -130,12 +130,24 @@ export interface RunOptions {
    * step fails (kind 'rpc', data.reason 'payload too large'), routed by mode/failOpen. Unset: no limit.
    */
   maxPayloadBytes?: number;
+  /**
+   * Sinks off the caller's path (A4: they never block and never mutate): run() returns once the decision
+   * and the final payload are known, while sink invocations may still be in flight. ChainResult.sinks then
+   * resolves when their steps are in the trace, at the place they take in the pass order. Ignored with a
+   * stepGate (a stepped run shows every interceptor in turn).
+   */
+  detachSinks?: boolean;
 }
 
 export interface ChainResult {
   decision: 'allow' | 'block';
   finalPayload: unknown;
   trace: ChainTrace;
+  /**
+   * Set when sinks were detached (RunOptions.detachSinks) and may still be running: resolves, never
+   * rejects, once their steps are in `trace.steps`. A record of the trace must wait for it.
+   */
+  sinks?: Promise<void>;
 }
 
 /** Thrown by run() when the caller's AbortSignal fires: there is no decision to report. */
