@@ -35,6 +35,11 @@ export interface MessageRecord {
   executionId?: string;
   /** The message itself (a JSON-RPC object), or for `connect-error` `{error}`. Encoded by the recorder. */
   message: unknown;
+  /**
+   * The message's JSON text as the gateway read or wrote it, when the transport had it at hand: the recorder
+   * stores it as it is instead of serializing `message` again ([path-speed]). A redactor drops it.
+   */
+  text?: string;
 }
 
 /** What a recorder that keeps messages implements (the SQLite store does; others may ignore them). */

@@ -34,7 +34,8 @@ const STANDALONE_WAIT_MS = 2000;
 
 export class Backend {
   /** `related`: the request whose response stream carried the message (2026-07-28 per-request HTTP). */
-  onmessage?: (message: JsonRpcMessage, related?: JsonRpcId) => void;
+  /** `text`: the line as read from a stdio backend (message capture keeps it). */
+  onmessage?: (message: JsonRpcMessage, related?: JsonRpcId, text?: string) => void;
   /** Set by the HTTP listener for 2026-07-28 clients: their requests go upstream as their own POSTs. */
   rev20260728?: Relay20260728;
   /** The connection ended on its own (crash, exit, HTTP stream loss); `reason` says how, for errors to clients. */
@@ -47,7 +48,7 @@ export class Backend {
   /** A line from a stdio backend that is not JSON-RPC (or is over the size cap). */
   oninvalid?: (problem: InvalidLine) => void;
   /** Every message this connection sends (message capture for the Messages view). */
-  onsend?: (message: JsonRpcMessage) => void;
+  onsend?: (message: JsonRpcMessage, text?: string) => void;
   state: BackendState = 'idle';
   private child?: ChildProcess;
   private channel?: LineChannel;
@@ -119,8 +120,8 @@ export class Backend {
     if (this.state !== 'ready') throw new Error(`backend "${this.entry.name}" is not connected`);
     if (this.channel) {
       // Over stdio the write is synchronous: capture follows it rather than delaying it.
-      this.channel.send(message);
-      this.onsend?.(message);
+      const line = this.channel.send(message);
+      this.onsend?.(message, line);
       return;
     }
     this.onsend?.(message);
@@ -219,7 +220,7 @@ export class Backend {
       });
     });
     const channel = new LineChannel(child.stdout!, child.stdin!, this.options.maxMessageBytes);
-    channel.onmessage = (m) => this.onmessage?.(m);
+    channel.onmessage = (m, text) => this.onmessage?.(m, undefined, text);
     channel.oninvalid = (p) => {
       this.options.log?.(`[backend ${entry.name}] ignored a line that is not JSON-RPC (${p.kind})`);
       this.oninvalid?.(p);

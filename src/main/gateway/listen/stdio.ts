@@ -31,7 +31,7 @@ export async function startStdioListener(
   }
   const channel = new LineChannel(io.input, io.output, maxMessageBytes, { keepRawIds: true });
   const session = new GatewaySession(host, { send: (m) => channel.send(m) }, { principal, transport: 'stdio', backend });
-  channel.onmessage = (m) => session.handleClientMessage(m);
+  channel.onmessage = (m, text) => session.handleClientMessage(m, text);
   channel.oninvalid = (p) => session.handleInvalid(p);
   channel.onclose = () => onClientGone();
   return {

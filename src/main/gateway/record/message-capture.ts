@@ -54,6 +54,7 @@ export class MessageCapture {
     if (fields.method !== undefined) record.method = fields.method;
     if (fields.jsonrpcId !== undefined) record.jsonrpcId = fields.jsonrpcId;
     if (fields.executionId !== undefined) record.executionId = fields.executionId;
+    if (fields.text !== undefined) record.text = fields.text;
     try {
       this.sink(record);
     } catch {
@@ -81,20 +82,21 @@ export class SessionTap {
     readonly sessionId: string,
   ) {}
 
-  fromClient(message: unknown): void {
-    this.record('client', 'in', message, 'c');
+  // `text`: the message's JSON text as read or written, when the transport had it (kept as it is).
+  fromClient(message: unknown, text?: string): void {
+    this.record('client', 'in', message, 'c', text);
   }
 
-  toClient(message: unknown): void {
-    this.record('client', 'out', message, 'b');
+  toClient(message: unknown, text?: string): void {
+    this.record('client', 'out', message, 'b', text);
   }
 
-  fromBackend(message: unknown): void {
-    this.record('backend', 'in', message, 'b');
+  fromBackend(message: unknown, text?: string): void {
+    this.record('backend', 'in', message, 'b', text);
   }
 
-  toBackend(message: unknown): void {
-    this.record('backend', 'out', message, 'c');
+  toBackend(message: unknown, text?: string): void {
+    this.record('backend', 'out', message, 'c', text);
   }
 
   /** The backend could not be connected: a synthetic entry carrying the error and what was tried. */
@@ -120,7 +122,7 @@ export class SessionTap {
    * `requester`: who sends requests on this side in this direction ('c': the client's requests travel
    * client→gateway→backend; 'b': the backend's requests travel backend→gateway→client).
    */
-  private record(side: MessageSide, direction: MessageDirection, message: unknown, requester: Origin): void {
+  private record(side: MessageSide, direction: MessageDirection, message: unknown, requester: Origin, text: string | undefined): void {
     const d = describeMessage(message);
     let executionId: string | undefined;
     let method = d.method;
@@ -153,7 +155,7 @@ export class SessionTap {
       executionId = this.notificationLink(d.method!, message as Json, requester);
     }
     // Undefined fields are left out by emit().
-    this.capture.emit({ sessionId: this.sessionId, side, direction, kind: d.kind, method, jsonrpcId: d.id, executionId, message });
+    this.capture.emit({ sessionId: this.sessionId, side, direction, kind: d.kind, method, jsonrpcId: d.id, executionId, message, text });
   }
 
   /** Progress by its token; a cancellation by the request it cancels (sent by the same peer that asked). */
@@ -180,7 +182,7 @@ export class InterceptorTap {
     readonly server: string,
   ) {}
 
-  message(direction: MessageDirection, message: unknown): void {
+  message(direction: MessageDirection, message: unknown, text?: string): void {
     const d = describeMessage(message);
     let link: { sessionId?: string; executionId?: string; method?: string } = {};
     if (d.kind === 'request' && direction === 'out') {
@@ -211,6 +213,7 @@ export class InterceptorTap {
       method: link.method,
       jsonrpcId: d.id,
       message,
+      text,
     });
   }
 

@@ -54,11 +54,12 @@ export class BackendLink {
     this.backend = backend;
     this.up = up;
     const tap = this.tap;
-    if (tap) backend.onsend = (m) => tap.toBackend(m);
-    backend.onmessage = (m, related) => {
+    if (tap) backend.onsend = (m, text) => tap.toBackend(m, text);
+    backend.onmessage = (m, related, text) => {
       // Checked once, here, before anything walks the message (the capture first): see deep-messages.ts.
       const tooDeep = messageNestedDeeperThan(m);
-      tap?.fromBackend(tooDeep ? cutMessage(m) : m);
+      if (tooDeep) tap?.fromBackend(cutMessage(m));
+      else tap?.fromBackend(m, text);
       if (!this.takeInternal(m)) this.events.onmessage(m, related, tooDeep);
     };
     backend.onclose = (reason) => {

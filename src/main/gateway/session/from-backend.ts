@@ -156,7 +156,10 @@ export class BackendToClient {
     } else {
       related = stream ?? newestForwarded(exchanges.fromClient);
     }
-    if (!tooDeep) return this.s.client.send(note, related);
+    if (!tooDeep) {
+      this.s.client.send(note, related);
+      return;
+    }
     // Nothing inspects notifications: relayed unchanged while the gateway can serialize it (transparency).
     if (relayable(note)) return this.relayDeep(note, related);
     this.s.host.log(droppedNotificationLine('backend', exchanges.sessionId, note, MAX_RELAY_DEPTH));

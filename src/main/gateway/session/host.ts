@@ -12,7 +12,8 @@ import type { SessionTap } from '../record/message-capture';
 
 /** Where the session writes to its client; `relatedRequestId` routes HTTP messages onto a request's stream. */
 export interface ClientSink {
-  send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void;
+  /** May return the text written (a stdio line), which message capture then keeps instead of serializing again. */
+  send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): string | void;
   /** Closes the response stream of a request that is still running (the client resumes it: SEP-1699). */
   closeStream?(relatedRequestId: JsonRpcId): void;
 }

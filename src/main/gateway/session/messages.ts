@@ -9,11 +9,13 @@ export function tapClientSink(client: ClientSink, tap: SessionTap | undefined): 
   if (!tap) return client;
   const tapped: ClientSink = {
     send(message, relatedRequestId) {
+      let text: string | void = undefined;
       try {
-        client.send(message, relatedRequestId);
+        text = client.send(message, relatedRequestId);
       } finally {
-        tap.toClient(message);
+        tap.toClient(message, typeof text === 'string' ? text : undefined);
       }
+      return text;
     },
   };
   if (client.closeStream) tapped.closeStream = (id) => client.closeStream!(id);

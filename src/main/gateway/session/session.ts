@@ -165,10 +165,11 @@ export class GatewaySession {
     this.link.resumeDroppedStreams();
   }
 
-  handleClientMessage(message: JsonRpcMessage): void {
+  /** `text`: the message's line as read (stdio), which message capture keeps as it is. */
+  handleClientMessage(message: JsonRpcMessage, text?: string): void {
     // Checked before anything walks the payload (the tap, the chain, the recorder): see payload-depth.ts.
     if (messageNestedDeeperThan(message)) return isRequest(message) ? this.refuseTooDeep(message) : this.dropTooDeep(message);
-    this.tap?.fromClient(message);
+    this.tap?.fromClient(message, text);
     if (this.closed) {
       // A request to a session that is closing (its gateway stops): answered and recorded, never dropped.
       if (isRequest(message)) this.refuse(newExchange(message, 'client'));

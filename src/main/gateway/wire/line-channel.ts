@@ -11,7 +11,8 @@ export type InvalidLine =
 
 export interface MessageChannel {
   send(message: JsonRpcMessage, options?: { relatedRequestId?: JsonRpcId }): void;
-  onmessage?: (message: JsonRpcMessage) => void;
+  /** `text`: the line as read (message capture keeps it instead of serializing the message again). */
+  onmessage?: (message: JsonRpcMessage, text?: string) => void;
   /** A line that is not a JSON-RPC message: the owner decides whether to answer it. */
   oninvalid?: (problem: InvalidLine) => void;
   onclose?: () => void;
@@ -21,7 +22,7 @@ export interface MessageChannel {
 const NEWLINE = 0x0a;
 
 export class LineChannel implements MessageChannel {
-  onmessage?: (message: JsonRpcMessage) => void;
+  onmessage?: (message: JsonRpcMessage, text?: string) => void;
   oninvalid?: (problem: InvalidLine) => void;
   onclose?: () => void;
   private chunks: Buffer[] = [];
@@ -47,10 +48,13 @@ export class LineChannel implements MessageChannel {
     output.on('error', this.onEnd);
   }
 
-  send(message: JsonRpcMessage): void {
-    if (this.closed) return;
+  /** Returns the line written (without its newline), which message capture keeps as the message's text. */
+  send(message: JsonRpcMessage): string | undefined {
+    if (this.closed) return undefined;
     const raw = this.rawIds && !('method' in message) ? this.rawIds.serialize(message) : undefined;
-    this.output.write(`${raw ?? JSON.stringify(message)}\n`);
+    const line = raw ?? JSON.stringify(message);
+    this.output.write(`${line}\n`);
+    return line;
   }
 
   /** Writes a pre-serialised line (the hot path avoids a second stringify when nothing changed). */
@@ -137,7 +141,7 @@ export class LineChannel implements MessageChannel {
       const token = this.rawIds.tokenFor(message.id, text);
       if (token !== undefined) message.id = token;
     }
-    this.onmessage?.(checked.message);
+    this.onmessage?.(checked.message, text);
   }
 }
 

@@ -119,8 +119,9 @@ export class InterceptorStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (!this.child?.stdin) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
-    this.tap?.message('out', message);
-    this.enqueue(`${JSON.stringify(message)}\n`);
+    const line = JSON.stringify(message);
+    this.tap?.message('out', message, line);
+    this.enqueue(`${line}\n`);
     return Promise.resolve();
   }
 
@@ -138,8 +139,9 @@ export class InterceptorStdioTransport implements Transport {
         // The server stops the work and never answers (the SDK sends the same notification).
         if (this.child?.stdin) {
           const cancelled = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } };
-          this.tap?.message('out', cancelled);
-          this.enqueue(`${JSON.stringify(cancelled)}\n`);
+          const line = JSON.stringify(cancelled);
+          this.tap?.message('out', cancelled, line);
+          this.enqueue(`${line}\n`);
         }
         reject(reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason)));
       };
@@ -159,8 +161,10 @@ export class InterceptorStdioTransport implements Transport {
         options.signal.addEventListener('abort', call.onAbort, { once: true });
       }
       this.lane.set(id, call);
-      this.tap?.message('out', message);
-      this.enqueue(`${JSON.stringify(message)}\n`);
+      // Serialized once: the line written is the text the capture keeps.
+      const line = JSON.stringify(message);
+      this.tap?.message('out', message, line);
+      this.enqueue(`${line}\n`);
     });
   }
 
@@ -204,21 +208,21 @@ export class InterceptorStdioTransport implements Transport {
     const value = parseLine(text, this.onerror);
     if (value === NOT_JSON) return;
     const id = (value as { id?: unknown } | null)?.id;
-    if (typeof id === 'string' && this.lane.has(id) && this.takeAnswer(id, value as Record<string, unknown>)) return;
+    if (typeof id === 'string' && this.lane.has(id) && this.takeAnswer(id, value as Record<string, unknown>, text)) return;
     const message = sdkMessage(value, parseJSONRPCMessage, this.onerror);
     if (!message) return;
-    this.tap?.message('in', message);
+    this.tap?.message('in', message, text);
     this.onmessage?.(message);
   }
 
   /** A lane call's answer: its result, or its error as the SDK's ProtocolError. */
-  private takeAnswer(id: string, answer: Record<string, unknown>): boolean {
+  private takeAnswer(id: string, answer: Record<string, unknown>, text: string): boolean {
     const error = answer.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
     const isError = typeof error === 'object' && error !== null && Number.isInteger(error.code) && typeof error.message === 'string';
     if (!isError && !('result' in answer)) return false;
     const call = this.lane.get(id)!;
     this.settle(id);
-    this.tap?.message('in', answer);
+    this.tap?.message('in', answer, text);
     if (isError) call.reject(ProtocolError.fromError(error.code as number, error.message as string, error.data));
     else call.resolve(answer.result);
     return true;

@@ -4,7 +4,8 @@
 import type { Transport } from '@modelcontextprotocol/client';
 
 export interface WireTap {
-  message(direction: 'in' | 'out', message: unknown): void;
+  /** `text`: the message's JSON text as read or written, when the transport has it (the recorder keeps it as it is). */
+  message(direction: 'in' | 'out', message: unknown, text?: string): void;
   /** A connect (spawn, initialize, capability check) failed with this error. */
   connectFailed(error: string): void;
   /** A new connection starts: requests of the old one will never be answered. */

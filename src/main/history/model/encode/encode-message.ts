@@ -11,7 +11,8 @@ export function encodeMessage(m: MessageRecord): EncodedMessage {
   if (!Number.isFinite(m.at)) throw new RecordRejectedError('message at must be epoch milliseconds');
   if (!MESSAGE_SIDES.includes(m.side)) throw new RecordRejectedError(`message side "${String(m.side)}" is not client, backend or interceptor`);
   if (!MESSAGE_KINDS.includes(m.kind)) throw new RecordRejectedError(`message kind "${String(m.kind)}" is not known`);
-  const text = JSON.stringify(m.message) ?? 'null';
+  // The wire text when the tap had it (one serialization fewer per message), else the message serialized.
+  const text = typeof m.text === 'string' ? m.text : (JSON.stringify(m.message) ?? 'null');
   const truncated = text.length > MESSAGE_BODY_LIMIT;
   const body = truncated ? cutAt(text, MESSAGE_BODY_LIMIT) : text;
   const id = m.jsonrpcId;

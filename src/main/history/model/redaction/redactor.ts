@@ -69,7 +69,12 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
       return out;
     },
     message(record) {
+      // The wire text holds what is redacted here: the redacted message is serialized again instead.
       let out: MessageRecord = record;
+      if (record.text !== undefined) {
+        out = { ...record };
+        delete out.text;
+      }
       const m = record.message as Record<string, unknown> | null;
       if (patterns.length > 0 && m && typeof m === 'object') {
         const copy: Record<string, unknown> = { ...m };
@@ -83,7 +88,7 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
         }
         const error = m.error as Record<string, unknown> | undefined;
         if (error && typeof error === 'object' && error.data !== undefined) copy.error = { ...error, data: payload(error.data) };
-        out = { ...record, message: copy };
+        out = { ...out, message: copy };
       }
       if (formats.length > 0) out = { ...out, message: redactSecrets(out.message, formats).value };
       return out;
