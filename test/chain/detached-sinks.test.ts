@@ -71,6 +71,24 @@ describe('detached sinks', () => {
     expect(stepOf(r.trace, 's/k').skipped).toBe('validation-failed');
   });
 
+  it('a detached sink is invoked as a background request; awaited sinks, validators and mutators are not', async () => {
+    const backgrounds: Record<string, boolean | undefined> = {};
+    const seen = (name: string, result: Record<string, unknown>) => (c: { background?: boolean }) => {
+      backgrounds[name] = c.background;
+      return result;
+    };
+    const s = memServer('s', [
+      ic(desc('m', 'mutation'), seen('m', { modified: false })),
+      ic(desc('v', 'validation'), seen('v', { valid: true })),
+      ic(desc('k', 'sink'), seen('k', { recorded: true })),
+    ]);
+    const detached = await new ChainRuntime([s]).run('tools/call', 'request', call('x'), { detachSinks: true });
+    await detached.sinks;
+    expect(backgrounds).toEqual({ m: undefined, v: undefined, k: true });
+    await new ChainRuntime([s]).run('tools/call', 'request', call('x'));
+    expect(backgrounds).toEqual({ m: undefined, v: undefined, k: undefined });
+  });
+
   it('without detachSinks (a replay, the Playground) run() waits for the sinks as before', async () => {
     const sink = heldSink();
     const s = memServer('s', [ic(desc('k', 'sink'), sink.handler)]);

@@ -106,6 +106,20 @@ describe('InterceptorStdioTransport lane', () => {
     expect(await client.invoke(call('ok'))).toMatchObject({ valid: true });
   });
 
+  it('a background invoke (a detached sink) waits for the end of the turn: a write started microtasks later takes it along', async () => {
+    const client = laneClient();
+    await client.discover();
+    const chunksOf = (r: { info?: unknown }) => (r.info as { chunks: number }).chunks;
+    const before = chunksOf(await client.invoke(call('chunks')));
+    const background = client.invoke(call('chunks'), { background: true });
+    // Long past the microtask in which a foreground invoke would have been written on its own.
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    const foreground = client.invoke(call('chunks'));
+    expect([chunksOf(await background), chunksOf(await foreground)]).toEqual([before + 1, before + 1]);
+    // Alone, it still leaves (on the next turn).
+    expect(chunksOf(await client.invoke(call('chunks'), { background: true }))).toBe(before + 2);
+  });
+
   it('opens the lane only once the handshake negotiated a version without envelopes', async () => {
     const t = new InterceptorStdioTransport({ command: process.execPath, args: ['-e', 'process.stdin.resume()'] });
     open.push(t);

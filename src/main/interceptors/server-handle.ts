@@ -14,6 +14,12 @@ export interface InvokeOptions {
   /** Invoker-side deadline: sent as params.timeoutMs and enforced locally too. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Nobody waits on this answer (a detached sink, [path-speed]): a transport that batches its writes may
+   * send the request after the caller's own writes of this turn (the forward to the backend) instead of
+   * before them. The request is serialized at once all the same: what it carries is the payload of now.
+   */
+  background?: boolean;
 }
 
 export interface InterceptorServerHandle {

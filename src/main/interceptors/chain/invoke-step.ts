@@ -7,7 +7,7 @@ import { depthLimited, MAX_PAYLOAD_DEPTH, nestedDeeperThan, RECORD_DEPTH } from 
 import type { InterceptorResult, InvocationContext, InvokeParams } from '../../../shared/protocol/schemas';
 import type { StepError } from '../../../shared/trace/types';
 import { InvokeError } from '../server-handle';
-import type { InterceptorServerHandle } from '../server-handle';
+import type { InterceptorServerHandle, InvokeOptions } from '../server-handle';
 import { deepEqual } from './json';
 import type { FailureSimulator, PlannedEntry, StepGate } from './types';
 
@@ -40,9 +40,9 @@ export interface Invocation {
   simulated?: boolean;
 }
 
-export function invokeEntry(entry: PlannedEntry, payload: unknown, scope: RunScope): Promise<Invocation> {
+export function invokeEntry(entry: PlannedEntry, payload: unknown, scope: RunScope, background = false): Promise<Invocation> {
   const gate = scope.stepGate;
-  if (!gate) return invokeOnce(entry, payload, scope);
+  if (!gate) return invokeOnce(entry, payload, scope, background);
   const target = { id: entry.id, server: entry.server, name: entry.name, type: entry.type, pass: entry.pass };
   const turn = (scope.stepQueue ?? Promise.resolve()).then(async () => {
     await gate.before(target, payload, scope.chainSignal);
@@ -58,7 +58,7 @@ export function invokeEntry(entry: PlannedEntry, payload: unknown, scope: RunSco
   return turn;
 }
 
-async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope): Promise<Invocation> {
+async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope, background = false): Promise<Invocation> {
   const startMs = performance.now() - scope.t0;
   const finish = (part: Omit<Invocation, 'startMs' | 'durationMs'>): Invocation => ({
     startMs,
@@ -87,7 +87,7 @@ async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope
   if (handle.invokeNow && entry.timeoutMs === undefined) {
     let answer: InterceptorResult | Promise<InterceptorResult>;
     try {
-      answer = handle.invokeNow(params, { signal: scope.chainSignal });
+      answer = handle.invokeNow(params, background ? { signal: scope.chainSignal, background } : { signal: scope.chainSignal });
     } catch (err) {
       return finish({ error: toStepError(err, entry, scope, false) });
     }
@@ -122,7 +122,8 @@ async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope
     );
   }
   try {
-    const invokeOptions = entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs, signal } : { signal };
+    const invokeOptions: InvokeOptions = entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs, signal } : { signal };
+    if (background) invokeOptions.background = true;
     // The race guarantees the engine never waits on a handle that ignores its signal.
     const result = await Promise.race([handle.invoke(params, invokeOptions), ...races]);
     return checked(entry, scope.phase, payload, result, finish);

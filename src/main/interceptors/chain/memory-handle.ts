@@ -16,6 +16,8 @@ export interface MemoryInvocation {
   config?: Record<string, unknown>;
   context?: InvocationContext;
   timeoutMs?: number;
+  /** Sent as a background request (InvokeOptions.background): a detached sink. */
+  background?: boolean;
   signal: AbortSignal;
 }
 
@@ -77,6 +79,7 @@ export class MemoryServerHandle implements InterceptorServerHandle {
     if (params.config !== undefined) call.config = params.config;
     if (params.context !== undefined) call.context = params.context;
     if (params.timeoutMs !== undefined) call.timeoutMs = params.timeoutMs;
+    if (options.background) call.background = true;
     let raw: unknown;
     try {
       raw = await entry.handler(call);

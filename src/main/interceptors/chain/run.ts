@@ -232,7 +232,7 @@ async function runPasses(plan: ChainPlan, state: ChainState, detach: boolean): P
 function detachSinks(entries: readonly PlannedEntry[], state: ChainState): { done: Promise<void> } | undefined {
   if (entries.length === 0) return undefined;
   const at = state.steps.length;
-  const own: ChainState = { ...state, steps: [] };
+  const own: ChainState = { ...state, steps: [], background: true };
   delete own.callerSignal;
   const settle = (): void => {
     state.steps.splice(at, 0, ...own.steps);

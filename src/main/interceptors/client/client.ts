@@ -179,7 +179,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     try {
       // stdio after a pre-2026 handshake: the transport's lane (stdio-transport.ts); otherwise the SDK.
       raw = conn.stdio?.invokeLane
-        ? await conn.stdio.request(METHOD_INVOKE, wire, { timeout: localDeadline, signal: options.signal })
+        ? await conn.stdio.request(METHOD_INVOKE, wire, { timeout: localDeadline, signal: options.signal, background: options.background === true })
         : await conn.client.request({ method: METHOD_INVOKE, params: wire }, z.unknown(), {
             timeout: localDeadline,
             signal: options.signal,

@@ -9,7 +9,9 @@
 // can never collide.
 //
 // Writes made in one microtask run go out in one write: a chain that invokes several validators at once
-// wakes the server once, and the host answers them in one write too (host/stdio-transport.ts).
+// wakes the server once, and the host answers them in one write too (host/stdio-transport.ts). A
+// background request (a detached sink, which nobody waits on) waits for the next turn of the event loop
+// instead, unless a write of this turn takes it along: the gateway's forward to the backend leaves first.
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
 import { PassThrough } from 'node:stream';
@@ -51,6 +53,8 @@ export class InterceptorStdioTransport implements Transport {
   private nextLaneId = 1;
   private readonly lane = new Map<string, LaneCall>();
   private pendingText: string | undefined;
+  private flushQueued = false;
+  private backgroundQueued = false;
   private tap: WireTap | undefined;
   private readonly lines = new LineReader(
     (text) => this.handleLine(text),
@@ -129,7 +133,7 @@ export class InterceptorStdioTransport implements Transport {
    * One request by the lane: the raw result, or a rejection as the SDK's Client.request gives (a
    * ProtocolError for an error answer; an SdkError for the deadline, a closed connection, or an abort).
    */
-  request(method: string, params: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }): Promise<unknown> {
+  request(method: string, params: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal; background?: boolean }): Promise<unknown> {
     if (!this.child?.stdin) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
     const id = `i${this.nextLaneId++}`;
     const message = { method, params, jsonrpc: '2.0' as const, id };
@@ -164,7 +168,7 @@ export class InterceptorStdioTransport implements Transport {
       // Serialized once: the line written is the text the capture keeps.
       const line = JSON.stringify(message);
       this.tap?.message('out', message, line);
-      this.enqueue(`${line}\n`);
+      this.enqueue(`${line}\n`, options.background === true);
     });
   }
 
@@ -188,19 +192,24 @@ export class InterceptorStdioTransport implements Transport {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 
-  /** Writes made in one microtask run leave together (see the file comment). */
-  private enqueue(text: string): void {
-    if (this.pendingText !== undefined) {
-      this.pendingText += text;
-      return;
+  /** Writes made in one microtask run leave together; background ones a turn later (see the file comment). */
+  private enqueue(text: string, background = false): void {
+    this.pendingText = this.pendingText === undefined ? text : this.pendingText + text;
+    if (!background && !this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(this.flush);
+    } else if (background && !this.flushQueued && !this.backgroundQueued) {
+      this.backgroundQueued = true;
+      setImmediate(this.flush);
     }
-    this.pendingText = text;
-    queueMicrotask(this.flush);
   }
 
+  /** Writes what is pending (once per microtask run or turn; a second call finds nothing left). */
   private readonly flush = (): void => {
     const text = this.pendingText;
     this.pendingText = undefined;
+    this.flushQueued = false;
+    this.backgroundQueued = false;
     if (text !== undefined) this.child?.stdin?.write(text);
   };
 

@@ -16,6 +16,8 @@ export interface ChainState {
   modified: boolean;
   block?: { info: BlockInfo; status: ChainStatus; pass: Pass | 'discovery' };
   summary: { errors: number; warnings: number; infos: number };
+  /** A detached sink pass (run.ts): its invocations are sent as background requests (InvokeOptions.background). */
+  background?: boolean;
 }
 
 export function nowMs(state: ChainState): number {
@@ -137,7 +139,7 @@ export async function invokeInParallel(
   }
   if (entries.length === 0) return undefined;
   const snapshot = state.payload;
-  const invocations = await Promise.all(entries.map((e) => invokeEntry(e, snapshot, state.scope)));
+  const invocations = await Promise.all(entries.map((e) => invokeEntry(e, snapshot, state.scope, state.background === true)));
   throwIfCancelled(state);
   return { snapshot, invocations };
 }
