@@ -1,36 +1,13 @@
 // Interception rules, with the gateway in process on a stdio pair of streams, a real backend process and
 // in-memory interceptor handles: interceptedEvents, the invoke context (principal, traceId, sessionId,
 // timestamp), A9 for methods other than tools/call, response-phase blocks, the whole-chain timeout.
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseGatewayConfig } from '../../src/shared/config';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
+import { parseGatewayConfig } from '../../src/shared/config';
 import { Gateway } from '../../src/main/gateway';
 import { MemoryServerHandle, hangUntilAborted, type MemoryInvocation } from '../../src/main/interceptors/chain';
-import { rawBackend, waitFor } from './helpers';
-
-class PipeClient {
-  readonly input = new PassThrough();
-  readonly output = new PassThrough();
-  readonly messages: Record<string, unknown>[] = [];
-  private buffer = '';
-  constructor() {
-    this.output.setEncoding('utf8');
-    this.output.on('data', (t: string) => {
-      this.buffer += t;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        this.messages.push(JSON.parse(this.buffer.slice(0, nl)) as Record<string, unknown>);
-        this.buffer = this.buffer.slice(nl + 1);
-      }
-    });
-  }
-  async request(id: number | string, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    this.input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    await waitFor(() => this.messages.some((m) => m.id === id), 10_000, `response ${id}`);
-    return this.messages.find((m) => m.id === id)!;
-  }
-}
+import { rawBackend } from './helpers';
+import { PipeClient, startPipeGateway } from './pipe-gateway';
 
 describe('interception rules', () => {
   const calls: MemoryInvocation[] = [];
@@ -70,17 +47,16 @@ describe('interception rules', () => {
         handler: ({ payload, signal }) => (JSON.stringify(payload).includes('hang') ? hangUntilAborted(signal) : { type: 'validation', valid: true }),
       },
     ]);
-    const parsed = parseGatewayConfig({
-      backend: rawBackend(),
-      staticInterceptors: [{ transport: 'stdio', name: 'mem', command: 'unused' }],
-      interceptedEvents: ['tools/call', 'prompts/list'],
-      listen: { transport: 'stdio', principal: 'carol' },
-      timeoutMs: 300,
-    });
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    gateway = new Gateway(parsed.config, { recorder, stdio: { input: client.input, output: client.output }, createHandle: () => handle });
-    await gateway.start();
-    await client.request('init', 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } });
+    gateway = await startPipeGateway(
+      {
+        backend: rawBackend(),
+        staticInterceptors: [{ transport: 'stdio', name: 'mem', command: 'unused' }],
+        interceptedEvents: ['tools/call', 'prompts/list'],
+        listen: { transport: 'stdio', principal: 'carol' },
+        timeoutMs: 300,
+      },
+      { recorder, client, handle },
+    );
   });
   afterAll(async () => {
     await gateway?.stop();

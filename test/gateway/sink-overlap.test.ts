@@ -3,36 +3,12 @@
 // clock is read: the sink itself checks what the gateway has done meanwhile, from the captured messages. Were
 // the sink awaited before forwarding, it would wait in vain until its timeout and be recorded as not recorded.
 // In process on a stdio pair of streams, with a real backend process and an in-memory interceptor handle.
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseGatewayConfig } from '../../src/shared/config';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
-import { Gateway } from '../../src/main/gateway';
+import type { Gateway } from '../../src/main/gateway';
 import { MemoryServerHandle } from '../../src/main/interceptors/chain';
 import { rawBackend, waitFor } from './helpers';
-
-class PipeClient {
-  readonly input = new PassThrough();
-  readonly output = new PassThrough();
-  readonly messages: Record<string, unknown>[] = [];
-  private buffer = '';
-  constructor() {
-    this.output.setEncoding('utf8');
-    this.output.on('data', (t: string) => {
-      this.buffer += t;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        this.messages.push(JSON.parse(this.buffer.slice(0, nl)) as Record<string, unknown>);
-        this.buffer = this.buffer.slice(nl + 1);
-      }
-    });
-  }
-  async request(id: number | string, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    this.input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    await waitFor(() => this.messages.some((m) => m.id === id), 10_000, `response ${id}`);
-    return this.messages.find((m) => m.id === id)!;
-  }
-}
+import { PipeClient, startPipeGateway } from './pipe-gateway';
 
 describe('a request-phase sink runs beside the backend call', () => {
   const recorder = new MemoryRecorder();
@@ -66,16 +42,15 @@ describe('a request-phase sink runs beside the backend call', () => {
         },
       },
     ]);
-    const parsed = parseGatewayConfig({
-      backend: rawBackend(),
-      staticInterceptors: [{ transport: 'stdio', name: 'mem', command: 'unused' }],
-      listen: { transport: 'stdio' },
-      overrides: { 'mem/audit-log': { timeoutMs: 4_000 } },
-    });
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    gateway = new Gateway(parsed.config, { recorder, stdio: { input: client.input, output: client.output }, createHandle: () => handle });
-    await gateway.start();
-    await client.request('init', 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } });
+    gateway = await startPipeGateway(
+      {
+        backend: rawBackend(),
+        staticInterceptors: [{ transport: 'stdio', name: 'mem', command: 'unused' }],
+        listen: { transport: 'stdio' },
+        overrides: { 'mem/audit-log': { timeoutMs: 4_000 } },
+      },
+      { recorder, client, handle },
+    );
   });
   afterAll(async () => {
     await gateway?.stop();
