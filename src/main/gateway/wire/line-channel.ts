@@ -57,12 +57,6 @@ export class LineChannel implements MessageChannel {
     return line;
   }
 
-  /** Writes a pre-serialised line (the hot path avoids a second stringify when nothing changed). */
-  sendRaw(line: string): void {
-    if (this.closed) return;
-    this.output.write(`${line}\n`);
-  }
-
   close(): void {
     if (this.closed) return;
     this.closed = true;
