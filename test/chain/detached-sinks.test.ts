@@ -55,6 +55,31 @@ describe('detached sinks', () => {
     expect(stepOf(r.trace, 's/k').input).toEqual(call('x'));
   });
 
+  it('cutOffSinks gives up on a sink still running: its step joins the trace as not recorded, and a late answer changes nothing', async () => {
+    const sink = heldSink();
+    const s = memServer('s', [
+      ic(desc('v', 'validation', { phases: ['response'] }), allow),
+      ic(desc('k', 'sink', { phases: ['response'] }), sink.handler),
+      ic(desc('m', 'mutation', { phases: ['response'] }), appendNote('M')),
+    ]);
+    const r = await new ChainRuntime([s]).run('tools/call', 'response', call('x'), { detachSinks: true });
+    r.cutOffSinks!('gave up waiting');
+    await r.sinks;
+    expect(r.trace.steps.map((st) => st.id)).toEqual(['s/v', 's/k', 's/m']);
+    expect(stepOf(r.trace, 's/k')).toMatchObject({
+      outcome: 'not-recorded',
+      input: call('x'),
+      result: { type: 'sink', interceptor: 'k', phase: 'response', recorded: false },
+      error: { kind: 'timeout', message: 'gave up waiting' },
+    });
+    sink.release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(r.trace.steps.map((st) => st.id)).toEqual(['s/v', 's/k', 's/m']);
+    expect(stepOf(r.trace, 's/k').outcome).toBe('not-recorded');
+    r.cutOffSinks!('again'); // once settled, a cut-off is a no-op
+    expect(stepOf(r.trace, 's/k').error!.message).toBe('gave up waiting');
+  });
+
   it('the whole-chain deadline still ends a detached sink that hangs (recorded:false)', async () => {
     const s = memServer('s', [ic(desc('v', 'validation'), allow), ic(desc('k', 'sink'), hang)]);
     const r = await new ChainRuntime([s]).run('tools/call', 'request', call('x'), { detachSinks: true, timeoutMs: 60 });

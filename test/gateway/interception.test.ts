@@ -61,6 +61,7 @@ describe('interception through the gateway', { timeout: 90_000 }, () => {
   it('redacts an email before the backend sees it (the backend echoes the redacted text)', async () => {
     const result = await bob.callTool({ name: 'echo', arguments: { message: 'write to alice@example.com today' } });
     expect(text(result)).toBe('Echo: write to [EMAIL_REDACTED] today');
+    await gateway.recordsSettled();
     const rec = recorder.executions.findLast((e) => e.event === 'tools/call')!;
     expect(rec.outcome).toBe('mutated');
     expect(JSON.stringify(rec.requestReceived)).toContain('alice@example.com');
@@ -82,6 +83,7 @@ describe('interception through the gateway', { timeout: 90_000 }, () => {
     await bob.listTools();
     await bob.listPrompts();
     await bob.readResource({ uri: (await bob.listResources()).resources[0]!.uri });
+    await gateway.recordsSettled(); // the response phase's sinks end after the answers
     const allowed = recorder.executions.filter((e) => e.outcome !== 'blocked' && e.requestTrace);
     expect(new Set(allowed.map((e) => e.event))).toEqual(new Set(['tools/call', 'tools/list', 'prompts/list', 'resources/list', 'resources/read']));
     for (const e of allowed) {
@@ -99,6 +101,7 @@ describe('interception through the gateway', { timeout: 90_000 }, () => {
     const alice = await connect(gateway, 'token-alice');
     try {
       await alice.callTool({ name: 'echo', arguments: { message: 'hi' } });
+      await gateway.recordsSettled();
       const rec = recorder.executions.findLast((e) => e.event === 'tools/call')!;
       const servers = new Set(rec.requestTrace!.steps.map((s) => s.server));
       expect(servers).toEqual(new Set(['samples', 'alice-samples']));
@@ -141,7 +144,8 @@ describe('interception through the gateway', { timeout: 90_000 }, () => {
     expect(err?.data).toMatchObject({ interceptor: 'pii-validator', server: 'samples', event: 'tools/call', phase: 'request' });
   });
 
-  it('counts calls, blocks and mutations', () => {
+  it('counts calls, blocks and mutations', async () => {
+    await gateway.recordsSettled();
     const c = gateway.counters();
     expect(c.blocked).toBeGreaterThanOrEqual(2);
     expect(c.mutated).toBeGreaterThanOrEqual(1);
@@ -223,6 +227,7 @@ describe('server→client requests are intercepted as their own events', { timeo
       expect(seen).toHaveLength(1);
       expect(seen[0]).not.toContain('AKIAABCDEFGHIJKLMNOP');
       expect(seen[0]).toContain('<mcp:secret-ref:aws_access_key:');
+      await gateway.recordsSettled();
       const sampling = recorder.executions.find((e) => e.event === 'sampling/createMessage')!;
       expect(sampling.outcome).toBe('mutated');
       expect(sampling.requestTrace?.steps.find((s) => s.id === 'samples/secretless-redactor')?.outcome).toBe('mutated');

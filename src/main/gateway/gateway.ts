@@ -192,8 +192,8 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     await this.control?.close();
     this.control = undefined;
     await this.closeListeners(`The gateway stopped before the backend answered (it waited ${drainMs} ms for requests in flight); retry once it runs again`);
-    // Sinks still running get their answers (each bounded by its timeout) before their servers close.
-    while (this.beforeStop.size > 0) await Promise.all([...this.beforeStop]);
+    // Records waiting for sinks still running are made (RECORD_WAITS_FOR_SINKS_MS at most) before their servers close.
+    await this.recordsSettled();
     await Promise.all([this.interception, ...this.retired].map((i) => i.close()));
     this.retired.clear();
     await this.recorder?.flush().catch(() => undefined);
@@ -305,6 +305,14 @@ export class Gateway extends EventEmitter<GatewayEvents> implements SessionHost 
     if (!recorder?.recordMessage || this.config.captureMessages === false) return undefined;
     this.messageCapture ??= new MessageCapture(this.gatewayName, (m) => this.recorder?.recordMessage?.(m));
     return this.messageCapture;
+  }
+
+  /**
+   * Resolves once every call answered so far is handed to the recorder: a record waits for sinks still running
+   * (they are off the call's path), at most RECORD_WAITS_FOR_SINKS_MS after the call's end.
+   */
+  async recordsSettled(): Promise<void> {
+    while (this.beforeStop.size > 0) await Promise.all([...this.beforeStop]);
   }
 
   awaitBeforeStop(work: Promise<unknown>): void {

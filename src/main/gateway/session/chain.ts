@@ -66,11 +66,12 @@ export class SessionChain {
     // A stepped response chain needs one too: a breakpoint's block stops it between two interceptors.
     if (phase === 'request' || stepGate) ex.abort = new AbortController();
     try {
-      // The request phase's sinks run while the request goes on to its peer: the answer waits for them
-      // (BackendToClient.response), so the record still lands before the asker has its answer.
-      const detach = phase === 'request';
-      const { decision, finalPayload, trace, sinks } = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal, stepGate, detach);
-      if (sinks) (ex.sinks ??= []).push(sinks);
+      // Sinks run off the call's path (A4: they never block). The request phase's run while the request goes
+      // on to its peer, and the answer waits for any still running then (BackendToClient.response); the
+      // response phase's run while the answer goes out, and only the record waits for them.
+      const result = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal, stepGate, true);
+      const { decision, finalPayload, trace } = result;
+      if (result.sinks) (ex.sinks ??= []).push({ done: result.sinks, cutOff: result.cutOffSinks!, answerWaits: phase === 'request' });
       if (phase === 'request') ex.requestTrace = trace;
       else ex.responseTrace = trace;
       if (decision === 'allow') return { kind: 'forward', payload: trace.modified ? finalPayload : payload };

@@ -6,6 +6,13 @@ import { outcomeOf, toExecutionRecord, type Exchange } from './exchange';
 import { errorResponse, isErrorResponse, RpcCode, type JsonRpcId, type JsonRpcMessage } from '../wire/jsonrpc';
 import type { ClientSink, SessionHost } from './host';
 
+/**
+ * Longest a call's record waits for its sinks once the call has ended. A call confirmed to its client is on
+ * disk within a second even if the process is then killed (the recorder's journal takes up to 250 ms more),
+ * and a gateway stopping waits no longer than this for a hanging sink.
+ */
+export const RECORD_WAITS_FOR_SINKS_MS = 500;
+
 export class SessionExchanges {
   /** Requests of the client, waiting for the backend (or the chain). */
   readonly fromClient = new Map<JsonRpcId, Exchange>();
@@ -106,16 +113,24 @@ export class SessionExchanges {
 
   /**
    * Records the exchange once it is answered. Its sinks may still be running (they are off the call's path):
-   * then the record waits for their steps, with the duration taken now. The host tracks that wait, so that
-   * a gateway stopping records the exchange before it closes its interceptor servers and its recorder.
+   * then the record waits for their steps, with the duration taken now, but at most RECORD_WAITS_FOR_SINKS_MS;
+   * a sink still running then is recorded as not recorded. The host tracks that wait, so that a gateway
+   * stopping records the exchange before it closes its interceptor servers and its recorder.
    */
   record(ex: Exchange): void {
     ex.endedAt ??= performance.now();
     const sinks = ex.sinks;
     if (sinks) {
       ex.sinks = undefined;
-      const recorded = Promise.all(sinks)
-        .then(() => this.record(ex))
+      const cap = setTimeout(() => {
+        const detail = `no answer within ${RECORD_WAITS_FOR_SINKS_MS} ms of the call's end: the call was recorded without it`;
+        for (const s of sinks) s.cutOff(detail);
+      }, RECORD_WAITS_FOR_SINKS_MS);
+      const recorded = Promise.all(sinks.map((s) => s.done))
+        .then(() => {
+          clearTimeout(cap);
+          this.record(ex);
+        })
         .catch((err: unknown) => this.host.log(`recording ${ex.method} failed after its sinks ran: ${(err as Error).message}`));
       this.host.awaitBeforeStop?.(recorded);
       return;

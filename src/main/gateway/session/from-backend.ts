@@ -91,11 +91,13 @@ export class BackendToClient {
       ex.responseReturned = result;
     }
     // The request phase's sinks ran beside the backend's work; the answer (and the record) wait for any
-    // still running, so a slow sink costs the call the difference, not its whole round trip.
-    const sinks = ex.sinks;
-    if (sinks) {
-      ex.sinks = undefined;
-      await Promise.all(sinks);
+    // still running, so a slow sink costs the call the difference, not its whole round trip. The response
+    // phase's run while the answer goes out: only the record waits for them (Exchanges.record).
+    const held = ex.sinks?.filter((s) => s.answerWaits);
+    if (held?.length) {
+      ex.sinks = ex.sinks!.filter((s) => !s.answerWaits);
+      if (ex.sinks.length === 0) ex.sinks = undefined;
+      await Promise.all(held.map((s) => s.done));
     }
     if (ex.lastProgressAt !== undefined && performance.now() - ex.lastProgressAt < PROGRESS_SETTLE_MS) {
       // SDK clients dispatch notifications a tick later than responses and drop progress that arrives after

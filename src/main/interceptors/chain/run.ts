@@ -14,14 +14,14 @@
 import { setMaxListeners } from 'node:events';
 import type { Phase } from '../../../shared/protocol/constants';
 import type { InvocationContext } from '../../../shared/protocol/schemas';
-import type { ChainTrace, DiscoveryRecord } from '../../../shared/trace/types';
+import type { ChainTrace, DiscoveryRecord, TraceStep } from '../../../shared/trace/types';
 import type { InterceptorServerHandle } from '../server-handle';
 import type { RunScope } from './invoke-step';
 import { cloneJson } from './json';
 import { runMutations } from './passes/mutations';
 import { runSinks } from './passes/sinks';
 import type { ChainState } from './passes/state';
-import { pushSkipped, setBlock, throwIfCancelled } from './passes/state';
+import { baseStep, nowMs, pushSkipped, setBlock, throwIfCancelled } from './passes/state';
 import { runValidations } from './passes/validations';
 import type { ChainPlan, ChainResult, PlannedEntry, RunOptions } from './types';
 import { ChainCancelledError } from './types';
@@ -200,14 +200,23 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
   if (clock.deadline.timeoutMs !== undefined) trace.timeoutMs = clock.deadline.timeoutMs;
   if (clock.deadline.passed) trace.deadlineExceeded = true;
   const result: ChainResult = { decision: trace.decision, finalPayload, trace };
-  if (sinks) result.sinks = sinks.done;
+  if (sinks) {
+    result.sinks = sinks.done;
+    result.cutOffSinks = sinks.cutOff;
+  }
   return result;
 }
 
+/** A sink pass started off the caller's path: `done` once its steps are in the trace (ChainResult.sinks). */
+interface DetachedSinks {
+  done: Promise<void>;
+  cutOff(detail: string): void;
+}
+
 /** Runs the passes in the phase's order (A2); returns the detached sinks, if any are still running. */
-async function runPasses(plan: ChainPlan, state: ChainState, detach: boolean): Promise<{ done: Promise<void> } | undefined> {
+async function runPasses(plan: ChainPlan, state: ChainState, detach: boolean): Promise<DetachedSinks | undefined> {
   const order: Phase = plan.phase;
-  let sinks: { done: Promise<void> } | undefined;
+  let sinks: DetachedSinks | undefined;
   if (order === 'request') {
     await runMutations(plan.mutations, state);
     await runValidations(plan.validations, state);
@@ -229,20 +238,50 @@ async function runPasses(plan: ChainPlan, state: ChainState, detach: boolean): P
  * no caller cancellation (the call has gone on by the time a sink answers; only the chain deadline and each
  * sink's own timeout end it). Its steps go into the trace where the pass order puts them once it ends.
  */
-function detachSinks(entries: readonly PlannedEntry[], state: ChainState): { done: Promise<void> } | undefined {
+function detachSinks(entries: readonly PlannedEntry[], state: ChainState): DetachedSinks | undefined {
   if (entries.length === 0) return undefined;
   const at = state.steps.length;
   const own: ChainState = { ...state, steps: [], background: true };
   delete own.callerSignal;
-  const settle = (): void => {
-    state.steps.splice(at, 0, ...own.steps);
+  let settled = false;
+  const settle = (steps: TraceStep[]): void => {
+    if (settled) return;
+    settled = true;
+    state.steps.splice(at, 0, ...steps);
   };
+  const startMs = nowMs(state);
   const ran = runSinks(entries, own);
   if (own.steps.length === entries.length) {
     // Every sink was skipped at once (after a block, past the deadline): nothing is in flight.
     ran.catch(() => undefined);
-    settle();
+    settle(own.steps);
     return undefined;
   }
-  return { done: ran.then(settle, settle) };
+  let cut!: () => void;
+  const cutOff = new Promise<void>((resolve) => (cut = resolve));
+  return {
+    done: Promise.race([
+      ran.then(
+        () => settle(own.steps),
+        () => settle(own.steps),
+      ),
+      cutOff,
+    ]),
+    cutOff: (detail) => {
+      if (settled) return;
+      settle(entries.map((entry) => unansweredSink(entry, own, startMs, detail)));
+      cut();
+    },
+  };
+}
+
+/** A detached sink given up on (ChainResult.cutOffSinks): not recorded, as far as this trace can tell. */
+function unansweredSink(entry: PlannedEntry, state: ChainState, startMs: number, detail: string): TraceStep {
+  const step = baseStep(entry, startMs);
+  step.durationMs = nowMs(state) - startMs;
+  step.input = state.payload;
+  step.result = { type: 'sink', interceptor: entry.name, phase: state.scope.phase, recorded: false };
+  step.error = { kind: 'timeout', message: detail };
+  step.outcome = 'not-recorded';
+  return step;
 }

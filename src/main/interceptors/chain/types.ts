@@ -148,6 +148,12 @@ export interface ChainResult {
    * rejects, once their steps are in `trace.steps`. A record of the trace must wait for it.
    */
   sinks?: Promise<void>;
+  /**
+   * With `sinks`: stops waiting for sinks still running. Each goes into the trace now as not recorded, its
+   * error saying `detail`, and `sinks` resolves; an answer arriving later is dropped. A record of a call
+   * already answered so never waits on a hanging sink for its whole timeout.
+   */
+  cutOffSinks?: (detail: string) => void;
 }
 
 /** Thrown by run() when the caller's AbortSignal fires: there is no decision to report. */
