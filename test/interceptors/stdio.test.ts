@@ -81,13 +81,17 @@ describe('InterceptorServerClient over stdio', () => {
   });
 
   it('a process that never answers initialize fails with a clear error, and backs off', async () => {
-    const client = stdioClient(['-e', 'process.stderr.write("booting forever\\n"); setInterval(() => {}, 1000)'], {
+    const client = stdioClient(['-e', 'process.stderr.write(`booting forever as ${process.pid}\\n`); setInterval(() => {}, 1000)'], {
       // Long enough for a node process to start and write its banner on a loaded 2-core machine: the
       // error must carry the stderr tail, which only exists once the process has written it.
       initializeTimeoutMs: 4_000,
       backoff: { initialMs: 20_000 },
     });
-    await expect(client.discover()).rejects.toThrow(/did not answer initialize within 4000ms.*booting forever/);
+    const failure = await client.discover().catch((e: Error) => e);
+    expect((failure as Error).message).toMatch(/did not answer initialize within 4000ms.*booting forever/);
+    // Ended by the time the failure is reported, though it ignores its closed stdin: no orphan is left behind.
+    const pid = Number(/booting forever as (\d+)/.exec((failure as Error).message)![1]);
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
     expect(client.status).toMatchObject({ state: 'failed', failures: 1 });
     // Within the backoff window a use fails fast instead of spawning again.
     const err = await client.invoke(okCall).catch((e: unknown) => e);

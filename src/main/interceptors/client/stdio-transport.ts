@@ -56,6 +56,7 @@ export class InterceptorStdioTransport implements Transport {
   private flushQueued = false;
   private backgroundQueued = false;
   private tap: WireTap | undefined;
+  private closing: Promise<void> | undefined;
   private readonly lines = new LineReader(
     (text) => this.handleLine(text),
     (error) => {
@@ -172,7 +173,17 @@ export class InterceptorStdioTransport implements Transport {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the server: stdin closed, then SIGTERM, then SIGKILL. Every caller waits for the same end: the SDK
+   * closes a transport whose initialize failed without waiting (void), and a second close() returning at once
+   * let its caller go on, or its process exit, before a server that ignores stdin was killed (an orphan).
+   */
+  close(): Promise<void> {
+    this.closing ??= this.endChild();
+    return this.closing;
+  }
+
+  private async endChild(): Promise<void> {
     const child = this.child;
     this.lines.clear();
     if (!child) return;
