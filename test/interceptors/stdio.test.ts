@@ -1,6 +1,7 @@
 // The invoker against real child processes over stdio: a server killed mid-call, reconnect with
 // backoff, a process that never answers initialize, and a command that does not exist.
 import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterceptorServerClient } from '../../src/main/interceptors/client';
 import { InvokeError } from '../../src/main/interceptors/server-handle';
@@ -20,6 +21,22 @@ function stdioClient(args: string[], extra: Partial<ConstructorParameters<typeof
   });
   open.push(c);
   return c;
+}
+
+/** Whether a process runs (a zombie does not: it has ended and only waits to be reaped). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    if (existsSync('/proc/self/stat')) return false;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }
 
 const okCall = { name: 'ok', event: 'tools/call', phase: 'request' as const, payload: { name: 't', arguments: {} } };
@@ -97,6 +114,23 @@ describe('InterceptorServerClient over stdio', () => {
     const err = await client.invoke(okCall).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'transport' });
     expect((err as Error).message).toMatch(/retrying in \d+ms/);
+  });
+
+  it.skipIf(process.platform === 'win32')('a server started through a wrapper shell is ended with it (its process group), not orphaned', async () => {
+    // sh runs the server as its child (the trailing `true` keeps it from exec'ing it) and dies alone on SIGTERM.
+    const server = `${JSON.stringify(process.execPath)} -e 'process.stderr.write("wrapped as " + process.pid + "\\n"); setInterval(() => {}, 1000)'; true`;
+    const client = new InterceptorServerClient({
+      name: 'wrapped',
+      connection: { transport: 'stdio', command: 'sh', args: ['-c', server] },
+      initializeTimeoutMs: 4_000,
+      backoff: { initialMs: 20_000 },
+    });
+    open.push(client);
+    const failure = (await client.discover().catch((e: Error) => e)) as Error;
+    expect(failure.message).toMatch(/did not answer initialize within 4000ms.*wrapped as/);
+    const pid = Number(/wrapped as (\d+)/.exec(failure.message)![1]);
+    // Reparented when sh died, it may stay a zombie until init reaps it: that is ended too.
+    await waitFor(() => !isRunning(pid), 2_000, `process ${pid} to end`);
   });
 
   it('a command that exits at once reports its stderr', async () => {

@@ -4,6 +4,7 @@
 // children for good (the whole process group, so `npx`-style wrappers do not leave servers behind).
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
+import { killTree, OWN_PROCESS_GROUP } from '../../processes/process-tree';
 import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { BackendEntry } from '../../../shared/config/schema';
 import type { JsonRpcId, JsonRpcMessage } from '../wire/jsonrpc';
@@ -198,7 +199,7 @@ export class Backend {
       env: backendEnvironment(entry.env), // the SDK's minimal default plus the config's `env` (backend-environment.ts)
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own process group: stop() signals the group, so wrappers (npx, sh -c) do not orphan the server.
-      detached: process.platform !== 'win32',
+      detached: OWN_PROCESS_GROUP,
       windowsHide: true,
     });
     this.child = child;
@@ -317,19 +318,5 @@ class StreamOpening {
 
   open(): void {
     for (const done of [...this.waiters]) done();
-  }
-}
-
-function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  try {
-    if (process.platform !== 'win32') process.kill(-child.pid, signal);
-    else child.kill(signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // Already gone.
-    }
   }
 }

@@ -14,6 +14,7 @@
 // instead, unless a write of this turn takes it along: the gateway's forward to the backend leaves first.
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
+import { killTree, OWN_PROCESS_GROUP } from '../../processes/process-tree';
 import { PassThrough } from 'node:stream';
 import { ProtocolError, SdkError, SdkErrorCode, parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
@@ -98,6 +99,8 @@ export class InterceptorStdioTransport implements Transport {
         env: { ...getDefaultEnvironment(), ...this.params.env },
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
+        // Own process group: close() signals the group, so a wrapper does not orphan the server (process-tree.ts).
+        detached: OWN_PROCESS_GROUP,
         windowsHide: true,
         cwd: this.params.cwd,
       });
@@ -197,10 +200,10 @@ export class InterceptorStdioTransport implements Transport {
     }
     await waitClosed();
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
+      killTree(child, 'SIGTERM');
       await waitClosed();
     }
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    killTree(child, 'SIGKILL');
   }
 
   /** Writes made in one microtask run leave together; background ones a turn later (see the file comment). */
