@@ -1,11 +1,12 @@
 // A request-phase sink is off the call's path ([path-speed], A4: sinks never block): the gateway forwards the
-// request while the sink runs, and the answer (with its record) waits only for a sink still running then. No
+// request while the sink runs, and answers without waiting for it; only the call's record waits (capped). No
 // clock is read: the sink itself checks what the gateway has done meanwhile, from the captured messages. Were
 // the sink awaited before forwarding, it would wait in vain until its timeout and be recorded as not recorded.
 // In process on a stdio pair of streams, with a real backend process and an in-memory interceptor handle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRecorder } from '../../src/shared/trace/execution';
 import type { Gateway } from '../../src/main/gateway';
+import { RECORD_WAITS_FOR_SINKS_MS } from '../../src/main/gateway/session/exchanges';
 import { MemoryServerHandle } from '../../src/main/interceptors/chain';
 import { rawBackend, waitFor } from './helpers';
 import { PipeClient, startPipeGateway } from './pipe-gateway';
@@ -32,6 +33,7 @@ describe('a request-phase sink runs beside the backend call', () => {
         handler: async ({ payload, context }) => {
           const until = (payload as { arguments: { until: string } }).arguments.until;
           const traceId = context!.traceId!;
+          if (until === 'never') await new Promise((resolve) => setTimeout(resolve, 3_000));
           await waitFor(
             () => (until === 'answered' ? seen(traceId, 'backend', 'in', 'response') : seen(traceId, 'backend', 'out', 'request')),
             2_500,
@@ -65,14 +67,25 @@ describe('a request-phase sink runs beside the backend call', () => {
     expect(rec.requestTrace!.steps[1]).toMatchObject({ outcome: 'recorded', type: 'sink' });
   });
 
-  it('a sink still running when the backend answers holds the answer, and the record is there when the client has it', async () => {
+  it('a sink still running when the backend answers holds neither the answer nor the call: its record waits for it', async () => {
     const res = await client.request(2, 'tools/call', { name: 'echo', arguments: { until: 'answered' } });
     expect(res.result).toBeDefined();
-    // Read as the answer arrives: recorded before it was sent, with the sink's step complete.
+    // The sink records once the backend has answered: the record waits for its step, not the client.
+    await gateway.recordsSettled();
     const rec = recorder.executions.find((e) => e.jsonrpcId === 2)!;
     expect(rec).toBeDefined();
     expect(rec.requestTrace!.steps.find((s) => s.id === 'mem/audit-log')).toMatchObject({ outcome: 'recorded' });
     expect(rec.outcome).toBe('allow');
+  });
+
+  it('a request-phase sink that hangs does not hold the answer; the call is recorded without it at the cap', async () => {
+    const t0 = performance.now();
+    const res = await client.request(4, 'tools/call', { name: 'echo', arguments: { until: 'never' } });
+    expect(res.result).toBeDefined();
+    expect(performance.now() - t0).toBeLessThan(RECORD_WAITS_FOR_SINKS_MS);
+    await gateway.recordsSettled();
+    const rec = recorder.executions.find((e) => e.jsonrpcId === 4)!;
+    expect(rec.requestTrace!.steps.find((s) => s.id === 'mem/audit-log')).toMatchObject({ outcome: 'not-recorded', error: { kind: 'timeout' } });
   });
 
   it('a gateway stopping mid-call waits for a sink still running, then records the call whole', async () => {

@@ -66,12 +66,11 @@ export class SessionChain {
     // A stepped response chain needs one too: a breakpoint's block stops it between two interceptors.
     if (phase === 'request' || stepGate) ex.abort = new AbortController();
     try {
-      // Sinks run off the call's path (A4: they never block). The request phase's run while the request goes
-      // on to its peer, and the answer waits for any still running then (BackendToClient.response); the
-      // response phase's run while the answer goes out, and only the record waits for them.
+      // Sinks run off the call's path (A4: they never block): the request phase's while the request goes on
+      // to its peer, the response phase's while the answer goes out. Only the call's record waits for them.
       const result = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal, stepGate, true);
       const { decision, finalPayload, trace } = result;
-      if (result.sinks) (ex.sinks ??= []).push({ done: result.sinks, cutOff: result.cutOffSinks!, answerWaits: phase === 'request' });
+      if (result.sinks) (ex.sinks ??= []).push({ done: result.sinks, cutOff: result.cutOffSinks! });
       if (phase === 'request') ex.requestTrace = trace;
       else ex.responseTrace = trace;
       if (decision === 'allow') return { kind: 'forward', payload: trace.modified ? finalPayload : payload };

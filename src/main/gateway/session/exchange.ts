@@ -41,9 +41,8 @@ export interface Exchange {
   /** Breakpoints: the pauses of this call so far, and whether it is being stepped. */
   breaks?: ExchangeBreaks;
   /**
-   * Sink passes still running off the call's path (ChainResult.sinks): the record waits for them, at most
-   * RECORD_WAITS_FOR_SINKS_MS after the answer (exchanges.ts). The answer itself waits for the request
-   * phase's (`answerWaits`), which ran beside the backend's work, not for the response phase's.
+   * Sink passes still running off the call's path (ChainResult.sinks): the answer never waits for them (A4),
+   * the record does, at most RECORD_WAITS_FOR_SINKS_MS after the call's end (exchanges.ts).
    */
   sinks?: PendingSinks[];
   /** performance.now() when the call was answered: its duration, though the record is made later. */
@@ -53,7 +52,6 @@ export interface Exchange {
 export interface PendingSinks {
   done: Promise<void>;
   cutOff(detail: string): void;
-  answerWaits: boolean;
 }
 
 export function newExchange(req: JsonRpcRequest, direction: Exchange['direction']): Exchange {

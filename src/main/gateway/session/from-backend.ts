@@ -90,15 +90,6 @@ export class BackendToClient {
       if (result !== res.result) outgoing = { ...res, result: result as Record<string, unknown> };
       ex.responseReturned = result;
     }
-    // The request phase's sinks ran beside the backend's work; the answer (and the record) wait for any
-    // still running, so a slow sink costs the call the difference, not its whole round trip. The response
-    // phase's run while the answer goes out: only the record waits for them (Exchanges.record).
-    const held = ex.sinks?.filter((s) => s.answerWaits);
-    if (held?.length) {
-      ex.sinks = ex.sinks!.filter((s) => !s.answerWaits);
-      if (ex.sinks.length === 0) ex.sinks = undefined;
-      await Promise.all(held.map((s) => s.done));
-    }
     if (ex.lastProgressAt !== undefined && performance.now() - ex.lastProgressAt < PROGRESS_SETTLE_MS) {
       // SDK clients dispatch notifications a tick later than responses and drop progress that arrives after
       // its response: a result read in the same chunk as the last progress would lose that progress.
