@@ -22,6 +22,18 @@ function heldSink(): { handler: MemoryHandler; invoked: () => boolean; release: 
   };
 }
 
+/** A response-phase run (validation, held sink, mutation on call('x')) returned while its sink is still in flight. */
+async function responseRunWithHeldSink() {
+  const sink = heldSink();
+  const s = memServer('s', [
+    ic(desc('v', 'validation', { phases: ['response'] }), allow),
+    ic(desc('k', 'sink', { phases: ['response'] }), sink.handler),
+    ic(desc('m', 'mutation', { phases: ['response'] }), appendNote('M')),
+  ]);
+  const r = await new ChainRuntime([s]).run('tools/call', 'response', call('x'), { detachSinks: true });
+  return { sink, r };
+}
+
 describe('detached sinks', () => {
   it('returns the decision before a request-phase sink answers; its step joins the trace at the end of the pass order', async () => {
     const sink = heldSink();
@@ -40,13 +52,7 @@ describe('detached sinks', () => {
   });
 
   it('in the response phase a sink sees the payload before the mutations, and its step stays between validations and mutations', async () => {
-    const sink = heldSink();
-    const s = memServer('s', [
-      ic(desc('v', 'validation', { phases: ['response'] }), allow),
-      ic(desc('k', 'sink', { phases: ['response'] }), sink.handler),
-      ic(desc('m', 'mutation', { phases: ['response'] }), appendNote('M')),
-    ]);
-    const r = await new ChainRuntime([s]).run('tools/call', 'response', call('x'), { detachSinks: true });
+    const { sink, r } = await responseRunWithHeldSink();
     expect(r.finalPayload).toEqual(call('xM'));
     expect(r.trace.steps.map((st) => st.id)).toEqual(['s/v', 's/m']);
     sink.release();
@@ -56,13 +62,7 @@ describe('detached sinks', () => {
   });
 
   it('cutOffSinks gives up on a sink still running: its step joins the trace as not recorded, and a late answer changes nothing', async () => {
-    const sink = heldSink();
-    const s = memServer('s', [
-      ic(desc('v', 'validation', { phases: ['response'] }), allow),
-      ic(desc('k', 'sink', { phases: ['response'] }), sink.handler),
-      ic(desc('m', 'mutation', { phases: ['response'] }), appendNote('M')),
-    ]);
-    const r = await new ChainRuntime([s]).run('tools/call', 'response', call('x'), { detachSinks: true });
+    const { sink, r } = await responseRunWithHeldSink();
     r.cutOffSinks!('gave up waiting');
     await r.sinks;
     expect(r.trace.steps.map((st) => st.id)).toEqual(['s/v', 's/k', 's/m']);
