@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, everything, relay, timeCalls } from './gateway';
+import { fmtRatio, summarizeRatios } from './ratio-stats';
 import { fmtMs, percentile, printTable } from './stats';
 
 const CALLS = Number(process.env.BENCH_PATH_CALLS ?? 1000);
@@ -26,6 +27,10 @@ interface Variant {
   cpuMs: number;
   /** The targets of [path-speed]: p50 at most, calls/s at least, as ratios to the relay. */
   target?: { p50: number; tput: number };
+  /** p50 of each round, in round order: paired with another variant's round by round. */
+  roundP50: number[];
+  /** A baseline row: the variant of this checkout it is compared with, round by round. */
+  pairedWith?: string;
 }
 
 function config(options: { samples: boolean | 'bundled'; capture: boolean }, cliPath = cli): string {
@@ -95,31 +100,73 @@ async function measure(variant: Variant): Promise<void> {
   variant.totalMs += timed.totalMs;
   variant.calls += CALLS;
   variant.cpuMs += timed.cpuMs[0]!;
+  variant.roundP50.push(percentile(timed.samples, 50));
+}
+
+const NO_RECORDING = 'gateway, no recording';
+const DEFAULT = 'gateway, default (recording + capture)';
+const SAMPLES_STDIO = 'gateway + bundled samples over stdio (serve-samples)';
+const SAMPLES_IN_PROCESS = 'gateway + bundled samples in process (transport bundled)';
+
+/**
+ * Ratios of p50 taken round by round (each round's two runs are seconds apart, so the machine's drift over the
+ * run cancels out), summarised by their median and a bootstrap interval: an A/B whose interval holds 1 found
+ * no difference. Few rounds give wide intervals; use BENCH_PATH_ROUNDS=8 or more for an A/B.
+ */
+function printPairedRatios(variants: Variant[]): void {
+  const byName = new Map(variants.map((v) => [v.name, v]));
+  const pairs: [string, Variant, Variant][] = [['relay again (A/A) / relay', variants[1]!, variants[0]!]];
+  for (const v of variants) {
+    const current = v.pairedWith ? byName.get(v.pairedWith) : undefined;
+    if (current) pairs.push([`${current.name}: this checkout / baseline`, current, v]);
+  }
+  console.log('\nPaired by round (p50 ratio per round; median, spread and 95 % interval over the rounds):');
+  for (const [label, a, b] of pairs) {
+    const ratios = a.roundP50.map((p, i) => p / b.roundP50[i]!);
+    console.log(`  ${label}: ${fmtRatio(summarizeRatios(ratios))}`);
+  }
 }
 
 export async function run(): Promise<void> {
   const load = loadavg()[0]!;
-  const variant = (name: string, args: string[], target?: Variant['target']): Variant => ({ name, args, samples: [], totalMs: 0, calls: 0, cpuMs: 0, target });
+  const variant = (name: string, args: string[], target?: Variant['target'], pairedWith?: string): Variant => ({
+    name,
+    args,
+    samples: [],
+    totalMs: 0,
+    calls: 0,
+    cpuMs: 0,
+    target,
+    roundP50: [],
+    pairedWith,
+  });
   const direct = [everything, 'stdio'];
   const variants: Variant[] = [
     variant('relay', [relay, process.execPath, ...direct]),
     variant('relay again (A/A)', [relay, process.execPath, ...direct]),
-    variant('gateway, no recording', gatewayArgs(config({ samples: false, capture: true }), false), { p50: 1.1, tput: 0.9 }),
+    variant(NO_RECORDING, gatewayArgs(config({ samples: false, capture: true }), false), { p50: 1.1, tput: 0.9 }),
     variant('gateway, recording, capture off', gatewayArgs(config({ samples: false, capture: false }), true), { p50: 1.1, tput: 0.9 }),
-    variant('gateway, default (recording + capture)', gatewayArgs(config({ samples: false, capture: true }), true), { p50: 1.1, tput: 0.9 }),
-    variant('gateway + bundled samples over stdio (serve-samples)', gatewayArgs(config({ samples: true, capture: true }), true), { p50: 3, tput: 0 }),
-    variant('gateway + bundled samples in process (transport bundled)', gatewayArgs(config({ samples: 'bundled', capture: true }), true), { p50: 3, tput: 0 }),
+    variant(DEFAULT, gatewayArgs(config({ samples: false, capture: true }), true), { p50: 1.1, tput: 0.9 }),
+    variant(SAMPLES_STDIO, gatewayArgs(config({ samples: true, capture: true }), true), { p50: 3, tput: 0 }),
+    variant(SAMPLES_IN_PROCESS, gatewayArgs(config({ samples: 'bundled', capture: true }), true), { p50: 3, tput: 0 }),
   ];
   const baseline = process.env.BENCH_PATH_BASELINE;
   if (baseline) {
     const baseCli = join(baseline, 'out/cli/index.js');
     variants.push(
-      variant('baseline: gateway, no recording', gatewayArgs(config({ samples: false, capture: true }, baseCli), false, baseCli)),
-      variant('baseline: gateway, default', gatewayArgs(config({ samples: false, capture: true }, baseCli), true, baseCli)),
-      variant('baseline: gateway + bundled samples', gatewayArgs(config({ samples: true, capture: true }, baseCli), true, baseCli)),
+      variant('baseline: gateway, no recording', gatewayArgs(config({ samples: false, capture: true }, baseCli), false, baseCli), undefined, NO_RECORDING),
+      variant('baseline: gateway, default', gatewayArgs(config({ samples: false, capture: true }, baseCli), true, baseCli), undefined, DEFAULT),
+      variant('baseline: gateway + bundled samples', gatewayArgs(config({ samples: true, capture: true }, baseCli), true, baseCli), undefined, SAMPLES_STDIO),
       // Checkouts from before `"transport": "bundled"` refuse this config: leave BENCH_PATH_BASELINE_BUNDLED unset for them.
       ...(process.env.BENCH_PATH_BASELINE_BUNDLED
-        ? [variant('baseline: gateway + samples in process', gatewayArgs(config({ samples: 'bundled', capture: true }, baseCli), true, baseCli))]
+        ? [
+            variant(
+              'baseline: gateway + samples in process',
+              gatewayArgs(config({ samples: 'bundled', capture: true }, baseCli), true, baseCli),
+              undefined,
+              SAMPLES_IN_PROCESS,
+            ),
+          ]
         : []),
     );
   }
@@ -156,6 +203,7 @@ export async function run(): Promise<void> {
       ];
     }),
   );
+  printPairedRatios(variants);
   const aa = variants[1]!;
   const aaP50 = percentile(aa.samples, 50) / baseP50;
   console.log(
