@@ -79,6 +79,7 @@ describe('gateway hot reload', () => {
 
     const result = await inFlight;
     expect(JSON.stringify(result)).toContain('Long running operation completed');
+    await gateway.recordsSettled(); // the record waits for the response-phase logger (off the answer's path)
     const longRecord = recorder.executions.find(
       (e) => e.event === 'tools/call' && JSON.stringify(e.requestReceived).includes('trigger-long-running-operation'),
     )!;
@@ -98,6 +99,7 @@ describe('gateway hot reload', () => {
     // Same client session, new chain: the logger is disabled now.
     const afterCall = await client.callTool({ name: 'echo', arguments: { message: 'after' } });
     expect(JSON.stringify(afterCall), 'the call after the reload passed the new chain').toContain('Echo: after');
+    await gateway.recordsSettled();
     const after = recorder.executions.findLast((e) => e.event === 'tools/call')!;
     expect(JSON.stringify(after.requestReceived)).toContain('after');
     // A disabled interceptor is still in the trace, skipped with its reason.

@@ -36,6 +36,7 @@ async function record(): Promise<ExecutionRecord[]> {
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url!)));
     for (const call of CALLS) await client.callTool(call);
+    await gateway.recordsSettled();
     await recorder.flush();
     return recorder.executions.filter((e) => e.event === 'tools/call');
   } finally {

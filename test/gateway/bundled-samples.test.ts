@@ -75,6 +75,7 @@ async function runThrough(entry: typeof stdioSamples | typeof bundledSamples) {
     await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url!)));
     const answers: unknown[] = [];
     for (const call of CALLS) answers.push(await client.callTool(call));
+    await gateway.recordsSettled();
     await recorder.flush();
     const calls = recorder.executions.filter((e) => e.event === 'tools/call');
     return { answers, records: calls.map(comparableRecord), status: gateway.interception.servers.map((h) => (h as InProcessHostHandle).status?.state) };

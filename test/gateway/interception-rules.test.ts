@@ -65,6 +65,7 @@ describe('interception rules', () => {
   it('intercepts only interceptedEvents, with principal, traceId, sessionId and timestamp in the context', async () => {
     await client.request(1, 'tools/call', { name: 'echo', arguments: { x: 1 } });
     await client.request(2, 'tools/list');
+    await gateway.recordsSettled(); // a record waits for its sinks (off the answer's path)
     const list = recorder.executions.find((e) => e.event === 'tools/list')!;
     expect(list.requestTrace).toBeUndefined();
     const call = recorder.executions.find((e) => e.event === 'tools/call')!;

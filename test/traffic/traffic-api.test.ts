@@ -57,7 +57,11 @@ describe('Traffic API over a real gateway and store', () => {
     await client.callTool({ name: 'echo', arguments: { message: 'my ssn is 123-45-6789' } });
     await client.callTool({ name: 'echo', arguments: { message: 'social security 987-65-4321' } });
     await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
-    await history.recorder.flush();
+    // A call's record waits for its sinks (they run off the answer's path, at most RECORD_WAITS_FOR_SINKS_MS).
+    for (let i = 0; i < 100 && (await rows()).length < 5; i++) {
+      await history.recorder.flush();
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }, 60_000);
 
   afterAll(async () => {
