@@ -86,7 +86,11 @@ describe.each(engines)('strict API outputs over a real gateway and store (%s)', 
     await decideNext(seen, { kind: 'continue' });
     await paused;
     await call('breakpoints.set', { id: 'st', live: [] });
-    await history.recorder.flush();
+    // A call's record waits for its sinks (off the answer's path): the paused call's lands just after its answer.
+    for (let i = 0; i < 100 && !(await rows()).some((r) => r.target === 'get-sum'); i++) {
+      await history.recorder.flush();
+      await new Promise((r) => setTimeout(r, 20));
+    }
   });
 
   afterAll(async () => {
