@@ -45,7 +45,7 @@ describe('detached sinks', () => {
     expect(r.trace.steps.map((st) => st.id)).toEqual(['s/m', 's/v']);
     expect(r.sinks).toBeDefined();
     sink.release();
-    await r.sinks;
+    await r.sinks!.done;
     expect(r.trace.steps.map((st) => st.id)).toEqual(['s/m', 's/v', 's/k']);
     // The sink saw the payload of its point: after the mutation.
     expect(stepOf(r.trace, 's/k')).toMatchObject({ outcome: 'recorded', input: call('xM') });
@@ -56,15 +56,15 @@ describe('detached sinks', () => {
     expect(r.finalPayload).toEqual(call('xM'));
     expect(r.trace.steps.map((st) => st.id)).toEqual(['s/v', 's/m']);
     sink.release();
-    await r.sinks;
+    await r.sinks!.done;
     expect(r.trace.steps.map((st) => st.id)).toEqual(['s/v', 's/k', 's/m']);
     expect(stepOf(r.trace, 's/k').input).toEqual(call('x'));
   });
 
-  it('cutOffSinks gives up on a sink still running: its step joins the trace as not recorded, and a late answer changes nothing', async () => {
+  it('sinks.cutOff gives up on a sink still running: its step joins the trace as not recorded, and a late answer changes nothing', async () => {
     const { sink, r } = await responseRunWithHeldSink();
-    r.cutOffSinks!('gave up waiting');
-    await r.sinks;
+    r.sinks!.cutOff('gave up waiting');
+    await r.sinks!.done;
     expect(r.trace.steps.map((st) => st.id)).toEqual(['s/v', 's/k', 's/m']);
     expect(stepOf(r.trace, 's/k')).toMatchObject({
       outcome: 'not-recorded',
@@ -76,7 +76,7 @@ describe('detached sinks', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(r.trace.steps.map((st) => st.id)).toEqual(['s/v', 's/k', 's/m']);
     expect(stepOf(r.trace, 's/k').outcome).toBe('not-recorded');
-    r.cutOffSinks!('again'); // once settled, a cut-off is a no-op
+    r.sinks!.cutOff('again'); // once settled, a cut-off is a no-op
     expect(stepOf(r.trace, 's/k').error!.message).toBe('gave up waiting');
   });
 
@@ -84,7 +84,7 @@ describe('detached sinks', () => {
     const s = memServer('s', [ic(desc('v', 'validation'), allow), ic(desc('k', 'sink'), hang)]);
     const r = await new ChainRuntime([s]).run('tools/call', 'request', call('x'), { detachSinks: true, timeoutMs: 60 });
     expect(r.decision).toBe('allow');
-    await r.sinks;
+    await r.sinks!.done;
     expect(stepOf(r.trace, 's/k')).toMatchObject({ outcome: 'not-recorded', error: { kind: 'timeout' } });
   });
 
@@ -108,7 +108,7 @@ describe('detached sinks', () => {
       ic(desc('k', 'sink'), seen('k', { recorded: true })),
     ]);
     const detached = await new ChainRuntime([s]).run('tools/call', 'request', call('x'), { detachSinks: true });
-    await detached.sinks;
+    await detached.sinks!.done;
     expect(backgrounds).toEqual({ m: undefined, v: undefined, k: true });
     await new ChainRuntime([s]).run('tools/call', 'request', call('x'));
     expect(backgrounds).toEqual({ m: undefined, v: undefined, k: undefined });

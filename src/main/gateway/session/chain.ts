@@ -70,7 +70,7 @@ export class SessionChain {
       // to its peer, the response phase's while the answer goes out. Only the call's record waits for them.
       const result = await interception.run(runtime, ex.method, phase, payload, context, ex.abort?.signal, stepGate, true);
       const { decision, finalPayload, trace } = result;
-      if (result.sinks) (ex.sinks ??= []).push({ done: result.sinks, cutOff: result.cutOffSinks! });
+      if (result.sinks) (ex.sinks ??= []).push(result.sinks);
       if (phase === 'request') ex.requestTrace = trace;
       else ex.responseTrace = trace;
       if (decision === 'allow') return { kind: 'forward', payload: trace.modified ? finalPayload : payload };

@@ -4,7 +4,7 @@ import type { GatewayConfig } from '../../../shared/config/schema';
 import { INTERCEPTORS_EXTENSION_ID } from '../../../shared/protocol/constants';
 import type { ExecutionOutcome, ExecutionRecord, SessionRecord } from '../../../shared/trace/execution';
 import type { BlockInfo, ChainTrace } from '../../../shared/trace/types';
-import type { ChainRuntime } from '../../interceptors/chain';
+import type { ChainRuntime, DetachedSinks } from '../../interceptors/chain';
 import type { Interception } from '../intercept';
 import type { ExchangeBreaks } from '../breakpoints/session-breaks';
 import { recordedId } from '../wire/raw-ids';
@@ -44,14 +44,9 @@ export interface Exchange {
    * Sink passes still running off the call's path (ChainResult.sinks): the answer never waits for them (A4),
    * the record does, at most RECORD_WAITS_FOR_SINKS_MS after the call's end (exchanges.ts).
    */
-  sinks?: PendingSinks[];
+  sinks?: DetachedSinks[];
   /** performance.now() when the call was answered: its duration, though the record is made later. */
   endedAt?: number;
-}
-
-export interface PendingSinks {
-  done: Promise<void>;
-  cutOff(detail: string): void;
 }
 
 export function newExchange(req: JsonRpcRequest, direction: Exchange['direction']): Exchange {

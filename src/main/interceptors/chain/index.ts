@@ -18,6 +18,7 @@ export { FailureInjector } from './simulate';
 export type {
   ChainPlan,
   ChainResult,
+  DetachedSinks,
   DiscoveredInterceptor,
   FailureSimulator,
   InterceptorOverride,

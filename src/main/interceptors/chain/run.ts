@@ -23,7 +23,7 @@ import { runSinks } from './passes/sinks';
 import type { ChainState } from './passes/state';
 import { baseStep, nowMs, pushSkipped, setBlock, throwIfCancelled } from './passes/state';
 import { runValidations } from './passes/validations';
-import type { ChainPlan, ChainResult, PlannedEntry, RunOptions } from './types';
+import type { ChainPlan, ChainResult, DetachedSinks, PlannedEntry, RunOptions } from './types';
 import { ChainCancelledError } from './types';
 
 /** Start time, deadline and cancellation of one run; created before discovery so both are covered. */
@@ -130,7 +130,7 @@ export async function executePlan(input: ExecuteInput): Promise<ChainResult> {
 
 /** A clock's deadline still bounds detached sinks: it is disposed once they have ended. */
 export function disposeAfterSinks(clock: ChainClock, result: ChainResult | undefined): void {
-  if (result?.sinks) void result.sinks.then(() => clock.dispose());
+  if (result?.sinks) void result.sinks.done.then(() => clock.dispose());
   else clock.dispose();
 }
 
@@ -200,17 +200,8 @@ async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptio
   if (clock.deadline.timeoutMs !== undefined) trace.timeoutMs = clock.deadline.timeoutMs;
   if (clock.deadline.passed) trace.deadlineExceeded = true;
   const result: ChainResult = { decision: trace.decision, finalPayload, trace };
-  if (sinks) {
-    result.sinks = sinks.done;
-    result.cutOffSinks = sinks.cutOff;
-  }
+  if (sinks) result.sinks = sinks;
   return result;
-}
-
-/** A sink pass started off the caller's path: `done` once its steps are in the trace (ChainResult.sinks). */
-interface DetachedSinks {
-  done: Promise<void>;
-  cutOff(detail: string): void;
 }
 
 /** Runs the passes in the phase's order (A2); returns the detached sinks, if any are still running. */
@@ -257,16 +248,11 @@ function detachSinks(entries: readonly PlannedEntry[], state: ChainState): Detac
     settle(own.steps);
     return undefined;
   }
+  const settleRan = (): void => settle(own.steps);
   let cut!: () => void;
   const cutOff = new Promise<void>((resolve) => (cut = resolve));
   return {
-    done: Promise.race([
-      ran.then(
-        () => settle(own.steps),
-        () => settle(own.steps),
-      ),
-      cutOff,
-    ]),
+    done: Promise.race([ran.then(settleRan, settleRan), cutOff]),
     cutOff: (detail) => {
       if (settled) return;
       settle(entries.map((entry) => unansweredSink(entry, own, startMs, detail)));
@@ -275,7 +261,7 @@ function detachSinks(entries: readonly PlannedEntry[], state: ChainState): Detac
   };
 }
 
-/** A detached sink given up on (ChainResult.cutOffSinks): not recorded, as far as this trace can tell. */
+/** A detached sink given up on (DetachedSinks.cutOff): not recorded, as far as this trace can tell. */
 function unansweredSink(entry: PlannedEntry, state: ChainState, startMs: number, detail: string): TraceStep {
   const step = baseStep(entry, startMs);
   step.durationMs = nowMs(state) - startMs;

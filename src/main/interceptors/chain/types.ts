@@ -132,7 +132,7 @@ export interface RunOptions {
   maxPayloadBytes?: number;
   /**
    * Sinks off the caller's path (A4: they never block and never mutate): run() returns once the decision
-   * and the final payload are known, while sink invocations may still be in flight. ChainResult.sinks then
+   * and the final payload are known, while sink invocations may still be in flight. ChainResult.sinks.done then
    * resolves when their steps are in the trace, at the place they take in the pass order. Ignored with a
    * stepGate (a stepped run shows every interceptor in turn).
    */
@@ -143,17 +143,20 @@ export interface ChainResult {
   decision: 'allow' | 'block';
   finalPayload: unknown;
   trace: ChainTrace;
+  /** Set when sinks were detached (RunOptions.detachSinks) and may still be running. */
+  sinks?: DetachedSinks;
+}
+
+/** A sink pass run off the caller's path (RunOptions.detachSinks). */
+export interface DetachedSinks {
+  /** Resolves, never rejects, once the pass's steps are in `trace.steps`. A record of the trace must wait for it. */
+  done: Promise<void>;
   /**
-   * Set when sinks were detached (RunOptions.detachSinks) and may still be running: resolves, never
-   * rejects, once their steps are in `trace.steps`. A record of the trace must wait for it.
+   * Stops waiting for sinks still running: each goes into the trace now as not recorded, its error saying
+   * `detail`, and `done` resolves; an answer arriving later is dropped. A record of a call already answered so
+   * never waits on a hanging sink for its whole timeout.
    */
-  sinks?: Promise<void>;
-  /**
-   * With `sinks`: stops waiting for sinks still running. Each goes into the trace now as not recorded, its
-   * error saying `detail`, and `sinks` resolves; an answer arriving later is dropped. A record of a call
-   * already answered so never waits on a hanging sink for its whole timeout.
-   */
-  cutOffSinks?: (detail: string) => void;
+  cutOff(detail: string): void;
 }
 
 /** Thrown by run() when the caller's AbortSignal fires: there is no decision to report. */
