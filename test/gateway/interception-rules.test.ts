@@ -49,8 +49,6 @@ describe('interception rules', () => {
     ]);
     gateway = await startPipeGateway(
       {
-        backend: rawBackend(),
-        staticInterceptors: [{ transport: 'stdio', name: 'mem', command: 'unused' }],
         interceptedEvents: ['tools/call', 'prompts/list'],
         listen: { transport: 'stdio', principal: 'carol' },
         timeoutMs: 300,

@@ -6,7 +6,7 @@ import { parseGatewayConfig } from '../../src/shared/config';
 import type { MemoryRecorder } from '../../src/shared/trace/execution';
 import { Gateway } from '../../src/main/gateway';
 import type { MemoryServerHandle } from '../../src/main/interceptors/chain';
-import { waitFor } from './helpers';
+import { rawBackend, waitFor } from './helpers';
 
 /** A client on a pair of in-memory streams, for a Gateway run in the test's process (its stdio listener). */
 export class PipeClient {
@@ -32,12 +32,20 @@ export class PipeClient {
   }
 }
 
-/** Starts a gateway on `client`'s streams with `config` (listen: stdio is added), every interceptor server served by `handle`, and initializes it. */
+/**
+ * Starts a gateway on `client`'s streams, and initializes it: the raw backend, one interceptor server named after
+ * `handle` and served by it, and a stdio listener, unless `config` says otherwise.
+ */
 export async function startPipeGateway(
   config: Record<string, unknown>,
   options: { recorder: MemoryRecorder; client: PipeClient; handle: MemoryServerHandle },
 ): Promise<Gateway> {
-  const parsed = parseGatewayConfig(config);
+  const parsed = parseGatewayConfig({
+    backend: rawBackend(),
+    staticInterceptors: [{ transport: 'stdio', name: options.handle.name, command: 'unused' }],
+    listen: { transport: 'stdio' },
+    ...config,
+  });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const { recorder, client, handle } = options;
   const gateway = new Gateway(parsed.config, { recorder, stdio: { input: client.input, output: client.output }, createHandle: () => handle });

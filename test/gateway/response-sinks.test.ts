@@ -8,7 +8,7 @@ import { MemoryRecorder, type ExecutionRecord } from '../../src/shared/trace/exe
 import type { Gateway } from '../../src/main/gateway';
 import { RECORD_WAITS_FOR_SINKS_MS } from '../../src/main/gateway/session/exchanges';
 import { MemoryServerHandle } from '../../src/main/interceptors/chain';
-import { rawBackend, waitFor } from './helpers';
+import { waitFor } from './helpers';
 import { PipeClient, startPipeGateway } from './pipe-gateway';
 
 describe('a response-phase sink runs while the answer goes out', () => {
@@ -45,9 +45,6 @@ describe('a response-phase sink runs while the answer goes out', () => {
     ]);
     gateway = await startPipeGateway(
       {
-        backend: rawBackend(),
-        staticInterceptors: [{ transport: 'stdio', name: 'mem', command: 'unused' }],
-        listen: { transport: 'stdio' },
         overrides: { 'mem/audit-log': { timeoutMs: 20_000 } },
       },
       { recorder, client, handle },

@@ -8,7 +8,7 @@ import { MemoryRecorder } from '../../src/shared/trace/execution';
 import type { Gateway } from '../../src/main/gateway';
 import { RECORD_WAITS_FOR_SINKS_MS } from '../../src/main/gateway/session/exchanges';
 import { MemoryServerHandle } from '../../src/main/interceptors/chain';
-import { rawBackend, waitFor } from './helpers';
+import { waitFor } from './helpers';
 import { PipeClient, startPipeGateway } from './pipe-gateway';
 
 describe('a request-phase sink runs beside the backend call', () => {
@@ -46,9 +46,6 @@ describe('a request-phase sink runs beside the backend call', () => {
     ]);
     gateway = await startPipeGateway(
       {
-        backend: rawBackend(),
-        staticInterceptors: [{ transport: 'stdio', name: 'mem', command: 'unused' }],
-        listen: { transport: 'stdio' },
         overrides: { 'mem/audit-log': { timeoutMs: 4_000 } },
       },
       { recorder, client, handle },
