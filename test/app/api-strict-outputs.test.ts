@@ -87,10 +87,14 @@ describe.each(engines)('strict API outputs over a real gateway and store (%s)', 
     await paused;
     await call('breakpoints.set', { id: 'st', live: [] });
     // A call's record waits for its sinks (off the answer's path): the paused call's lands just after its answer.
-    for (let i = 0; i < 100 && !(await rows()).some((r) => r.target === 'get-sum'); i++) {
-      await history.recorder.flush();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(
+      async () => {
+        await history.recorder.flush();
+        return (await rows()).some((r) => r.target === 'get-sum');
+      },
+      10_000,
+      'the paused call recorded',
+    );
   });
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ import { importFromString, openStore } from '../../src/main/history/sqlite';
 import { dispatcherCalls } from '../app/dispatch';
 import { tempDir, testCore } from '../app/helpers';
 import { connectHttpClient } from '../app/mcp-client';
-import { cliPath, everythingBackend } from '../gateway/helpers';
+import { cliPath, everythingBackend, waitFor } from '../gateway/helpers';
 
 type Detail = Record<string, unknown> & { id: string; outcome: string; replayOf?: string; replayedBy: string[]; replayMode?: string };
 
@@ -58,10 +58,14 @@ describe('Traffic API over a real gateway and store', () => {
     await client.callTool({ name: 'echo', arguments: { message: 'social security 987-65-4321' } });
     await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
     // A call's record waits for its sinks (they run off the answer's path, at most RECORD_WAITS_FOR_SINKS_MS).
-    for (let i = 0; i < 100 && (await rows()).length < 5; i++) {
-      await history.recorder.flush();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(
+      async () => {
+        await history.recorder.flush();
+        return (await rows()).length >= 5;
+      },
+      10_000,
+      'the five calls recorded',
+    );
   }, 60_000);
 
   afterAll(async () => {
