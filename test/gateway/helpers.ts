@@ -1,6 +1,6 @@
 // Shared by the gateway tests: real processes only (the built CLI, server-everything, fixture servers).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -31,8 +31,19 @@ export function gatewayArgs(configPath: string, ...extra: string[]): string[] {
   return [cliPath, 'gateway', '--config', configPath, '--no-record', ...extra];
 }
 
-/** True while a process with this pid exists. */
+/**
+ * True while a process with this pid runs. A zombie does not: it has ended and only waits to be reaped, which for
+ * an orphan is up to init, however long that takes (read from /proc where there is one).
+ */
 export function alive(pid: number): boolean {
+  if (existsSync('/proc/self/stat')) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+    } catch {
+      return false;
+    }
+  }
   try {
     process.kill(pid, 0);
     return true;

@@ -1,11 +1,10 @@
 // The invoker against real child processes over stdio: a server killed mid-call, reconnect with
 // backoff, a process that never answers initialize, and a command that does not exist.
 import { fileURLToPath } from 'node:url';
-import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterceptorServerClient } from '../../src/main/interceptors/client';
 import { InvokeError } from '../../src/main/interceptors/server-handle';
-import { waitFor } from '../gateway/helpers';
+import { alive, waitFor } from '../gateway/helpers';
 
 const fixture = fileURLToPath(new URL('./fixtures/stdio-host.ts', import.meta.url));
 const open: InterceptorServerClient[] = [];
@@ -21,22 +20,6 @@ function stdioClient(args: string[], extra: Partial<ConstructorParameters<typeof
   });
   open.push(c);
   return c;
-}
-
-/** Whether a process runs (a zombie does not: it has ended and only waits to be reaped). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    if (existsSync('/proc/self/stat')) return false;
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
 }
 
 const okCall = { name: 'ok', event: 'tools/call', phase: 'request' as const, payload: { name: 't', arguments: {} } };
@@ -130,7 +113,7 @@ describe('InterceptorServerClient over stdio', () => {
     expect(failure.message).toMatch(/did not answer initialize within 4000ms.*wrapped as/);
     const pid = Number(/wrapped as (\d+)/.exec(failure.message)![1]);
     // Reparented when sh died, it may stay a zombie until init reaps it: that is ended too.
-    await waitFor(() => !isRunning(pid), 2_000, `process ${pid} to end`);
+    await waitFor(() => !alive(pid), 2_000, `process ${pid} to end`);
   });
 
   it('a command that exits at once reports its stderr', async () => {
