@@ -1,8 +1,11 @@
 // OAuth of the Playground's Client, in a real Chromium against web mode: connecting to a URL whose server
 // answers 401 with MCP authorization (test/playground/fixtures/oauth-protected-server.mjs) shows
 // "Authorize in your browser" with the authorization link and opens it (window.open in web mode); the
-// opened page is the authorization server, which approves and sends the browser back to the console's
-// loopback callback, and the connection completes with the server's tools listed.
+// opened page is the authorization server's consent page, whose Allow sends the browser back to the
+// console's loopback callback, and the connection completes with the server's tools listed. The consent
+// page waits for Allow (fixture's --consent) as a user would: when it approved at once, the whole flow
+// could finish and remove the prompt between two of Playwright's polls on a loaded machine, so the
+// prompt was never seen (the cause of this test's earlier CI failures).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,7 +26,7 @@ describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the br
   let url = '';
 
   beforeAll(async () => {
-    server = spawn(process.execPath, [join(root, 'test/playground/fixtures/oauth-protected-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, [join(root, 'test/playground/fixtures/oauth-protected-server.mjs'), '--consent'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
     url = line.replace(/^listening /, '');
     session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
@@ -36,8 +39,8 @@ describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the br
   });
 
   it('shows the authorization link, opens it, and connects once the browser comes back', async () => {
-    // This case passed only on a retry in two CI runs, and vitest keeps no trace of a failed attempt: the
-    // step it stopped at goes to stderr (kept in the CI log) before the failure is rethrown.
+    // vitest keeps no trace of a failed attempt: the step it stopped at goes to stderr (kept in the CI
+    // log) before the failure is rethrown.
     let step = 'open the Client tab';
     try {
       await openClientTab(page);
@@ -52,9 +55,11 @@ describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the br
       expect(new URL(href!).origin).toBe(new URL(url).origin);
       expect(new URL(href!).pathname).toBe('/authorize');
 
-      // The page opened on its own: the authorization server approved and redirected to the loopback callback.
+      // The page opened on its own, on the authorization server's consent page; Allow redirects to the loopback callback.
       step = 'wait for the opened page';
       const opened = await popup;
+      step = `press Allow on the consent page (at ${opened.url()})`;
+      await opened.getByRole('button', { name: 'Allow' }).click({ timeout: 30_000 });
       step = `wait for the opened page to reach the loopback callback (at ${opened.url()})`;
       await opened.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback\?/, { timeout: 30_000 });
       expect(await opened.getByRole('heading').textContent()).toBe('Authorized');
@@ -68,7 +73,13 @@ describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the br
       await page.getByRole('button', { name: 'Call tool' }).click();
       await expect.poll(() => page.getByRole('region', { name: 'Call' }).textContent(), { timeout: 15_000 }).toMatch(/client [0-9a-f-]{36}/);
     } catch (err) {
-      console.error(`playground-client-oauth: the attempt stopped at "${step}": ${(err as Error).message.split('\n')[0]}`);
+      // What the page showed then tells a flow that never started from one that finished unseen.
+      const status = await page
+        .getByRole('status', { name: 'Client session' })
+        .textContent({ timeout: 1_000 })
+        .catch(() => '(no session status)');
+      const pages = page.context().pages().map((p) => p.url());
+      console.error(`playground-client-oauth: the attempt stopped at "${step}": ${(err as Error).message.split('\n')[0]}; session status: ${status}; pages: ${pages.join(', ')}`);
       throw err;
     }
   });
