@@ -106,6 +106,7 @@ async function measure(variant: Variant): Promise<void> {
 const NO_RECORDING = 'gateway, no recording';
 const DEFAULT = 'gateway, default (recording + capture)';
 const SAMPLES_STDIO = 'gateway + bundled samples over stdio (serve-samples)';
+const RELAY_ROUND_TRIPS = 'relay + 4 round trips to an echo process (floor of the samples row)';
 const SAMPLES_IN_PROCESS = 'gateway + bundled samples in process (transport bundled)';
 
 /**
@@ -144,6 +145,9 @@ export async function run(): Promise<void> {
   const variants: Variant[] = [
     variant('relay', [relay, process.execPath, ...direct]),
     variant('relay again (A/A)', [relay, process.execPath, ...direct]),
+    // Not a gateway: the relay plus the samples chain's sequential round trips over stdio (3 before the backend, 1
+    // after) to a process that only echoes, i.e. the floor of that row's shape on this machine.
+    variant(RELAY_ROUND_TRIPS, [relay, '--round-trips', '3,1', process.execPath, ...direct]),
     variant(NO_RECORDING, gatewayArgs(config({ samples: false, capture: true }), false), { p50: 1.1, tput: 0.9 }),
     variant('gateway, recording, capture off', gatewayArgs(config({ samples: false, capture: false }), true), { p50: 1.1, tput: 0.9 }),
     variant(DEFAULT, gatewayArgs(config({ samples: false, capture: true }), true), { p50: 1.1, tput: 0.9 }),
