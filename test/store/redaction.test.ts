@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRedactor, getExecutionRecord, listExecutions, openStore, RedactionPathError, SqliteHistoryWriter } from '../../src/main/history/sqlite';
-import { parsePath, redactPaths } from '../../src/main/history/model/redaction/json-paths';
+import { parsePath, redactAtPath, redactPaths } from '../../src/main/history/model/redaction/json-paths';
 import { makeExecution, tempDir } from './fixtures';
 
 const cleanups: (() => void)[] = [];
@@ -42,9 +42,90 @@ describe('redaction paths', () => {
     expect(JSON.stringify(value)).toBe(frozen);
     expect(out.untouched).toBe(value.untouched);
   });
+
+  it('redacts a value found at a path as it would be inside the payload', () => {
+    const patterns = [
+      ['arguments', 'password'],
+      ['**', 'apiKey'],
+    ];
+    expect(redactAtPath('$.arguments.password', 'p', patterns, '[R]')).toBe('[R]');
+    expect(redactAtPath('arguments.password.old', 'p', patterns, '[R]')).toBe('[R]'); // below a redacted field
+    expect(redactAtPath('$.arguments', { password: 'p', user: 'u' }, patterns, '[R]')).toEqual({ password: '[R]', user: 'u' });
+    expect(redactAtPath('$', { arguments: { password: 'p' }, deep: { apiKey: 'k' } }, patterns, '[R]')).toEqual({
+      arguments: { password: '[R]' },
+      deep: { apiKey: '[R]' },
+    });
+    expect(redactAtPath('$.config.nested', { apiKey: 'k', keep: 1 }, patterns, '[R]')).toEqual({ apiKey: '[R]', keep: 1 });
+    expect(redactAtPath('$.arguments.user', 'u', patterns, '[R]')).toBe('u');
+    // A JSON Pointer (JSON Schema's instancePath) is read as one; a malformed path, or none, cannot be shown to be
+    // outside every pattern.
+    expect(redactAtPath('/arguments/password', 'p', patterns, '[R]')).toBe('[R]');
+    expect(redactAtPath('/arguments/user', 'u', patterns, '[R]')).toBe('u');
+    expect(redactAtPath('/a~1b/apiKey', 'k', patterns, '[R]')).toBe('[R]');
+    expect(redactAtPath('arguments[', 'p', patterns, '[R]')).toBe('[R]');
+    expect(redactAtPath(undefined, 'p', patterns, '[R]')).toBe('[R]');
+    expect(redactAtPath(undefined, 'p', [], '[R]')).toBe('p');
+  });
 });
 
 describe('redaction at rest', () => {
+  it("redacts a validation's suggested values at redacted paths, in the step and in the captured invoke answer", async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const path = join(t.dir, 'history.db');
+    const secrets = ['suggested-password-5521', 'nested-suggested-password-7730', 'pointer-path-value-9911', 'unreadable-path-value-4410'];
+    const redactor = createRedactor({ paths: ['arguments.password'] })!;
+    const recorder = SqliteHistoryWriter.open(path, { writerThread: false, redactor });
+    const rec = makeExecution({ outcome: 'allow' });
+    const result = {
+      interceptor: 'pii-validator',
+      phase: 'request',
+      type: 'validation',
+      valid: false,
+      severity: 'warn',
+      suggestions: [
+        { path: '$.arguments.password', value: secrets[0] },
+        { path: '$.arguments', value: { password: secrets[1], to: 'kept@example.com' } },
+        { path: '/arguments/password', value: secrets[2] },
+        { path: 'arguments[', value: secrets[3] },
+        { path: '$.arguments.to', value: 'bob@example.com' },
+      ],
+    };
+    rec.requestTrace!.steps[1]!.result = result as never;
+    recorder.recordExecution(rec);
+    recorder.recordMessage({
+      id: '01a24d7e-af32-7134-9517-f336fee99135',
+      gateway: rec.gateway,
+      at: Date.now(),
+      side: 'interceptor',
+      direction: 'in',
+      kind: 'response',
+      peer: 'samples',
+      message: { jsonrpc: '2.0', id: 'i1', result },
+      text: JSON.stringify({ jsonrpc: '2.0', id: 'i1', result }),
+    });
+    await recorder.close();
+
+    const store = openStore(path, { create: false });
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    const stored = getExecutionRecord(store.db, rec.id)!;
+    expect((stored.requestTrace!.steps[1]!.result as typeof result).suggestions).toEqual([
+      { path: '$.arguments.password', value: '[REDACTED]' },
+      { path: '$.arguments', value: { password: '[REDACTED]', to: 'kept@example.com' } },
+      { path: '/arguments/password', value: '[REDACTED]' },
+      { path: 'arguments[', value: '[REDACTED]' },
+      { path: '$.arguments.to', value: 'bob@example.com' },
+    ]);
+    const body = store.db.prepare('SELECT body FROM messages').pluck().get() as string;
+    expect(JSON.parse(body).result.suggestions[0].value).toBe('[REDACTED]');
+    expect(JSON.parse(body).result.suggestions[4].value).toBe('bob@example.com');
+    store.close();
+    const bytes = readFileSync(path);
+    for (const secret of secrets) expect(bytes.includes(Buffer.from(secret)), secret).toBe(false);
+    // The caller's result is not modified.
+    expect(result.suggestions[0]!.value).toBe(secrets[0]);
+  });
+
   it('keeps configured fields and secrets out of the file, the search index and the detail', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);

@@ -97,3 +97,39 @@ function walk(value: unknown, states: readonly State[], patterns: readonly PathS
   }
   return out ?? value;
 }
+
+/**
+ * A value found at `path` inside a payload (a validation result's suggestion, `{path, value}`), redacted as it
+ * would be there: the replacement when a pattern matches the path itself or one of its ancestors, its matched
+ * fields when a pattern reaches below it. `$` (or an empty path) is the payload's root; a path starting with `/`
+ * is a JSON Pointer (RFC 6901, as JSON Schema validators report `instancePath`). A path that cannot be read
+ * (not a string, or malformed) gets the replacement: nothing shows it is outside every pattern.
+ */
+export function redactAtPath(path: unknown, value: unknown, patterns: readonly PathSegment[][], replacement: unknown): unknown {
+  if (patterns.length === 0) return value;
+  if (typeof path !== 'string') return replacement;
+  let states: State[] = patterns.map((_, p) => [p, 0] as const);
+  const trimmed = path.trim();
+  if (trimmed !== '' && trimmed !== '$') {
+    let segments: PathSegment[];
+    if (trimmed.startsWith('/')) {
+      segments = trimmed
+        .slice(1)
+        .split('/')
+        .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+    } else {
+      try {
+        segments = parsePath(trimmed);
+      } catch {
+        return replacement;
+      }
+    }
+    for (const key of segments) {
+      const { next, hit } = advance(states, key, patterns);
+      if (hit) return replacement;
+      if (next.length === 0) return value;
+      states = next;
+    }
+  }
+  return walk(value, states, patterns, replacement);
+}

@@ -4,7 +4,7 @@ import type { ExecutionRecord } from '../../../../shared/trace/execution';
 import type { MessageRecord } from '../../../../shared/trace/messages';
 import type { ChainTrace, TraceStep } from '../../../../shared/trace/types';
 import { redactSecrets, SECRET_FORMATS, type SecretFormat } from '../../../interceptors/samples/secrets';
-import { parsePath, redactPaths, RedactionPathError, type PathSegment } from './json-paths';
+import { parsePath, redactAtPath, redactPaths, RedactionPathError, type PathSegment } from './json-paths';
 
 export interface RedactionOptions {
   /** Fields replaced in every payload (request, response, step inputs and results), e.g. `arguments.password`. */
@@ -41,12 +41,25 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
   const replacement = options.replacement ?? '[REDACTED]';
   const payload = (v: unknown) => (v === undefined ? v : redactPaths(v, patterns, replacement));
 
+  /** A validation's suggestions carry values at payload paths: each is redacted as its path would be. */
+  const suggestions = (result: unknown): unknown => {
+    const list = (result as { suggestions?: unknown } | null | undefined)?.suggestions;
+    if (!Array.isArray(list)) return result;
+    const redacted = list.map((sg: unknown) => {
+      if (!sg || typeof sg !== 'object' || !('value' in sg)) return sg;
+      const { path, value } = sg as { path?: unknown; value: unknown };
+      return { ...sg, value: redactAtPath(path, value, patterns, replacement) };
+    });
+    return { ...(result as Record<string, unknown>), suggestions: redacted };
+  };
   const step = (s: TraceStep): TraceStep => {
     const out: TraceStep = { ...s, input: payload(s.input) };
     if (s.input === undefined) delete out.input;
     const result = s.result as unknown;
     if (result && typeof result === 'object' && 'payload' in result) {
       out.result = { ...(result as Record<string, unknown>), payload: payload((result as { payload: unknown }).payload) } as TraceStep['result'];
+    } else if (result && typeof result === 'object') {
+      out.result = suggestions(result) as TraceStep['result'];
     }
     return out;
   };
@@ -82,7 +95,7 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
         if (m.result !== undefined) copy.result = payload(m.result);
         if (record.side === 'interceptor') {
           copy.params = nestedPayload(copy.params, payload);
-          copy.result = nestedPayload(copy.result, payload);
+          copy.result = suggestions(nestedPayload(copy.result, payload));
           if (copy.params === undefined) delete copy.params;
           if (copy.result === undefined) delete copy.result;
         }
