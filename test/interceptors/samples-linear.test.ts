@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADVERSARIAL_CASES } from '../../bench/fixtures/adversarial-samples';
 import {
+  allMatches,
   createSampleHost,
   EMAIL_PATTERN,
   findPemBlocks,
@@ -73,6 +74,27 @@ describe('linear scanners match what the reference patterns match', () => {
         text.slice(0, 120),
       ).toEqual(expected);
     }
+  });
+
+  it("allMatches = matchAll, call after call, and leaves the caller's pattern alone", () => {
+    const patterns = [
+      ...SECRET_FORMATS.map((f) => f.pattern),
+      /(?=(-----END (?:[A-Z]+ )?PRIVATE KEY-----))/g, // zero-width: moves on by one character
+      /(?:)/gu, // empty matches in unicode mode move on by a code point
+      /a*/g,
+      /\p{Extended_Pictographic}/gu,
+    ];
+    const pieces = ['AKIA', 'ABCDEFGHIJKLMNOP', 'ghp_', 'x'.repeat(20), 'sk_live_', '-----END PRIVATE KEY-----', 'aa', ' ', '😀', 'é', '\n'];
+    for (const text of strings(pieces, 400, 8, 24)) {
+      for (const pattern of patterns) {
+        pattern.lastIndex = 3;
+        const expected = [...text.matchAll(pattern)].map((m) => [m.index, m[0], m[1]]);
+        expect(allMatches(text, pattern).map((m) => [m.index, m[0], m[1]])).toEqual(expected);
+        expect(allMatches(text, pattern).map((m) => [m.index, m[0], m[1]])).toEqual(expected); // the reused copy starts over
+        expect(pattern.lastIndex).toBe(3);
+      }
+    }
+    expect(() => allMatches('x', /x/)).toThrow(TypeError);
   });
 
   it('globMatches = the anchored `.*` regex it replaces, never more permissive across line breaks', () => {
