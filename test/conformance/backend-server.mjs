@@ -10,6 +10,8 @@ const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwH
 const AUDIO = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Releases the test_progress_until_released calls waiting now (test_release_progress calls it). */
+const progressWaiters = new Set();
 
 // requestState round-trips through the client: it is signed so tampering is detected (SEP-2322).
 const stateKey = randomBytes(32);
@@ -86,6 +88,28 @@ export function createConformanceServer(hooks = {}) {
       if (progress < 100) await sleep(50);
     }
     return text(String(progressToken));
+  });
+  // Not in the conformance suite: a call whose answer does not exist until another call releases it, so a
+  // test can show its progress reached the client first without timing anything (test/transparency).
+  server.registerTool(
+    'test_progress_until_released',
+    { description: 'reports progress, then waits for test_release_progress', ...empty },
+    async (_args, ctx) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken ?? 0;
+      const released = new Promise((resolve) => progressWaiters.add(resolve));
+      await ctx.mcpReq.notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress: 0, total: 1, message: 'waiting for test_release_progress' },
+      });
+      await released;
+      return text('released');
+    },
+  );
+  server.registerTool('test_release_progress', { description: 'releases the waiting test_progress_until_released calls', ...empty }, async () => {
+    const n = progressWaiters.size;
+    for (const release of progressWaiters) release();
+    progressWaiters.clear();
+    return text(`released ${n}`);
   });
   server.registerTool('test_error_handling', { description: 'fails' }, async () => {
     throw new Error('This tool intentionally returns an error for testing');

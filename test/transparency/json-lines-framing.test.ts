@@ -1,6 +1,7 @@
 // A backend that streams 2026-07-28 answers as newline-delimited JSON in a chunked `application/json` body
 // (test/conformance/backend.mjs --framing json-lines): through a gateway the client gets the same framing,
-// each message as it comes (not once the body ends), and a subscriptions/listen stream, which never ends,
+// each message as it comes (not once the body ends: shown with a call whose answer waits until the test
+// releases it, not by timing), and a subscriptions/listen stream, which never ends,
 // delivers its acknowledgement and its notifications.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, startHttpBackend, type Running } from './harness';
@@ -67,6 +68,32 @@ async function readLines(response: Response, count: number, ms: number): Promise
   return { messages, at };
 }
 
+/** The next JSON line of a body (read on from `leftover` between calls); fails if none comes within `ms`. */
+const leftover = new WeakMap<ReadableStreamDefaultReader<Uint8Array>, string>();
+async function readLine(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<Record<string, unknown>> {
+  const decoder = new TextDecoder();
+  let buffer = leftover.get(reader) ?? '';
+  const deadline = setTimeout(() => void reader.cancel(new Error('no line in time')), ms);
+  try {
+    for (;;) {
+      const nl = buffer.indexOf('\n');
+      if (nl >= 0 && buffer.slice(0, nl).trim()) {
+        leftover.set(reader, buffer.slice(nl + 1));
+        return JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>;
+      }
+      if (nl >= 0) {
+        buffer = buffer.slice(nl + 1);
+        continue;
+      }
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the body ended (or nothing came within ${ms} ms) before a complete line; had: ${buffer.slice(0, 200)}`);
+      buffer += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
 describe('json-lines framing through a gateway (HTTP→HTTP)', () => {
   it('a call with progress: same framing, same messages as directly, each relayed when it comes', async () => {
     const params = { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'tok-1' } };
@@ -77,8 +104,20 @@ describe('json-lines framing through a gateway (HTTP→HTTP)', () => {
     const [a, b] = await Promise.all([readLines(direct, 4, 5000), readLines(through, 4, 5000)]);
     expect(b.messages).toEqual(a.messages);
     expect(b.messages.map((m) => m.method ?? 'result')).toEqual(['notifications/progress', 'notifications/progress', 'notifications/progress', 'result']);
-    // The backend waits 50 ms between steps: the first progress reached the client before the answer existed.
-    expect(b.at[3]! - b.at[0]!).toBeGreaterThan(60);
+  });
+
+  it('relays a progress notification before its answer exists (no timing: the answer waits for the test)', async () => {
+    const params = { name: 'test_progress_until_released', arguments: {}, _meta: { progressToken: 'gated' } };
+    const through = await post(gateway.url, 'tools/call', params, 'test_progress_until_released');
+    expect(through.status).toBe(200);
+    // A gateway that held the body until it ended would deliver nothing here: the answer is not made yet.
+    const reader = through.body!.getReader();
+    const first = await readLine(reader, 10_000);
+    expect(first).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'gated', progress: 0 } });
+    const release = await post(backend.url, 'tools/call', { name: 'test_release_progress', arguments: {} }, 'test_release_progress');
+    expect(await release.text()).toContain('released 1');
+    expect(await readLine(reader, 10_000)).toMatchObject({ result: { content: [{ type: 'text', text: 'released' }] } });
+    await reader.cancel().catch(() => undefined);
   });
 
   it('a subscriptions/listen stream: acknowledged first, then the notification, tagged with the client’s id', async () => {
