@@ -51,9 +51,9 @@ export function promptInjectionHeuristic(overrides?: SampleOverrides): Intercept
         const threshold = config.threshold ?? 0.6;
         const warnThreshold = Math.min(config.warnThreshold ?? 0.3, threshold);
         const hits = new Map<string, { path: string; weight: number }>();
-        for (const [path, text] of strings(payload, '$')) {
-          for (const p of INJECTION_PHRASES) if (!hits.has(p.id) && p.pattern.test(text)) hits.set(p.id, { path, weight: p.weight });
-        }
+        forEachString(payload, (text, path) => {
+          for (const p of INJECTION_PHRASES) if (!hits.has(p.id) && p.pattern.test(text)) hits.set(p.id, { path: path(), weight: p.weight });
+        });
         const score = Math.min(
           1,
           [...hits.values()].reduce((sum, h) => sum + h.weight, 0),
@@ -73,14 +73,31 @@ export function promptInjectionHeuristic(overrides?: SampleOverrides): Intercept
   );
 }
 
-/** [jsonPath, string] for every string value, depth-first, bounded so huge payloads stay cheap. */
-function* strings(value: unknown, path: string, depth = 0): Generator<[string, string]> {
-  if (depth > 32) return;
-  if (typeof value === 'string') yield [path, value.length > 100_000 ? value.slice(0, 100_000) : value];
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* strings(value[i], `${path}[${i}]`, depth + 1);
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      yield* strings(v, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`, depth + 1);
+/**
+ * Calls `visit` with every string value, depth-first, bounded so huge payloads stay cheap. The string's JSON
+ * path is built only when `visit` asks for it (during the call): most strings match nothing, and building
+ * every path (and a generator per level) was most of what this sample allocated.
+ */
+function forEachString(value: unknown, visit: (text: string, path: () => string) => void): void {
+  const keys: (string | number)[] = [];
+  const path = (): string =>
+    keys.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${p}.${k}` : `${p}[${JSON.stringify(k)}]`), '$');
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 32) return;
+    if (typeof v === 'string') visit(v.length > 100_000 ? v.slice(0, 100_000) : v, path);
+    else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        keys.push(i);
+        walk(v[i], depth + 1);
+        keys.pop();
+      }
+    } else if (v && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        keys.push(k);
+        walk((v as Record<string, unknown>)[k], depth + 1);
+        keys.pop();
+      }
     }
-  }
+  };
+  walk(value, 0);
 }
