@@ -40,19 +40,33 @@ if (process.argv[2] === '--echo') {
   }
   const [command, ...args] = argv;
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const peer = roundTrips[0] + roundTrips[1] > 0 ? spawn(process.execPath, [new URL(import.meta.url).pathname, '--echo'], { stdio: ['pipe', 'pipe', 'inherit'] }) : undefined;
+  const peer =
+    roundTrips[0] + roundTrips[1] > 0
+      ? spawn(process.execPath, [new URL(import.meta.url).pathname, '--echo'], { stdio: ['pipe', 'pipe', 'inherit'] })
+      : undefined;
   const waiting = new Map();
   let nextId = 1;
-  if (peer) lines(peer.stdout, (line) => {
-    const m = JSON.parse(line);
-    waiting.get(m.id)?.(m.result);
-    waiting.delete(m.id);
+  let stopping = false;
+  // A round trip to a dead echo process would never end: stop the whole relay instead of hanging the bench.
+  peer?.on('exit', (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`relay: the echo process ended (${signal ?? code}); stopping\n`);
+    child.kill();
+    process.exit(1);
   });
+  if (peer)
+    lines(peer.stdout, (line) => {
+      const m = JSON.parse(line);
+      waiting.get(m.id)?.(m.result);
+      waiting.delete(m.id);
+    });
   const roundTrip = (payload) =>
     new Promise((resolve) => {
       const id = nextId++;
       waiting.set(id, resolve);
-      peer.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'interceptor/invoke', params: { name: 'floor', event: 'x', phase: 'request', payload } })}\n`);
+      peer.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id, method: 'interceptor/invoke', params: { name: 'floor', event: 'x', phase: 'request', payload } })}\n`,
+      );
     });
   /** Relays lines in order; a line waits for its round trips (and for the lines before it). */
   const pump = (input, output, trips, payloadOf) => {
@@ -69,15 +83,18 @@ if (process.argv[2] === '--echo') {
   pump(process.stdin, child.stdin, roundTrips[0], (m) => m.params);
   pump(child.stdout, process.stdout, roundTrips[1], (m) => m.result);
   process.stdin.on('end', () => {
+    stopping = true;
     child.kill();
     peer?.kill();
   });
   child.on('exit', (code) => {
+    stopping = true;
     peer?.kill();
     process.exit(code ?? 0);
   });
   for (const signal of ['SIGINT', 'SIGTERM'])
     process.on(signal, () => {
+      stopping = true;
       peer?.kill(signal);
       child.kill(signal);
     });
