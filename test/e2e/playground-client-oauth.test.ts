@@ -26,7 +26,9 @@ describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the br
   let url = '';
 
   beforeAll(async () => {
-    server = spawn(process.execPath, [join(root, 'test/playground/fixtures/oauth-protected-server.mjs'), '--consent'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, [join(root, 'test/playground/fixtures/oauth-protected-server.mjs'), '--consent'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
     url = line.replace(/^listening /, '');
     session = await openConsole({ demoTimeoutMs: 90_000, viewport: { width: 1400, height: 900 } });
@@ -78,8 +80,13 @@ describe.skipIf(!haveChromium)('Playground Client: OAuth authorization in the br
         .getByRole('status', { name: 'Client session' })
         .textContent({ timeout: 1_000 })
         .catch(() => '(no session status)');
-      const pages = page.context().pages().map((p) => p.url());
-      console.error(`playground-client-oauth: the attempt stopped at "${step}": ${(err as Error).message.split('\n')[0]}; session status: ${status}; pages: ${pages.join(', ')}`);
+      const pages = page
+        .context()
+        .pages()
+        .map((p) => p.url());
+      console.error(
+        `playground-client-oauth: the attempt stopped at "${step}": ${(err as Error).message.split('\n')[0]}; session status: ${status}; pages: ${pages.join(', ')}`,
+      );
       throw err;
     }
   });
