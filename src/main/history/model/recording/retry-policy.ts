@@ -31,3 +31,18 @@ export function describeError(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
+
+/**
+ * What a refused write says. A file damaged while recording is retried like any failure (a restored file
+ * is written to again), but waiting alone never mends it: the message says so, and what to do.
+ */
+export function pausedMessage(path: string, error: string): string {
+  if (/SQLITE_(CORRUPT|NOTADB)/.test(error)) {
+    return (
+      `recording paused: ${path} is damaged (${error}). The records are kept (in memory, then in spill files beside it) ` +
+      'and retried; stop, then restore the file from a backup or an export, or move it aside with its -wal and -shm files ' +
+      'and start again: the kept records are written into the restored or new file.'
+    );
+  }
+  return `recording paused, will retry: ${error}`;
+}

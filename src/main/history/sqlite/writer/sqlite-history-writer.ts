@@ -12,7 +12,7 @@ import { openStore, type Store } from '../open/open-store';
 import { InThreadBatchWriter, type BatchWriter } from './batch-writer';
 import { keepRefused } from './dead-letter';
 import type { SqliteHistoryWriterOptions, SqliteHistoryWriterStats } from './sqlite-history-writer-options';
-import { backoffDelay, DEFAULT_BACKOFF, describeError, type BackoffOptions } from '../../model/recording/retry-policy';
+import { backoffDelay, DEFAULT_BACKOFF, describeError, pausedMessage, type BackoffOptions } from '../../model/recording/retry-policy';
 import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../../model/recording/journal';
 import { SpillFile, type SpillBatch } from './spill-file';
 import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from '../../model/recording/spill-adoption';
@@ -349,7 +349,7 @@ export class SqliteHistoryWriter implements Recorder {
 
   private async writeBatch({ items, spill }: { items: EncodedItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } }): Promise<WriteAttempt> {
     const result = await this.writer.write(items);
-    if (!result.ok) return this.failedAttempt(`recording paused, will retry: ${result.error}`);
+    if (!result.ok) return this.failedAttempt(pausedMessage(this.store.path, result.error));
     this.consecutiveFailures = 0;
     this.journal?.committed(items);
     for (const r of result.refused) this.reject(items[r.index]!, r.reason);
