@@ -53,8 +53,12 @@ type State = readonly [pattern: number, segment: number];
  */
 export function redactPaths(value: unknown, patterns: readonly PathSegment[][], replacement: unknown): unknown {
   if (patterns.length === 0) return value;
-  const initial: State[] = patterns.map((_, p) => [p, 0] as const);
-  return walk(value, initial, patterns, replacement);
+  return walk(value, atRoot(patterns), patterns, replacement);
+}
+
+/** Every pattern at its first segment: where a walk starts, at a payload's root. */
+function atRoot(patterns: readonly PathSegment[][]): State[] {
+  return patterns.map((_, p) => [p, 0] as const);
 }
 
 function advance(states: readonly State[], key: string, patterns: readonly PathSegment[][]): { next: State[]; hit: boolean } {
@@ -108,7 +112,7 @@ function walk(value: unknown, states: readonly State[], patterns: readonly PathS
 export function redactAtPath(path: unknown, value: unknown, patterns: readonly PathSegment[][], replacement: unknown): unknown {
   if (patterns.length === 0) return value;
   if (typeof path !== 'string') return replacement;
-  let states: State[] = patterns.map((_, p) => [p, 0] as const);
+  let states = atRoot(patterns);
   const trimmed = path.trim();
   if (trimmed !== '' && trimmed !== '$') {
     let segments: PathSegment[];
