@@ -2,11 +2,11 @@
 // the SDK's per-request path. Against a real child process: answers and every failure kind come back as
 // they did through the SDK, cancellation reaches the server, the message tap still sees every message
 // both ways, SDK requests (ping, list) share the connection, and invokes started together leave in one
-// write (one chunk on the server's stdin).
+// write (one chunk on the server's stdin), with a detached sink's invoke held until such a write.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterceptorServerClient } from '../../src/main/interceptors/client';
-import { InterceptorStdioTransport } from '../../src/main/interceptors/client/stdio-transport';
+import { BACKGROUND_HOLD_MS, InterceptorStdioTransport } from '../../src/main/interceptors/client/stdio-transport';
 import type { WireTap } from '../../src/main/interceptors/client/wire-tap';
 import { InvokeError } from '../../src/main/interceptors/server-handle';
 import { waitFor } from '../gateway/helpers';
@@ -106,18 +106,37 @@ describe('InterceptorStdioTransport lane', () => {
     expect(await client.invoke(call('ok'))).toMatchObject({ valid: true });
   });
 
-  it('a background invoke (a detached sink) waits for the end of the turn: a write started microtasks later takes it along', async () => {
+  it('a background invoke (a detached sink) is held for the next write someone waits on, or the hold at most', async () => {
     const client = laneClient();
     await client.discover();
     const chunksOf = (r: { info?: unknown }) => (r.info as { chunks: number }).chunks;
     const before = chunksOf(await client.invoke(call('chunks')));
     const background = client.invoke(call('chunks'), { background: true });
-    // Long past the microtask in which a foreground invoke would have been written on its own.
-    for (let i = 0; i < 20; i++) await Promise.resolve();
+    // A later turn of the event loop, before the hold ends (timers run in the order they are due).
+    await new Promise((r) => setTimeout(r, 1));
     const foreground = client.invoke(call('chunks'));
     expect([chunksOf(await background), chunksOf(await foreground)]).toEqual([before + 1, before + 1]);
-    // Alone, it still leaves (on the next turn).
+    // Alone, it still leaves, once the hold is over.
+    const started = performance.now();
     expect(chunksOf(await client.invoke(call('chunks'), { background: true }))).toBe(before + 2);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(BACKGROUND_HOLD_MS - 1);
+  });
+
+  it('a background invoke still held when the connection closes is written before stdin ends', async () => {
+    const stderr: string[] = [];
+    const client = new InterceptorServerClient({
+      name: 'lane',
+      connection: { transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] },
+      autoReconnect: false,
+      onStderr: (t) => stderr.push(t),
+    });
+    open.push(client);
+    await client.discover();
+    const held = client.invoke(call('noted'), { background: true }).catch(() => undefined);
+    for (let i = 0; i < 20; i++) await Promise.resolve(); // the invoke reaches the transport, which holds it
+    await client.close();
+    await held;
+    expect(stderr.join('')).toContain('noted ran');
   });
 
   it('opens the lane only once the handshake negotiated a version without envelopes', async () => {

@@ -1,25 +1,30 @@
-// request-logger's default log ([path-speed]): the lines of one event-loop turn reach stderr in one write
-// at the turn's end, after the answers made in it, instead of one write per sink call ahead of each answer
-// (a gateway reads its servers' stderr: every write woke it before the answer it waited for).
+// request-logger's default log ([path-speed]): the lines made within LOG_HOLD_MS reach stderr in one write,
+// after the answers made meanwhile, instead of one write per sink call ahead of each answer (a gateway
+// reads its servers' stderr: every write woke it before the answer it waited for).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stderrLine } from '../../src/main/interceptors/samples/request-logger';
+import { LOG_HOLD_MS, stderrLine } from '../../src/main/interceptors/samples/request-logger';
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe('request-logger stderr lines', () => {
-  it('writes the lines of one turn together, after it', async () => {
+  it('writes the lines of a hold together, after it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setImmediate'] });
     const writes: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string) => {
       writes.push(String(chunk));
       return true;
     }) as typeof process.stderr.write);
     stderrLine('[request-logger] one');
-    stderrLine('[request-logger] two');
+    vi.advanceTimersByTime(LOG_HOLD_MS - 1);
+    stderrLine('[request-logger] two'); // a later turn, within the hold
     expect(writes).toEqual([]);
-    await new Promise((r) => setImmediate(r));
+    vi.advanceTimersByTime(1);
     expect(writes).toEqual(['[request-logger] one\n[request-logger] two\n']);
     stderrLine('[request-logger] three');
-    await new Promise((r) => setImmediate(r));
+    vi.advanceTimersByTime(LOG_HOLD_MS);
     expect(writes).toEqual(['[request-logger] one\n[request-logger] two\n', '[request-logger] three\n']);
   });
 });

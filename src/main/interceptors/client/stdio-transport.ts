@@ -10,8 +10,10 @@
 //
 // Writes made in one microtask run go out in one write: a chain that invokes several validators at once
 // wakes the server once, and the host answers them in one write too (host/stdio-transport.ts). A
-// background request (a detached sink, which nobody waits on) waits for the next turn of the event loop
-// instead, unless a write of this turn takes it along: the gateway's forward to the backend leaves first.
+// background request (a detached sink, which nobody waits on) is held until the next write that someone
+// waits on takes it along, or BACKGROUND_HOLD_MS at most: on this kind of machine each write that wakes the
+// other process costs tens of microseconds on both sides, and a chain's sinks would otherwise add their own
+// writes and answers (two per tools/call with a sink on both phases) to the ones the call waits for.
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
 import { killTree, OWN_PROCESS_GROUP } from '../../processes/process-tree';
@@ -34,6 +36,9 @@ export interface StdioServerParams {
 /** How long close() waits for the server to exit after its stdin ends, then after SIGTERM (as the SDK). */
 const EXIT_WAIT_MS = 2_000;
 
+/** How long a background request may wait for a foreground write to leave with (see the file comment). */
+export const BACKGROUND_HOLD_MS = 10;
+
 interface LaneCall {
   resolve(result: unknown): void;
   reject(error: unknown): void;
@@ -55,7 +60,7 @@ export class InterceptorStdioTransport implements Transport {
   private readonly lane = new Map<string, LaneCall>();
   private pendingText: string | undefined;
   private flushQueued = false;
-  private backgroundQueued = false;
+  private backgroundTimer: NodeJS.Timeout | undefined;
   private tap: WireTap | undefined;
   private closing: Promise<void> | undefined;
   private readonly lines = new LineReader(
@@ -187,6 +192,7 @@ export class InterceptorStdioTransport implements Transport {
   }
 
   private async endChild(): Promise<void> {
+    this.flush(); // held background requests still leave (a sink's invoke is not dropped by a stop)
     const child = this.child;
     this.lines.clear();
     if (!child) return;
@@ -206,24 +212,26 @@ export class InterceptorStdioTransport implements Transport {
     killTree(child, 'SIGKILL');
   }
 
-  /** Writes made in one microtask run leave together; background ones a turn later (see the file comment). */
+  /** Writes made in one microtask run leave together; background ones with the next (see the file comment). */
   private enqueue(text: string, background = false): void {
     this.pendingText = this.pendingText === undefined ? text : this.pendingText + text;
     if (!background && !this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(this.flush);
-    } else if (background && !this.flushQueued && !this.backgroundQueued) {
-      this.backgroundQueued = true;
-      setImmediate(this.flush);
+    } else if (background && !this.flushQueued && !this.backgroundTimer) {
+      this.backgroundTimer = setTimeout(this.flush, BACKGROUND_HOLD_MS);
     }
   }
 
-  /** Writes what is pending (once per microtask run or turn; a second call finds nothing left). */
+  /** Writes what is pending (once per microtask run or hold; a second call finds nothing left). */
   private readonly flush = (): void => {
     const text = this.pendingText;
     this.pendingText = undefined;
     this.flushQueued = false;
-    this.backgroundQueued = false;
+    if (this.backgroundTimer) {
+      clearTimeout(this.backgroundTimer);
+      this.backgroundTimer = undefined;
+    }
     if (text !== undefined) this.child?.stdin?.write(text);
   };
 

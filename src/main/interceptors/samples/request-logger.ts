@@ -9,11 +9,12 @@ export interface RequestLoggerOptions extends SampleOverrides {
 }
 
 /**
- * The default log: lines made during one event-loop turn go to stderr together at its end (setImmediate),
- * after the turn's answers. A gateway reads its servers' stderr: one line per sink call used to wake it
- * twice per tools/call, each time before the answer it was waiting for. Lines still pending when the
- * process exits are written then.
+ * The default log: lines go to stderr together, at most LOG_HOLD_MS after the first of them, after the
+ * answers made meanwhile (as buffered loggers do). A gateway reads its servers' stderr: one write per sink
+ * call woke it twice per tools/call (a sink on both phases), and each wake-up costs both processes tens of
+ * microseconds on a small virtual machine. Lines still pending when the process exits are written then.
  */
+export const LOG_HOLD_MS = 20;
 let pendingLines: string[] = [];
 function flushLines(): void {
   if (pendingLines.length === 0) return;
@@ -27,7 +28,7 @@ export function stderrLine(line: string): void {
     exitHooked = true;
     process.once('exit', flushLines);
   }
-  if (pendingLines.length === 0) setImmediate(flushLines);
+  if (pendingLines.length === 0) setTimeout(flushLines, LOG_HOLD_MS);
   pendingLines.push(`${line}\n`);
 }
 
