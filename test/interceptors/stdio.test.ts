@@ -116,6 +116,26 @@ describe('InterceptorServerClient over stdio', () => {
     await waitFor(() => !alive(pid), 2_000, `process ${pid} to end`);
   });
 
+  it.skipIf(process.platform === 'win32')('a wrapped server that ignores SIGTERM is killed once the wrapper has died of it', async () => {
+    // sh dies of SIGTERM at once; the server it started survives SIGTERM and keeps the pipes open: only the
+    // final SIGKILL to the group ends it, though the child the client spawned (sh) has exited by then.
+    const server = `${JSON.stringify(process.execPath)} -e 'process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\\n")); process.stderr.write("stubborn as " + process.pid + "\\n"); setInterval(() => {}, 1000)'; true`;
+    const stderr: string[] = [];
+    const client = new InterceptorServerClient({
+      name: 'stubborn',
+      connection: { transport: 'stdio', command: 'sh', args: ['-c', server] },
+      initializeTimeoutMs: 1_000,
+      backoff: { initialMs: 20_000 },
+      onStderr: (t) => stderr.push(t),
+    });
+    open.push(client);
+    const failure = (await client.discover().catch((e: Error) => e)) as Error;
+    expect(failure.message).toMatch(/did not answer initialize within 1000ms.*stubborn as/);
+    const pid = Number(/stubborn as (\d+)/.exec(failure.message)![1]);
+    await waitFor(() => !alive(pid), 10_000, `process ${pid} to end`);
+    expect(stderr.join('')).toContain('ignoring SIGTERM'); // it was asked first
+  });
+
   it('a command that exits at once reports its stderr', async () => {
     const client = stdioClient(['-e', 'console.error("missing config file"); process.exit(3)']);
     await expect(client.connect()).rejects.toThrow(/could not connect.*missing config file/);

@@ -1,22 +1,110 @@
 // Child processes the gateway starts (backends, interceptor servers) get their own process group on POSIX, and
 // are stopped by signalling the whole group: a wrapper (`sh -c '…; …'`, a launcher script) that dies on SIGTERM
 // would otherwise leave the real server running, orphaned. Windows has no process groups: the child alone.
+//
+// The group outlives its leader: when the wrapper dies of SIGTERM and the server it started ignores SIGTERM,
+// only a SIGKILL to the group ends the server, though the child we spawned has exited. So the final SIGKILL
+// of a stop goes to the group even then (`afterExit`). That is safe within a stop's few seconds: Linux never
+// hands out a process id again while a process group of that id has members, and once the group is empty the
+// signal finds nobody (ESRCH), unless the id was taken meanwhile by a new process that made itself a group
+// leader, which needs the whole pid space to wrap around in those seconds.
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** The `detached` spawn option that gives a child its own process group (POSIX only). */
 export const OWN_PROCESS_GROUP = process.platform !== 'win32';
 
-/** Sends `signal` to the child's process group (spawned with OWN_PROCESS_GROUP), else to the child. */
-export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+/**
+ * Sends `signal` to the child's process group (spawned with OWN_PROCESS_GROUP), else to the child. Once the
+ * child has exited, nothing is sent, unless `afterExit` (the final SIGKILL of a stop: see the file comment).
+ */
+export function killTree(child: ChildProcess, signal: NodeJS.Signals, options: { afterExit?: boolean } = {}): void {
+  if (child.pid === undefined) return;
+  const exited = child.exitCode !== null || child.signalCode !== null;
+  if (exited && !(OWN_PROCESS_GROUP && options.afterExit)) return;
   try {
     if (OWN_PROCESS_GROUP) process.kill(-child.pid, signal);
     else child.kill(signal);
   } catch {
+    if (exited) return; // the group is empty
     try {
       child.kill(signal);
     } catch {
       // Already gone.
     }
+  }
+}
+
+/**
+ * Whether a process of the child's group still runs (zombies, which only wait to be reaped, do not count on
+ * Linux, where /proc tells them apart; elsewhere any member counts). False without process groups.
+ */
+export function groupRunning(child: ChildProcess): boolean {
+  const pgid = child.pid;
+  if (!OWN_PROCESS_GROUP || pgid === undefined) return false;
+  try {
+    process.kill(-pgid, 0); // no member at all (the common case) answers ESRCH without reading /proc
+  } catch {
+    return false;
+  }
+  return process.platform === 'linux' ? linuxGroupRunning(pgid) : true;
+}
+
+function linuxGroupRunning(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true; // cannot tell: the group answered a signal
+  }
+  for (const entry of entries) {
+    const c = entry.charCodeAt(0);
+    if (c < 48 || c > 57) continue; // not a process id
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // After the command's closing parenthesis: state, ppid, pgrp, …
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
+}
+
+/** Signals what runs of the child's group: the child, or after its exit, what it started (see the file comment). */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode === null && child.signalCode === null) killTree(child, signal);
+  else if (groupRunning(child)) killTree(child, signal, { afterExit: true });
+}
+
+/** Resolves when the child has exited (at once if it has). */
+export function childExited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/**
+ * Stops a child and its group: SIGTERM, then, after `graceMs`, SIGKILL to whatever of the group still runs.
+ * Resolves once the child has exited (`exited`) and the rest of its group has ended or been killed.
+ */
+export async function stopGroup(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  signalGroup(child, 'SIGTERM');
+  const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs);
+  try {
+    await exited;
+    // The child may have been a wrapper: what it started can still be running (and ignoring SIGTERM).
+    while (groupRunning(child)) {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        killTree(child, 'SIGKILL', { afterExit: true });
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25, left)));
+    }
+  } finally {
+    clearTimeout(kill);
   }
 }

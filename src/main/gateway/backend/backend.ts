@@ -4,7 +4,7 @@
 // children for good (the whole process group, so `npx`-style wrappers do not leave servers behind).
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
-import { killTree, OWN_PROCESS_GROUP } from '../../processes/process-tree';
+import { OWN_PROCESS_GROUP, stopGroup } from '../../processes/process-tree';
 import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { BackendEntry } from '../../../shared/config/schema';
 import type { JsonRpcId, JsonRpcMessage } from '../wire/jsonrpc';
@@ -176,10 +176,8 @@ export class Backend {
     this.state = 'closed';
     if (this.child) {
       const child = this.child;
-      killTree(child, 'SIGTERM');
-      const timer = setTimeout(() => killTree(child, 'SIGKILL'), KILL_GRACE_MS);
-      await this.exited();
-      clearTimeout(timer);
+      // The whole group: a wrapper's server that ignores SIGTERM is killed too (process-tree.ts).
+      await stopGroup(child, this.exited(), KILL_GRACE_MS);
       this.child = undefined;
     }
     this.channel?.close();

@@ -16,7 +16,7 @@
 // writes and answers (two per tools/call with a sink on both phases) to the ones the call waits for.
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
-import { killTree, OWN_PROCESS_GROUP } from '../../processes/process-tree';
+import { childExited, groupRunning, OWN_PROCESS_GROUP, stopGroup } from '../../processes/process-tree';
 import { PassThrough } from 'node:stream';
 import { ProtocolError, SdkError, SdkErrorCode, parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
@@ -198,18 +198,15 @@ export class InterceptorStdioTransport implements Transport {
     if (!child) return;
     this.child = undefined;
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const waitClosed = () => Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
     try {
       child.stdin?.end();
     } catch {
       // already gone
     }
-    await waitClosed();
-    if (child.exitCode === null && child.signalCode === null) {
-      killTree(child, 'SIGTERM');
-      await waitClosed();
-    }
-    killTree(child, 'SIGKILL');
+    await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
+    // Still running with its stdin closed, or something it started is (a wrapper's server): SIGTERM to the
+    // group, then SIGKILL to whatever of it is left (process-tree.ts).
+    if ((child.exitCode === null && child.signalCode === null) || groupRunning(child)) await stopGroup(child, childExited(child), EXIT_WAIT_MS);
   }
 
   /** Writes made in one microtask run leave together; background ones with the next (see the file comment). */
