@@ -159,6 +159,59 @@ describe('redaction at rest', () => {
     expect((rec.requestReceived as { arguments: Record<string, unknown> }).arguments.password).toBe(password);
   });
 
+  it('replaces a redacted value where free text quotes it: validation messages, the block, captured answers of the same call', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const path = join(t.dir, 'history.db');
+    const password = 'hunter2-quoted-5512';
+    const redactor = createRedactor({ paths: ['arguments.password', 'arguments.pin'] })!;
+    const recorder = SqliteHistoryWriter.open(path, { writerThread: false, redactor });
+    const rec = makeExecution({ outcome: 'blocked' });
+    const why = `password '${password}' is on a breach list`;
+    (rec.requestReceived as { arguments: Record<string, unknown> }).arguments.password = password;
+    (rec.requestReceived as { arguments: Record<string, unknown> }).arguments.pin = 'abc'; // too short to look for
+    const validation = rec.requestTrace!.steps[1]!;
+    validation.input = rec.requestReceived;
+    (validation.result as { messages: { message: string }[] }).messages = [{ message: `${why}; pin abc` }];
+    rec.blockedBy = { server: 'samples', interceptor: 'pii-validator', phase: 'request', event: 'tools/call', reason: why, messages: [why] };
+    rec.responseReturned = { content: [{ type: 'text', text: `Blocked by samples/pii-validator (request): ${why}` }], isError: true };
+    const message = (side: 'client' | 'interceptor', direction: 'in' | 'out', body: Record<string, unknown>, executionId?: string) =>
+      recorder.recordMessage({
+        id: `01a24d7e-af32-7134-9517-${String(Math.floor(Math.random() * 1e12)).padStart(12, '0')}`,
+        gateway: rec.gateway,
+        at: Date.now(),
+        side,
+        direction,
+        kind: 'method' in body ? 'request' : 'response',
+        ...(executionId ? { executionId } : {}),
+        message: { jsonrpc: '2.0', ...body },
+        text: JSON.stringify({ jsonrpc: '2.0', ...body }),
+      });
+    // The client's request teaches the value; the validator's answer, captured later, only quotes it.
+    message('client', 'in', { id: 7, method: 'tools/call', params: rec.requestReceived }, rec.id);
+    message('interceptor', 'in', { id: 'i1', result: { valid: false, messages: [{ message: why }] } }, rec.id);
+    // Another call's answer is left as it is: nothing of that call was redacted.
+    message('interceptor', 'in', { id: 'i2', result: { valid: false, messages: [{ message: `unrelated ${password}` }] } }, 'another-execution');
+    recorder.recordExecution(rec);
+    await recorder.close();
+
+    const store = openStore(path, { create: false });
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    const stored = getExecutionRecord(store.db, rec.id)!;
+    expect(stored.blockedBy!.messages).toEqual(["password '[REDACTED]' is on a breach list"]);
+    expect((stored.requestTrace!.steps[1]!.result as { messages: { message: string }[] }).messages[0]!.message).toBe(
+      "password '[REDACTED]' is on a breach list; pin abc",
+    );
+    expect(JSON.stringify(stored.responseReturned)).toContain("Blocked by samples/pii-validator (request): password '[REDACTED]' is on a breach list");
+    const bodies = store.db.prepare('SELECT body FROM messages ORDER BY id').pluck().all() as string[];
+    expect(bodies.filter((b) => b.includes(password))).toEqual([bodies.find((b) => b.includes('unrelated'))]);
+    expect(bodies.some((b) => b.includes("password '[REDACTED]' is on a breach list"))).toBe(true);
+    store.close();
+    // The record's own file pages: only the unrelated call's message still holds the value.
+    expect(readFileSync(path).toString('latin1').split(password).length - 1).toBe(1);
+    expect(rec.blockedBy.messages[0]).toBe(why); // the caller's record is not modified
+  });
+
   it('rejects a malformed path or an unknown secret format up front', () => {
     expect(() => createRedactor({ paths: ['a..b'] })).toThrow(RedactionPathError);
     expect(() => createRedactor({ secrets: ['no_such_format'] })).toThrow(/unknown secret format/);

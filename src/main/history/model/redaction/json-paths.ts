@@ -47,13 +47,17 @@ export function parsePath(path: string): PathSegment[] {
 
 type State = readonly [pattern: number, segment: number];
 
+/** Called with each value a redaction replaced (quoted-values.ts looks for it in the record's free text). */
+export type OnRedacted = (value: unknown) => void;
+
 /**
  * Returns `value` with every field matched by a pattern replaced by `replacement`. Copy on write:
- * untouched branches are shared with the input, and the input itself is never modified.
+ * untouched branches are shared with the input, and the input itself is never modified. `found` sees every
+ * value replaced.
  */
-export function redactPaths(value: unknown, patterns: readonly PathSegment[][], replacement: unknown): unknown {
+export function redactPaths(value: unknown, patterns: readonly PathSegment[][], replacement: unknown, found?: OnRedacted): unknown {
   if (patterns.length === 0) return value;
-  return walk(value, atRoot(patterns), patterns, replacement);
+  return walk(value, atRoot(patterns), patterns, replacement, found);
 }
 
 /** Every pattern at its first segment: where a walk starts, at a payload's root. */
@@ -82,13 +86,17 @@ function advance(states: readonly State[], key: string, patterns: readonly PathS
   return { next, hit };
 }
 
-function walk(value: unknown, states: readonly State[], patterns: readonly PathSegment[][], replacement: unknown): unknown {
+function walk(value: unknown, states: readonly State[], patterns: readonly PathSegment[][], replacement: unknown, found?: OnRedacted): unknown {
   if (states.length === 0 || value === null || typeof value !== 'object') return value;
+  const replace = (child: unknown): unknown => {
+    found?.(child);
+    return replacement;
+  };
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     value.forEach((child, index) => {
       const { next, hit } = advance(states, String(index), patterns);
-      const replaced = hit ? replacement : walk(child, next, patterns, replacement);
+      const replaced = hit ? replace(child) : walk(child, next, patterns, replacement, found);
       if (replaced !== child) (out ??= value.slice())[index] = replaced;
     });
     return out ?? value;
@@ -96,7 +104,7 @@ function walk(value: unknown, states: readonly State[], patterns: readonly PathS
   let out: Record<string, unknown> | undefined;
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const { next, hit } = advance(states, key, patterns);
-    const replaced = hit ? replacement : walk(child, next, patterns, replacement);
+    const replaced = hit ? replace(child) : walk(child, next, patterns, replacement, found);
     if (replaced !== child) (out ??= { ...(value as Record<string, unknown>) })[key] = replaced;
   }
   return out ?? value;
@@ -109,9 +117,13 @@ function walk(value: unknown, states: readonly State[], patterns: readonly PathS
  * is a JSON Pointer (RFC 6901, as JSON Schema validators report `instancePath`). A path that cannot be read
  * (not a string, or malformed) gets the replacement: nothing shows it is outside every pattern.
  */
-export function redactAtPath(path: unknown, value: unknown, patterns: readonly PathSegment[][], replacement: unknown): unknown {
+export function redactAtPath(path: unknown, value: unknown, patterns: readonly PathSegment[][], replacement: unknown, found?: OnRedacted): unknown {
   if (patterns.length === 0) return value;
-  if (typeof path !== 'string') return replacement;
+  const replace = (): unknown => {
+    found?.(value);
+    return replacement;
+  };
+  if (typeof path !== 'string') return replace();
   let states = atRoot(patterns);
   const trimmed = path.trim();
   if (trimmed !== '' && trimmed !== '$') {
@@ -125,15 +137,15 @@ export function redactAtPath(path: unknown, value: unknown, patterns: readonly P
       try {
         segments = parsePath(trimmed);
       } catch {
-        return replacement;
+        return replace();
       }
     }
     for (const key of segments) {
       const { next, hit } = advance(states, key, patterns);
-      if (hit) return replacement;
+      if (hit) return replace();
       if (next.length === 0) return value;
       states = next;
     }
   }
-  return walk(value, states, patterns, replacement);
+  return walk(value, states, patterns, replacement, found);
 }

@@ -5,6 +5,7 @@ import type { MessageRecord } from '../../../../shared/trace/messages';
 import type { ChainTrace, TraceStep } from '../../../../shared/trace/types';
 import { redactSecrets, SECRET_FORMATS, type SecretFormat } from '../../../interceptors/samples/secrets';
 import { parsePath, redactAtPath, redactPaths, RedactionPathError, type PathSegment } from './json-paths';
+import { collectQuotable, QuotedByExecution, replaceQuoted } from './quoted-values';
 
 export interface RedactionOptions {
   /** Fields replaced in every payload (request, response, step inputs and results), e.g. `arguments.password`. */
@@ -39,37 +40,46 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
   }
   if (patterns.length === 0 && formats.length === 0) return undefined;
   const replacement = options.replacement ?? '[REDACTED]';
-  const payload = (v: unknown) => (v === undefined ? v : redactPaths(v, patterns, replacement));
+  // Values quoted in free text (quoted-values.ts): remembered per execution for its later messages.
+  const remembered = new QuotedByExecution();
 
-  /** A validation's suggestions carry values at payload paths: each is redacted as its path would be. */
-  const suggestions = (result: unknown): unknown => {
-    const list = (result as { suggestions?: unknown } | null | undefined)?.suggestions;
-    if (!Array.isArray(list)) return result;
-    const redacted = list.map((sg: unknown) => {
-      if (!sg || typeof sg !== 'object' || !('value' in sg)) return sg;
-      const { path, value } = sg as { path?: unknown; value: unknown };
-      return { ...sg, value: redactAtPath(path, value, patterns, replacement) };
-    });
-    return { ...(result as Record<string, unknown>), suggestions: redacted };
+  /** Redaction of one record: its payloads by path, each value replaced kept in `quoted`. */
+  const paths = (quoted: Set<string>) => {
+    const found = (v: unknown) => collectQuotable(v, quoted);
+    const payload = (v: unknown) => (v === undefined ? v : redactPaths(v, patterns, replacement, found));
+    /** A validation's suggestions carry values at payload paths: each is redacted as its path would be. */
+    const suggestions = (result: unknown): unknown => {
+      const list = (result as { suggestions?: unknown } | null | undefined)?.suggestions;
+      if (!Array.isArray(list)) return result;
+      const redacted = list.map((sg: unknown) => {
+        if (!sg || typeof sg !== 'object' || !('value' in sg)) return sg;
+        const { path, value } = sg as { path?: unknown; value: unknown };
+        return { ...sg, value: redactAtPath(path, value, patterns, replacement, found) };
+      });
+      return { ...(result as Record<string, unknown>), suggestions: redacted };
+    };
+    const step = (s: TraceStep): TraceStep => {
+      const out: TraceStep = { ...s, input: payload(s.input) };
+      if (s.input === undefined) delete out.input;
+      const result = s.result as unknown;
+      if (result && typeof result === 'object' && 'payload' in result) {
+        out.result = { ...(result as Record<string, unknown>), payload: payload((result as { payload: unknown }).payload) } as TraceStep['result'];
+      } else if (result && typeof result === 'object') {
+        out.result = suggestions(result) as TraceStep['result'];
+      }
+      return out;
+    };
+    const trace = (t: ChainTrace | undefined): ChainTrace | undefined =>
+      t && { ...t, inputPayload: payload(t.inputPayload), finalPayload: payload(t.finalPayload), steps: (t.steps ?? []).map(step) };
+    return { payload, suggestions, trace };
   };
-  const step = (s: TraceStep): TraceStep => {
-    const out: TraceStep = { ...s, input: payload(s.input) };
-    if (s.input === undefined) delete out.input;
-    const result = s.result as unknown;
-    if (result && typeof result === 'object' && 'payload' in result) {
-      out.result = { ...(result as Record<string, unknown>), payload: payload((result as { payload: unknown }).payload) } as TraceStep['result'];
-    } else if (result && typeof result === 'object') {
-      out.result = suggestions(result) as TraceStep['result'];
-    }
-    return out;
-  };
-  const trace = (t: ChainTrace | undefined): ChainTrace | undefined =>
-    t && { ...t, inputPayload: payload(t.inputPayload), finalPayload: payload(t.finalPayload), steps: (t.steps ?? []).map(step) };
 
   return {
     execution(record) {
       let out: ExecutionRecord = record;
       if (patterns.length > 0) {
+        const quoted = new Set<string>();
+        const { payload, trace } = paths(quoted);
         out = { ...record };
         for (const k of ['requestReceived', 'requestForwarded', 'responseReceived', 'responseReturned'] as const) {
           if (record[k] !== undefined) out[k] = payload(record[k]);
@@ -77,6 +87,8 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
         if (record.errorReturned?.data !== undefined) out.errorReturned = { ...record.errorReturned, data: payload(record.errorReturned.data) };
         if (record.requestTrace) out.requestTrace = trace(record.requestTrace);
         if (record.responseTrace) out.responseTrace = trace(record.responseTrace);
+        remembered.addTo(record.id, quoted);
+        out = replaceQuoted(out, quoted, replacement);
       }
       if (formats.length > 0) out = redactSecrets(out, formats).value;
       return out;
@@ -90,6 +102,8 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
       }
       const m = record.message as Record<string, unknown> | null;
       if (patterns.length > 0 && m && typeof m === 'object') {
+        const quoted = new Set<string>();
+        const { payload, suggestions } = paths(quoted);
         const copy: Record<string, unknown> = { ...m };
         if (m.params !== undefined) copy.params = payload(m.params);
         if (m.result !== undefined) copy.result = payload(m.result);
@@ -101,7 +115,11 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
         }
         const error = m.error as Record<string, unknown> | undefined;
         if (error && typeof error === 'object' && error.data !== undefined) copy.error = { ...error, data: payload(error.data) };
-        out = { ...out, message: copy };
+        if (record.executionId !== undefined) {
+          remembered.remember(record.executionId, quoted);
+          remembered.addTo(record.executionId, quoted);
+        }
+        out = { ...out, message: replaceQuoted(copy, quoted, replacement) };
       }
       if (formats.length > 0) out = { ...out, message: redactSecrets(out.message, formats).value };
       return out;
