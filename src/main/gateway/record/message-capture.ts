@@ -67,8 +67,10 @@ export class MessageCapture {
 export function describeMessage(message: unknown): { kind: Exclude<MessageKind, 'connect-error'>; method?: string; id?: string | number } {
   const m = (message ?? {}) as Json;
   const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
+  // Objects made whole (no spreads): every captured message passes here.
   if (typeof m.method === 'string') return id === undefined ? { kind: 'notification', method: m.method } : { kind: 'request', method: m.method, id };
-  return { kind: 'error' in m ? 'error' : 'response', ...(id !== undefined ? { id } : {}) };
+  const kind = 'error' in m ? 'error' : 'response';
+  return id === undefined ? { kind } : { kind, id };
 }
 
 /** One client session's taps: the client side and the backend side. */
@@ -175,7 +177,8 @@ export class SessionTap {
 
 /** The gateway's connection to one interceptor server (shared by every session that runs its interceptors). */
 export class InterceptorTap {
-  private readonly open = new Map<string, { sessionId?: string; executionId?: string; method: string }>();
+  /** The gateway's open requests by JSON-RPC id: their method, and the session and execution they serve. */
+  private readonly open = new Map<string | number, { method: string; sessionId?: string; executionId?: string }>();
 
   constructor(
     private readonly capture: MessageCapture,
@@ -184,37 +187,24 @@ export class InterceptorTap {
 
   message(direction: MessageDirection, message: unknown, text?: string): void {
     const d = describeMessage(message);
-    let link: { sessionId?: string; executionId?: string; method?: string } = {};
+    let method = d.method;
+    let sessionId: string | undefined;
+    let executionId: string | undefined;
     if (d.kind === 'request' && direction === 'out') {
       // interceptor/invoke carries the session and the execution (traceId) in its context.
       const context = ((message as Json).params as Json | undefined)?.context as Json | undefined;
-      link = {
-        method: d.method!,
-        ...(typeof context?.sessionId === 'string' ? { sessionId: context.sessionId } : {}),
-        ...(typeof context?.traceId === 'string' ? { executionId: context.traceId } : {}),
-      };
-      this.open.set(String(d.id), link as { method: string });
+      if (typeof context?.sessionId === 'string') sessionId = context.sessionId;
+      if (typeof context?.traceId === 'string') executionId = context.traceId;
+      this.open.set(d.id!, { method: d.method!, sessionId, executionId });
       if (this.open.size > MAX_OPEN) this.open.delete(this.open.keys().next().value!);
-    } else if ((d.kind === 'response' || d.kind === 'error') && direction === 'in') {
-      link = this.open.get(String(d.id)) ?? {};
-      this.open.delete(String(d.id));
-    } else if (d.kind === 'request') {
-      link = { method: d.method! };
-    } else if (d.kind === 'notification') {
-      link = { method: d.method! };
+    } else if ((d.kind === 'response' || d.kind === 'error') && direction === 'in' && d.id !== undefined) {
+      const link = this.open.get(d.id);
+      if (link) {
+        this.open.delete(d.id);
+        ({ method, sessionId, executionId } = link);
+      }
     }
-    this.capture.emit({
-      side: 'interceptor',
-      direction,
-      peer: this.server,
-      kind: d.kind,
-      sessionId: link.sessionId,
-      executionId: link.executionId,
-      method: link.method,
-      jsonrpcId: d.id,
-      message,
-      text,
-    });
+    this.capture.emit({ side: 'interceptor', direction, peer: this.server, kind: d.kind, sessionId, executionId, method, jsonrpcId: d.id, message, text });
   }
 
   /** A new connection numbers its requests afresh: answers to the old one's never come. */
