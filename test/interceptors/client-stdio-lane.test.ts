@@ -17,12 +17,13 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
 });
 
-function laneClient(wire?: WireTap): InterceptorServerClient {
+function laneClient(wire?: WireTap, stderr?: string[]): InterceptorServerClient {
   const c = new InterceptorServerClient({
     name: 'lane',
     connection: { transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] },
     autoReconnect: false,
     ...(wire ? { wire } : {}),
+    ...(stderr ? { onStderr: (t: string) => stderr.push(t) } : {}),
   });
   open.push(c);
   return c;
@@ -62,13 +63,7 @@ describe('InterceptorStdioTransport lane', () => {
 
   it('a cancelled invoke tells the server, which aborts the handler; the connection goes on', async () => {
     const stderr: string[] = [];
-    const client = new InterceptorServerClient({
-      name: 'lane',
-      connection: { transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] },
-      autoReconnect: false,
-      onStderr: (t) => stderr.push(t),
-    });
-    open.push(client);
+    const client = laneClient(undefined, stderr);
     await client.discover();
     const controller = new AbortController();
     const pending = client.invoke(call('slow'), { signal: controller.signal, timeoutMs: 20_000 });
@@ -124,13 +119,7 @@ describe('InterceptorStdioTransport lane', () => {
 
   it('a background invoke still held when the connection closes is written before stdin ends', async () => {
     const stderr: string[] = [];
-    const client = new InterceptorServerClient({
-      name: 'lane',
-      connection: { transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixture] },
-      autoReconnect: false,
-      onStderr: (t) => stderr.push(t),
-    });
-    open.push(client);
+    const client = laneClient(undefined, stderr);
     await client.discover();
     const held = client.invoke(call('noted'), { background: true }).catch(() => undefined);
     for (let i = 0; i < 20; i++) await Promise.resolve(); // the invoke reaches the transport, which holds it
