@@ -89,4 +89,31 @@ describe('an unresponsive interceptor server is killed and restarted', { timeout
     await waitFor(() => !alive(pid), 30_000, 'the frozen process to be gone');
     await waitFor(() => client.status.state === 'connected' && client.status.pid !== pid, 30_000, 'a new process');
   });
+
+  it.skipIf(process.platform === 'win32')('behind a wrapper shell, the frozen server itself is killed, within the grace period', async () => {
+    const stderr: string[] = [];
+    const client = new InterceptorServerClient({
+      name: 'frozen',
+      connection: { transport: 'stdio', command: 'sh', args: ['-c', `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(fixture)}; true`] },
+      backoff: { initialMs: 5_000 },
+      health: { pingIntervalMs: 300, pingTimeoutMs: 1_000, killGraceMs: 300 },
+      onStderr: (t) => stderr.push(t),
+    });
+    open.push(client);
+    await client.discover();
+    const server = Number(/frozen fixture pid (\d+)/.exec(stderr.join(''))![1]);
+    expect(server).not.toBe(client.status.pid); // the wrapper's child, not the process the client started
+    const restarted = new Promise<number>((resolve) =>
+      client.onStatus((s) => {
+        if (/restarted: it did not answer ping/.test(s.lastError ?? '')) resolve(performance.now());
+      }),
+    );
+    const err = await client.invoke({ ...call('freeze'), timeoutMs: 60_000 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'transport' });
+    const at = await restarted;
+    // SIGKILL to the group after the 300 ms grace; signalled by the wrapper's pid alone, it lived on until the
+    // connection's own stop (2 s for its stdin to end, then 2 s more).
+    await waitFor(() => !alive(server), 10_000, 'the frozen server to be gone');
+    expect(performance.now() - at).toBeLessThan(2_000);
+  });
 });

@@ -3,6 +3,7 @@
 // pingIntervalMs), is unhealthy: the client kills it (stdio: SIGTERM, SIGKILL after a grace period)
 // and reconnects with backoff, while its interceptors fail and are routed by failOpen. A server stuck
 // in CPU on one payload then stops costing every later call its full deadline.
+import { OWN_PROCESS_GROUP } from '../../processes/process-tree';
 
 export interface HealthOptions {
   /** Ping the server this often while connected; 0 turns periodic pings off. Default 15 s. */
@@ -72,17 +73,22 @@ export class ConnectionHealth {
   }
 }
 
-/** SIGTERM now, SIGKILL after `graceMs` if the process is still there (a busy loop never sees SIGTERM). */
+/**
+ * SIGTERM now, SIGKILL after `graceMs` if the process is still there (a busy loop that handles SIGTERM
+ * never gets to it). Sent to the process's group (its own, see processes/process-tree.ts): behind a wrapper
+ * (`sh -c`) the server is the wrapper's child, and the wrapper's pid alone would leave it running.
+ */
 export function terminateProcess(pid: number, graceMs: number): void {
+  const target = OWN_PROCESS_GROUP ? -pid : pid;
   try {
-    process.kill(pid, 'SIGTERM');
+    process.kill(target, 'SIGTERM');
   } catch {
     return; // already gone
   }
   const timer = setTimeout(() => {
     try {
-      process.kill(pid, 0);
-      process.kill(pid, 'SIGKILL');
+      process.kill(target, 0);
+      process.kill(target, 'SIGKILL');
     } catch {
       // exited within the grace period
     }
