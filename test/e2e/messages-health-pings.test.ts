@@ -1,6 +1,7 @@
 // Messages in a real Chromium against web mode (demo gateway: server-everything behind the sample
 // interceptor server): the gateway's own health pings to the interceptor server (every 15 s) are left out
-// of the list by default and shown with "Show health pings", and the Method filter leaves a method out
+// of the list by default and shown with "Show health pings" (and do not date the gateway's own entry in the
+// session list), and the Method filter leaves a method out
 // with a leading minus (`-tools/call`). Both are store queries, so the API answers the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -44,6 +45,14 @@ describe.skipIf(!haveChromium)('Messages: health pings and method exclusions in 
       .toBeGreaterThanOrEqual(2);
     // By default the store leaves them out.
     expect((await api<Page_>('messages.query', { filter: { gateway: 'demo', method: 'ping', side: 'interceptor' }, limit: 10 })).items).toEqual([]);
+    // The session list dates the gateway's own entry by its own traffic (discovery at start), not by the pings
+    // that go on every 15 s, unless they are shown.
+    type Sessions = { sessionId: string | null; lastAt: string }[];
+    const newestPing = (await api<{ items: { at: string }[] }>('messages.query', { filter: pings, limit: 1 })).items[0]!.at;
+    const own = (list: Sessions) => list.find((s) => s.sessionId === null);
+    expect(own(await api<Sessions>('messages.sessions', { gateway: 'demo', healthPings: true }))!.lastAt >= newestPing).toBe(true);
+    const dated = own(await api<Sessions>('messages.sessions', { gateway: 'demo' }));
+    expect(dated === undefined || dated.lastAt < newestPing, JSON.stringify(dated)).toBe(true);
 
     await page.getByRole('link', { name: 'Messages' }).click();
     await page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor({ timeout: 30_000 });

@@ -140,6 +140,42 @@ describe.each(ENGINES)('$name: messages in the store', (engine) => {
     expect((await store.listMessages({ gateway: 'demo', method: 'tools/call' }, { limit: 50, scanLimit: 1000 })).items.map((m) => m.id)).toEqual([rare.id]);
   });
 
+  it("dates the gateway's own traffic without its health pings when they are hidden, and leaves it out when it has nothing else", async () => {
+    const history = await engine.create();
+    const recorder = await history.recorder();
+    const own = (gateway: string, at: number, extra: Partial<MessageRecord>) =>
+      recorder.recordMessage!(
+        message(
+          at,
+          { jsonrpc: '2.0', id: at, method: extra.method },
+          { gateway, sessionId: undefined, side: 'interceptor', peer: 'samples', jsonrpcId: at, ...extra },
+        ),
+      );
+    const ping = (gateway: string, at: number) => {
+      own(gateway, at, { direction: 'out', kind: 'request', method: 'ping' });
+      own(gateway, at + 1, { direction: 'in', kind: 'response', method: 'ping' });
+    };
+    // Discovery at start, a session's call, then the health pings that go on every 15 s.
+    own('demo', NOW, { direction: 'out', kind: 'request', method: 'interceptors/list' });
+    recorder.recordMessage!(message(NOW + 5, { jsonrpc: '2.0', id: 1, method: 'tools/call' }));
+    for (let i = 1; i <= 20; i++) ping('demo', NOW + i * 15_000);
+    for (let i = 1; i <= 3; i++) ping('quiet', NOW + i * 15_000);
+    await recorder.close();
+    const store = await history.open();
+    const lastPing = new Date(NOW + 20 * 15_000 + 1).toISOString();
+    expect(await store.listMessageSessions('demo')).toEqual([
+      { sessionId: null, lastAt: lastPing },
+      { sessionId: 's1', lastAt: new Date(NOW + 5).toISOString() },
+    ]);
+    expect(await store.listMessageSessions('demo', { hideHealthPings: true })).toEqual([
+      { sessionId: 's1', lastAt: new Date(NOW + 5).toISOString() },
+      { sessionId: null, lastAt: new Date(NOW).toISOString() },
+    ]);
+    // Nothing but pings: listed only while they are shown.
+    expect(await store.listMessageSessions('quiet', { hideHealthPings: true })).toEqual([]);
+    expect(await store.listMessageSessions('quiet')).toEqual([{ sessionId: null, lastAt: new Date(NOW + 45_001).toISOString() }]);
+  });
+
   it("leaves out the gateway's health pings when asked (not a client's ping), and the methods a filter excludes, page by page", async () => {
     const history = await engine.create();
     const recorder = await history.recorder({ batchSize: 5 });

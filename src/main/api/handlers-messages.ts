@@ -15,7 +15,8 @@ export function buildMessagesHandlers(d: HandlerDeps): Handlers {
     return d.history.history;
   };
   return {
-    'messages.sessions': ({ gateway }) => store().listMessageSessions(gateway),
+    // As for the messages themselves: the gateway's own entry is dated without its health pings unless asked.
+    'messages.sessions': ({ gateway, healthPings }) => store().listMessageSessions(gateway, { hideHealthPings: healthPings !== true }),
     'messages.query': async ({ filter, cursor, limit }) => {
       try {
         const { session, healthPings, ...rest } = filter;

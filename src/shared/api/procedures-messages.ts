@@ -10,7 +10,11 @@ function proc<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, sum
 const Gateway = z.object({ gateway: z.string().min(1).max(200) });
 
 export const messagesProcedures = {
-  'messages.sessions': proc(Gateway, z.array(MessageSessionSchema), "A gateway's sessions that have recorded messages, most recently active first."),
+  'messages.sessions': proc(
+    Gateway.extend({ healthPings: z.boolean().optional() }),
+    z.array(MessageSessionSchema),
+    "A gateway's sessions that have recorded messages, most recently active first; the gateway's own traffic (sessionId null) is dated without its health pings, and left out when it has nothing else, unless healthPings: true.",
+  ),
   'messages.query': proc(
     z.object({ filter: MessageFilterSchema, cursor: z.string().max(40).optional(), limit: z.number().int().min(1).max(1000).default(200) }),
     MessagePageSchema,

@@ -14,7 +14,7 @@ import type { RecordedGateway } from './aggregates';
 import type { SinkEventFilter, SinkEventPage } from './sink-events';
 import type { AggregateWindow, GatewayCounters, TimeBucket } from './aggregates';
 import type { ImportOptions, ImportResult } from './portability/parse-export-lines';
-import type { MessageDetail, MessageFilter, MessageSessionSummary, MessageSummary } from './messages';
+import type { MessageDetail, MessageFilter, MessageSessionSummary, MessageSummary, SessionListOptions } from './messages';
 
 /** 'memory': no store could be opened, history is kept in this process only (app.info says why). */
 export type StoreKind = 'sqlite' | 'postgres' | 'memory';
@@ -71,7 +71,11 @@ export interface HistoryStore {
   /** Which of these executions' tools/call results say `isError: true` (shared/trace/tool-error.ts). */
   toolErrorIds(ids: string[]): Promise<string[]>;
   /** The Messages view: a gateway's sessions that have messages, most recently active first. */
-  listMessageSessions(gateway: string): Promise<MessageSessionSummary[]>;
+  /**
+   * `hideHealthPings`: the gateway's own entry (traffic outside sessions) is dated by its newest message that
+   * is not a health ping (looked for among its newest OWN_ACTIVITY_SCAN messages), and left out when it has none.
+   */
+  listMessageSessions(gateway: string, options?: SessionListOptions): Promise<MessageSessionSummary[]>;
   /**
    * Messages newest first, keyset-paginated. A filter no index answers reads at most `scanLimit` rows per
    * call: a short page with a cursor means "read this far, go on from here".

@@ -65,6 +65,19 @@ export const MAX_SESSIONS = 500;
 /** The most methods the suggestions list. */
 export const MAX_METHODS = 500;
 
+/** How the Messages view lists a gateway's sessions (history-store.ts listMessageSessions). */
+export interface SessionListOptions {
+  /** Date the gateway's own entry without its health pings (and leave it out when it has nothing else). */
+  hideHealthPings?: boolean;
+}
+
+/**
+ * The gateway's own messages read at most, newest first, to date its entry without health pings: the
+ * session list is read again each time messages arrive, and this walk has no index to answer it (~5 ms
+ * for 10,000 rows here). With five interceptor servers that is about four hours of pings.
+ */
+export const OWN_ACTIVITY_SCAN = 10_000;
+
 /** Rows one call reads at most to check what no index answers (side, direction, kind, text…). */
 export const SCAN_LIMIT = 50_000;
 

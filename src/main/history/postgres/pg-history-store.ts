@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import { readFile } from 'node:fs/promises';
 import type { HistoryStore, MessagePageOptions, PruneOptions, PruneReport, RetentionOptions } from '../model/history-store';
-import type { MessageFilter } from '../model/messages';
+import type { MessageFilter, SessionListOptions } from '../model/messages';
 import type { ExecutionFilter } from '../model/filters';
 import type { PageOptions } from '../model/executions';
 import type { SinkEventFilter } from '../model/sink-events';
@@ -93,8 +93,8 @@ export class PgHistoryStore implements HistoryStore {
   toolErrorIds(ids: string[]) {
     return pgToolErrorIds(this.pool, ids);
   }
-  listMessageSessions(gateway: string) {
-    return pgListMessageSessions(this.pool, gateway);
+  listMessageSessions(gateway: string, options?: SessionListOptions) {
+    return pgListMessageSessions(this.pool, gateway, options);
   }
   listMessages(filter: MessageFilter, page: MessagePageOptions = {}) {
     return pgListMessages(this.pool, filter, page);

@@ -12,6 +12,7 @@ import {
   MAX_SESSIONS,
   PREVIEW_CHARS,
   SCAN_LIMIT,
+  OWN_ACTIVITY_SCAN,
   HEALTH_PING,
   excludedMethods,
   healthPingsPossible,
@@ -19,6 +20,7 @@ import {
   type MessageFilter,
   type MessageSessionSummary,
   type MessageSummary,
+  type SessionListOptions,
 } from '../model/messages';
 import type { MessageDirection, MessageKind, MessageSide } from '../../../shared/trace/messages';
 import { parsePgCursor } from './filters';
@@ -130,11 +132,18 @@ export async function pgGetMessage(db: pg.Pool, id: string): Promise<MessageDeta
   return row ? { ...toSummary(row), gateway: row.gateway, body: row.body } : undefined;
 }
 
+/** The newest own message's time (traffic outside sessions), health pings left out as the SQLite query does. */
+function ownLast(options: SessionListOptions): string {
+  if (!options.hideHealthPings) return '(SELECT at_ms FROM messages WHERE gateway_id = $1 AND session_key IS NULL ORDER BY at_ms DESC, id DESC LIMIT 1)';
+  return `(SELECT max(m.at_ms) FROM (SELECT at_ms, method, side, execution_uuid, kind, direction FROM messages
+      WHERE gateway_id = $1 AND session_key IS NULL ORDER BY at_ms DESC, id DESC LIMIT ${OWN_ACTIVITY_SCAN}) m WHERE NOT COALESCE(${HEALTH_PING}, FALSE))`;
+}
+
 /**
  * The sessions of a gateway that have messages, most recently active first: distinct sessions found by
  * skipping through the session index (one seek per session), each with its newest message (one more seek).
  */
-export async function pgListMessageSessions(db: pg.Pool, gateway: string): Promise<MessageSessionSummary[]> {
+export async function pgListMessageSessions(db: pg.Pool, gateway: string, options: SessionListOptions = {}): Promise<MessageSessionSummary[]> {
   const gatewayId = await gatewayIdOf(db, gateway);
   if (gatewayId === undefined) return [];
   const rows = (
@@ -151,7 +160,7 @@ export async function pgListMessageSessions(db: pg.Pool, gateway: string): Promi
        FROM s LEFT JOIN sessions se ON se.gateway_id = $1 AND se.session_key = (s.k COLLATE "default")
        WHERE s.k IS NOT NULL
        UNION ALL
-       SELECT NULL, (SELECT at_ms FROM messages WHERE gateway_id = $1 AND session_key IS NULL ORDER BY at_ms DESC, id DESC LIMIT 1), NULL, NULL
+       SELECT NULL, ${ownLast(options)}, NULL, NULL
        ORDER BY 1 NULLS LAST`,
       [gatewayId],
     )

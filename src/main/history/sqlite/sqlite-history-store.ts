@@ -20,6 +20,7 @@ import { importFromFile, importFromString } from './portability/import-jsonl';
 import { SESSION_SELECT, sessionFromRow } from './sql/reader';
 import { cachedStatement } from './queries/statement-cache';
 import { getMessage, listMessages, listMessageSessions, messageMethods, type MessageFilter } from './queries/messages';
+import type { SessionListOptions } from '../model/messages';
 
 export class SqliteHistoryStore implements HistoryStore {
   readonly kind = 'sqlite' as const;
@@ -77,8 +78,8 @@ export class SqliteHistoryStore implements HistoryStore {
   async toolErrorIds(ids: string[]) {
     return toolErrorIds(this.db, ids);
   }
-  async listMessageSessions(gateway: string) {
-    return listMessageSessions(this.db, gateway);
+  async listMessageSessions(gateway: string, options?: SessionListOptions) {
+    return listMessageSessions(this.db, gateway, options);
   }
   async listMessages(filter: MessageFilter, page: MessagePageOptions = {}) {
     return listMessages(this.db, filter, page);

@@ -9,7 +9,7 @@ import type { ExecutionFilter } from '../../history/model/filters';
 import type { PageOptions } from '../../history/model/executions';
 import type { SinkEventFilter } from '../../history/model/sink-events';
 import type { AggregateWindow } from '../../history/model/aggregates';
-import type { MessageFilter } from '../../history/model/messages';
+import type { MessageFilter, SessionListOptions } from '../../history/model/messages';
 import type { ImportOptions } from '../../history/model/portability/parse-export-lines';
 
 /** Forwards to the recorder of the history in use. */
@@ -127,8 +127,8 @@ export class SwitchableHistory implements RecordingHistory {
   toolErrorIds(ids: string[]) {
     return this.current.toolErrorIds(ids);
   }
-  listMessageSessions(gateway: string) {
-    return this.current.listMessageSessions(gateway);
+  listMessageSessions(gateway: string, options?: SessionListOptions) {
+    return this.current.listMessageSessions(gateway, options);
   }
   listMessages(filter: MessageFilter, page?: MessagePageOptions) {
     return this.current.listMessages(filter, page);

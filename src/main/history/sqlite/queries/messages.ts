@@ -16,10 +16,12 @@ import {
   MAX_SESSIONS,
   PREVIEW_CHARS,
   SCAN_LIMIT,
+  OWN_ACTIVITY_SCAN,
   type MessageDetail,
   type MessageFilter,
   type MessageSessionSummary,
   type MessageSummary,
+  type SessionListOptions,
 } from '../../model/messages';
 
 export type { MessageDetail, MessageFilter, MessageSessionSummary, MessageSummary };
@@ -150,7 +152,7 @@ export function getMessage(db: Database.Database, id: string): MessageDetail | u
  * The sessions of a gateway that have messages, most recently active first. Distinct sessions are found
  * by skipping through the session index (one seek per session, not a walk over every message).
  */
-export function listMessageSessions(db: Database.Database, gateway: string): MessageSessionSummary[] {
+export function listMessageSessions(db: Database.Database, gateway: string, options: SessionListOptions = {}): MessageSessionSummary[] {
   const gatewayId = gatewayIdOf(db, gateway);
   if (gatewayId === undefined) return [];
   const keys = cachedStatement(
@@ -170,10 +172,19 @@ export function listMessageSessions(db: Database.Database, gateway: string): Mes
     db,
     `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key = @s ORDER BY id DESC LIMIT 1`,
   ).pluck();
-  const ownLast = cachedStatement(
-    db,
-    `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id DESC LIMIT 1`,
-  ).pluck();
+  // The gateway's own traffic: without health pings (every 15 s per interceptor server, they would date it
+  // "just now" forever), its newest other message among the newest OWN_ACTIVITY_SCAN.
+  const ownLast = options.hideHealthPings
+    ? cachedStatement(
+        db,
+        // Only the columns the rule reads, which come before the body: no overflow page is read.
+        `SELECT max(at_ms) FROM (SELECT at_ms, method, side, execution_uuid, kind, direction FROM messages INDEXED BY messages_by_session
+           WHERE gateway_id = @g AND session_key IS NULL ORDER BY id DESC LIMIT ${OWN_ACTIVITY_SCAN}) m WHERE NOT COALESCE(${HEALTH_PING}, FALSE)`,
+      ).pluck()
+    : cachedStatement(
+        db,
+        `SELECT at_ms FROM messages INDEXED BY messages_by_session WHERE gateway_id = @g AND session_key IS NULL ORDER BY id DESC LIMIT 1`,
+      ).pluck();
   const info = cachedStatement(db, 'SELECT started_at, client_info_json, principal_json, transport FROM sessions WHERE gateway_id = ? AND session_key = ?');
   const out: MessageSessionSummary[] = [];
   for (const key of keys) {
@@ -190,8 +201,8 @@ export function listMessageSessions(db: Database.Database, gateway: string): Mes
     }
     out.push(row);
   }
-  const own = ownLast.get({ g: gatewayId }) as number | undefined;
-  if (own !== undefined) out.push({ sessionId: null, lastAt: iso(own) });
+  const own = ownLast.get({ g: gatewayId }) as number | null | undefined;
+  if (own !== undefined && own !== null) out.push({ sessionId: null, lastAt: iso(own) });
   out.sort((a, b) => (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : 0));
   return out.slice(0, MAX_SESSIONS);
 }

@@ -35,7 +35,10 @@ export function MessagesPage() {
   const [openId, setOpenId] = useState<string>();
   const table = useRef<VirtualListHandle>(null);
 
-  const sessions = useApiQuery('messages.sessions', { gateway: gateway ?? '' }, ['messages', 'sessions'], { enabled: Boolean(gateway) });
+  // Dated without health pings unless they are shown, as the list below.
+  const sessions = useApiQuery('messages.sessions', { gateway: gateway ?? '', healthPings: edit.healthPings === true }, ['messages', 'sessions'], {
+    enabled: Boolean(gateway),
+  });
   const methods = useApiQuery('messages.methods', { gateway: gateway ?? '' }, ['messages'], { enabled: Boolean(gateway) });
   // The Method field's text may name methods to leave out (`-ping`): the store gets method and excludeMethods.
   const filter = useMemo<MessageFilter | undefined>(() => {
