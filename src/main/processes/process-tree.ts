@@ -79,9 +79,9 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   else if (groupRunning(child)) killTree(child, signal, { afterExit: true });
 }
 
-/** Resolves when the child has exited (at once if it has). */
+/** Resolves when the child has exited (at once if it has, or never started: no pid, no exit to wait for). */
 export function childExited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
@@ -90,6 +90,7 @@ export function childExited(child: ChildProcess): Promise<void> {
  * Resolves once the child has exited (`exited`) and the rest of its group has ended or been killed.
  */
 export async function stopGroup(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {
+  if (child.pid === undefined) return; // it never started
   const deadline = Date.now() + graceMs;
   signalGroup(child, 'SIGTERM');
   const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs);
