@@ -212,6 +212,30 @@ describe('redaction at rest', () => {
     expect(rec.blockedBy.messages[0]).toBe(why); // the caller's record is not modified
   });
 
+  it("never replaces a quoted value in what identifies or dates a record (its id, start time, a step's interceptor)", async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const path = join(t.dir, 'history.db');
+    const recorder = SqliteHistoryWriter.open(path, { writerThread: false, redactor: createRedactor({ paths: ['arguments.code', 'arguments.part'] })! });
+    const rec = makeExecution({ outcome: 'blocked' });
+    const year = rec.startedAt.slice(0, 4); // a redacted "2026" is also in the start time
+    const idPart = rec.id.slice(0, 6); // and a piece of the uuid
+    (rec.requestReceived as { arguments: Record<string, unknown> }).arguments.code = year;
+    (rec.requestReceived as { arguments: Record<string, unknown> }).arguments.part = idPart;
+    rec.requestTrace!.steps[1]!.input = rec.requestReceived;
+    (rec.requestTrace!.steps[1]!.result as { messages: { message: string }[] }).messages = [{ message: `code ${year} and ${idPart} are expired` }];
+    recorder.recordExecution(rec);
+    await recorder.close();
+    const store = openStore(path, { create: false });
+    const stored = getExecutionRecord(store.db, rec.id)!; // found by its id: the id is intact
+    store.close();
+    expect(stored.startedAt).toBe(rec.startedAt);
+    expect(stored.requestTrace!.steps[1]).toMatchObject({ server: 'samples', name: 'pii-validator' });
+    expect((stored.requestTrace!.steps[1]!.result as { messages: { message: string }[] }).messages[0]!.message).toBe(
+      'code [REDACTED] and [REDACTED] are expired',
+    );
+  });
+
   it('rejects a malformed path or an unknown secret format up front', () => {
     expect(() => createRedactor({ paths: ['a..b'] })).toThrow(RedactionPathError);
     expect(() => createRedactor({ secrets: ['no_such_format'] })).toThrow(/unknown secret format/);

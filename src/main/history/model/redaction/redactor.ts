@@ -88,7 +88,7 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
         if (record.requestTrace) out.requestTrace = trace(record.requestTrace);
         if (record.responseTrace) out.responseTrace = trace(record.responseTrace);
         remembered.addTo(record.id, quoted);
-        out = replaceQuoted(out, quoted, replacement);
+        if (quoted.size > 0) out = quotedInExecution(out, quoted, replacement);
       }
       if (formats.length > 0) out = redactSecrets(out, formats).value;
       return out;
@@ -119,12 +119,45 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
           remembered.remember(record.executionId, quoted);
           remembered.addTo(record.executionId, quoted);
         }
-        out = { ...out, message: replaceQuoted(copy, quoted, replacement) };
+        // The payload-bearing members only: the id, the method and `jsonrpc` stay as they are.
+        for (const key of ['params', 'result', 'error'] as const) if (copy[key] !== undefined) copy[key] = replaceQuoted(copy[key], quoted, replacement);
+        out = { ...out, message: copy };
       }
       if (formats.length > 0) out = { ...out, message: redactSecrets(out.message, formats).value };
       return out;
     },
   };
+}
+
+/**
+ * Quoted values replaced where free text can hold them: payloads, results, errors, the block and its
+ * messages. Never in what identifies or dates the record (its id, gateway, session, event, target, start
+ * time) or a step (server, name, id): a redacted "2026" or "1234" must not turn a uuid or a timestamp into
+ * something else.
+ */
+function quotedInExecution(record: ExecutionRecord, quoted: ReadonlySet<string>, replacement: string): ExecutionRecord {
+  const q = <T>(v: T): T => replaceQuoted(v, quoted, replacement);
+  const out: ExecutionRecord = { ...record };
+  for (const k of ['requestReceived', 'requestForwarded', 'responseReceived', 'responseReturned', 'errorReturned', 'blockedBy'] as const) {
+    if (record[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = q(record[k]);
+  }
+  const trace = (t: ChainTrace): ChainTrace => ({
+    ...t,
+    ...(t.inputPayload !== undefined ? { inputPayload: q(t.inputPayload) } : {}),
+    ...(t.finalPayload !== undefined ? { finalPayload: q(t.finalPayload) } : {}),
+    ...(t.blockedBy !== undefined ? { blockedBy: q(t.blockedBy) } : {}),
+    steps: (t.steps ?? []).map((step) => {
+      const s: TraceStep = { ...step };
+      if (step.input !== undefined) s.input = q(step.input);
+      if (step.result !== undefined) s.result = q(step.result);
+      if (step.error !== undefined) s.error = q(step.error);
+      if (step.skipDetail !== undefined) s.skipDetail = q(step.skipDetail);
+      return s;
+    }),
+  });
+  if (record.requestTrace) out.requestTrace = trace(record.requestTrace);
+  if (record.responseTrace) out.responseTrace = trace(record.responseTrace);
+  return out;
 }
 
 /** `{..., payload}` with its payload redacted (interceptor/invoke params, a mutation result); anything else as it is. */
