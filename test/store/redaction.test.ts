@@ -236,6 +236,39 @@ describe('redaction at rest', () => {
     );
   });
 
+  it("redacts a breakpoint's edit (the payload before and after) and a block message that quotes a redacted value", async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const path = join(t.dir, 'history.db');
+    const recorder = SqliteHistoryWriter.open(path, { writerThread: false, redactor: createRedactor({ paths: ['arguments.password'] })! });
+    const rec = makeExecution({ outcome: 'blocked' });
+    const before = 'paused-before-7781';
+    const after = 'paused-after-7782';
+    const pause = { at: 'request-before-chain' as const, breakpoint: 'bp', pausedAt: rec.startedAt, resolvedAt: rec.startedAt, waitedMs: 5, by: 'you' };
+    rec.pauses = [
+      {
+        ...pause,
+        id: 'p1',
+        decision: 'edit',
+        before: { name: 'login', arguments: { password: before } },
+        after: { name: 'login', arguments: { password: after } },
+      },
+      { ...pause, id: 'p2', decision: 'block', message: `not with ${after}` },
+    ];
+    recorder.recordExecution(rec);
+    await recorder.close();
+    const store = openStore(path, { create: false });
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    const stored = getExecutionRecord(store.db, rec.id)!;
+    store.close();
+    expect(stored.pauses).toMatchObject([
+      { decision: 'edit', before: { arguments: { password: '[REDACTED]' } }, after: { arguments: { password: '[REDACTED]' } } },
+      { decision: 'block', message: 'not with [REDACTED]' },
+    ]);
+    const bytes = readFileSync(path);
+    for (const secret of [before, after]) expect(bytes.includes(Buffer.from(secret)), secret).toBe(false);
+  });
+
   it('rejects a malformed path or an unknown secret format up front', () => {
     expect(() => createRedactor({ paths: ['a..b'] })).toThrow(RedactionPathError);
     expect(() => createRedactor({ secrets: ['no_such_format'] })).toThrow(/unknown secret format/);

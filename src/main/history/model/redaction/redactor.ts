@@ -87,6 +87,16 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
         if (record.errorReturned?.data !== undefined) out.errorReturned = { ...record.errorReturned, data: payload(record.errorReturned.data) };
         if (record.requestTrace) out.requestTrace = trace(record.requestTrace);
         if (record.responseTrace) out.responseTrace = trace(record.responseTrace);
+        // A breakpoint's edit or mock answer: the payload before and after, redacted as any payload.
+        if (record.pauses) {
+          out.pauses = record.pauses.map((pause) => {
+            if (pause.before === undefined && pause.after === undefined) return pause;
+            const copy = { ...pause };
+            if (pause.before !== undefined) copy.before = payload(pause.before);
+            if (pause.after !== undefined) copy.after = payload(pause.after);
+            return copy;
+          });
+        }
         remembered.addTo(record.id, quoted);
         if (quoted.size > 0) out = quotedInExecution(out, quoted, replacement);
       }
@@ -157,6 +167,13 @@ function quotedInExecution(record: ExecutionRecord, quoted: ReadonlySet<string>,
   });
   if (record.requestTrace) out.requestTrace = trace(record.requestTrace);
   if (record.responseTrace) out.responseTrace = trace(record.responseTrace);
+  if (record.pauses) {
+    out.pauses = record.pauses.map((pause) => {
+      const p = { ...pause };
+      for (const k of ['message', 'before', 'after'] as const) if (pause[k] !== undefined) (p as Record<string, unknown>)[k] = q(pause[k]);
+      return p;
+    });
+  }
   return out;
 }
 
