@@ -216,10 +216,14 @@ describe('redaction at rest', () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const path = join(t.dir, 'history.db');
-    const recorder = SqliteHistoryWriter.open(path, { writerThread: false, redactor: createRedactor({ paths: ['arguments.code', 'arguments.part'] })! });
+    const recorder = SqliteHistoryWriter.open(path, {
+      writerThread: false,
+      redactor: createRedactor({ paths: ['arguments.code', 'arguments.part', 'arguments.who'] })!,
+    });
     const rec = makeExecution({ outcome: 'blocked' });
     const year = rec.startedAt.slice(0, 4); // a redacted "2026" is also in the start time
     const idPart = rec.id.slice(0, 6); // and a piece of the uuid
+    (rec.requestReceived as { arguments: Record<string, unknown> }).arguments.who = 'pii-validator'; // and the blocker's name
     (rec.requestReceived as { arguments: Record<string, unknown> }).arguments.code = year;
     (rec.requestReceived as { arguments: Record<string, unknown> }).arguments.part = idPart;
     rec.requestTrace!.steps[1]!.input = rec.requestReceived;
@@ -231,6 +235,7 @@ describe('redaction at rest', () => {
     store.close();
     expect(stored.startedAt).toBe(rec.startedAt);
     expect(stored.requestTrace!.steps[1]).toMatchObject({ server: 'samples', name: 'pii-validator' });
+    expect(stored.blockedBy).toMatchObject({ server: 'samples', interceptor: 'pii-validator' });
     expect((stored.requestTrace!.steps[1]!.result as { messages: { message: string }[] }).messages[0]!.message).toBe(
       'code [REDACTED] and [REDACTED] are expired',
     );

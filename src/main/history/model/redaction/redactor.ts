@@ -2,7 +2,7 @@
 // search index nor a spill file ever holds the redacted values.
 import type { ExecutionRecord } from '../../../../shared/trace/execution';
 import type { MessageRecord } from '../../../../shared/trace/messages';
-import type { ChainTrace, TraceStep } from '../../../../shared/trace/types';
+import type { BlockInfo, ChainTrace, TraceStep } from '../../../../shared/trace/types';
 import { redactSecrets, SECRET_FORMATS, type SecretFormat } from '../../../interceptors/samples/secrets';
 import { parsePath, redactAtPath, redactPaths, RedactionPathError, type PathSegment } from './json-paths';
 import { collectQuotable, QuotedByExecution, replaceQuoted } from './quoted-values';
@@ -147,15 +147,18 @@ export function createRedactor(options: RedactionOptions): Redactor | undefined 
  */
 function quotedInExecution(record: ExecutionRecord, quoted: ReadonlySet<string>, replacement: string): ExecutionRecord {
   const q = <T>(v: T): T => replaceQuoted(v, quoted, replacement);
+  // A block's reason and messages, not whose block it was (its server and interceptor name the blocker).
+  const block = (b: BlockInfo): BlockInfo => ({ ...b, reason: q(b.reason), messages: q(b.messages) });
   const out: ExecutionRecord = { ...record };
-  for (const k of ['requestReceived', 'requestForwarded', 'responseReceived', 'responseReturned', 'errorReturned', 'blockedBy'] as const) {
+  for (const k of ['requestReceived', 'requestForwarded', 'responseReceived', 'responseReturned', 'errorReturned'] as const) {
     if (record[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = q(record[k]);
   }
+  if (record.blockedBy) out.blockedBy = block(record.blockedBy);
   const trace = (t: ChainTrace): ChainTrace => ({
     ...t,
     ...(t.inputPayload !== undefined ? { inputPayload: q(t.inputPayload) } : {}),
     ...(t.finalPayload !== undefined ? { finalPayload: q(t.finalPayload) } : {}),
-    ...(t.blockedBy !== undefined ? { blockedBy: q(t.blockedBy) } : {}),
+    ...(t.blockedBy !== undefined ? { blockedBy: block(t.blockedBy) } : {}),
     steps: (t.steps ?? []).map((step) => {
       const s: TraceStep = { ...step };
       if (step.input !== undefined) s.input = q(step.input);
