@@ -6,6 +6,7 @@ import type { BlockInfo, ChainTrace, TraceStep } from '../../../../shared/trace/
 import { redactSecrets, SECRET_FORMATS, type SecretFormat } from '../../../interceptors/samples/secrets';
 import { parsePath, redactAtPath, redactPaths, RedactionPathError, type PathSegment } from './json-paths';
 import { collectQuotable, QuotedByExecution, replaceQuoted } from './quoted-values';
+import { setOwnKey } from '../../../../shared/protocol/canonical';
 
 export interface RedactionOptions {
   /** Fields replaced in every payload (request, response, step inputs and results), e.g. `arguments.password`. */
@@ -162,8 +163,8 @@ function quotedInExecution(record: ExecutionRecord, quoted: ReadonlySet<string>,
     steps: (t.steps ?? []).map((step) => {
       const s: TraceStep = { ...step };
       if (step.input !== undefined) s.input = q(step.input);
-      if (step.result !== undefined) s.result = q(step.result);
-      if (step.error !== undefined) s.error = q(step.error);
+      if (step.result !== undefined) s.result = withQuoted(step.result, q, ['interceptor', 'phase', 'type']);
+      if (step.error !== undefined) s.error = withQuoted(step.error, q, ['kind', 'code']);
       if (step.skipDetail !== undefined) s.skipDetail = q(step.skipDetail);
       return s;
     }),
@@ -178,6 +179,13 @@ function quotedInExecution(record: ExecutionRecord, quoted: ReadonlySet<string>,
     });
   }
   return out;
+}
+
+/** An object with the quoted values replaced in its members, except `keep` (the ones that name or classify it). */
+function withQuoted<T extends object>(value: T, q: <V>(v: V) => V, keep: readonly string[]): T {
+  const out = { ...value } as Record<string, unknown>;
+  for (const [key, member] of Object.entries(value)) if (!keep.includes(key)) setOwnKey(out, key, q(member)); // an own `__proto__` stays a key
+  return out as T;
 }
 
 /** `{..., payload}` with its payload redacted (interceptor/invoke params, a mutation result); anything else as it is. */
