@@ -175,7 +175,8 @@ describe('CLI against serve-samples over stdio', () => {
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(JSON.parse(lines[0]!).result.capabilities.extensions['io.modelcontextprotocol/interceptors'].supportedEvents).toContain('*');
     expect(JSON.parse(lines[1]!).result).toMatchObject({ recorded: true, metrics: { payloadBytes: 7 } });
-    expect(stderr).toContain('[request-logger] event=tools/call phase=request traceId=abc bytes=7');
+    // request-logger's lines leave after the answers, within its hold (LOG_HOLD_MS): wait for them, not only the answer.
+    await waitFor(() => stderr.includes('[request-logger] event=tools/call phase=request traceId=abc bytes=7'), 10_000, `the log line (stderr: ${stderr})`, 10);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
   });
