@@ -3,8 +3,8 @@
 // would otherwise leave the real server running, orphaned. Windows has no process groups: the child alone.
 //
 // The group outlives its leader: when the wrapper dies of SIGTERM and the server it started ignores SIGTERM,
-// only a SIGKILL to the group ends the server, though the child we spawned has exited. So the final SIGKILL
-// of a stop goes to the group even then (`afterExit`). That is safe within a stop's few seconds: Linux never
+// only a SIGKILL to the group ends the server, though the child we spawned has exited. So a stop signals the
+// group even then, while a process of it still runs (stopGroup). That is safe within a stop's few seconds: Linux never
 // hands out a process id again while a process group of that id has members, and once the group is empty the
 // signal finds nobody (ESRCH), unless the id was taken meanwhile by a new process that made itself a group
 // leader, which needs the whole pid space to wrap around in those seconds.
@@ -14,19 +14,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** The `detached` spawn option that gives a child its own process group (POSIX only). */
 export const OWN_PROCESS_GROUP = process.platform !== 'win32';
 
-/**
- * Sends `signal` to the child's process group (spawned with OWN_PROCESS_GROUP), else to the child. Once the
- * child has exited, nothing is sent, unless `afterExit` (the final SIGKILL of a stop: see the file comment).
- */
-export function killTree(child: ChildProcess, signal: NodeJS.Signals, options: { afterExit?: boolean } = {}): void {
-  if (child.pid === undefined) return;
-  const exited = child.exitCode !== null || child.signalCode !== null;
-  if (exited && !(OWN_PROCESS_GROUP && options.afterExit)) return;
+/** Sends `signal` to the child's process group (spawned with OWN_PROCESS_GROUP), else to the child. */
+export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   try {
     if (OWN_PROCESS_GROUP) process.kill(-child.pid, signal);
     else child.kill(signal);
   } catch {
-    if (exited) return; // the group is empty
     try {
       child.kill(signal);
     } catch {
@@ -76,7 +70,13 @@ function linuxGroupRunning(pgid: number): boolean {
 /** Signals what runs of the child's group: the child, or after its exit, what it started (see the file comment). */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.exitCode === null && child.signalCode === null) killTree(child, signal);
-  else if (groupRunning(child)) killTree(child, signal, { afterExit: true });
+  else if (groupRunning(child)) {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // The group emptied meanwhile.
+    }
+  }
 }
 
 /** Resolves when the child has exited (at once if it has, or never started: no pid, no exit to wait for). */
@@ -100,7 +100,7 @@ export async function stopGroup(child: ChildProcess, exited: Promise<void>, grac
     while (groupRunning(child)) {
       const left = deadline - Date.now();
       if (left <= 0) {
-        killTree(child, 'SIGKILL', { afterExit: true });
+        signalGroup(child, 'SIGKILL');
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(25, left)));

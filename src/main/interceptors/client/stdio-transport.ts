@@ -16,7 +16,7 @@
 // writes and answers (two per tools/call with a sink on both phases) to the ones the call waits for.
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
-import { childExited, groupRunning, OWN_PROCESS_GROUP, stopGroup } from '../../processes/process-tree';
+import { childExited, OWN_PROCESS_GROUP, stopGroup } from '../../processes/process-tree';
 import { PassThrough } from 'node:stream';
 import { ProtocolError, SdkError, SdkErrorCode, parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
@@ -205,8 +205,8 @@ export class InterceptorStdioTransport implements Transport {
     }
     await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
     // Still running with its stdin closed, or something it started is (a wrapper's server): SIGTERM to the
-    // group, then SIGKILL to whatever of it is left (process-tree.ts).
-    if ((child.exitCode === null && child.signalCode === null) || groupRunning(child)) await stopGroup(child, childExited(child), EXIT_WAIT_MS);
+    // group, then SIGKILL to whatever of it is left (process-tree.ts; nothing is sent when all of it has ended).
+    await stopGroup(child, childExited(child), EXIT_WAIT_MS);
   }
 
   /** Writes made in one microtask run leave together; background ones with the next (see the file comment). */

@@ -51,11 +51,8 @@ export function replaceQuoted<T>(value: T, quoted: ReadonlySet<string>, replacem
     for (const [key, child] of Object.entries(v as Record<string, unknown>)) {
       const next = walk(child);
       if (next === child) continue;
-      if (!out) {
-        out = {};
-        for (const [k, c] of Object.entries(v as Record<string, unknown>)) setOwnKey(out, k, c);
-      }
-      setOwnKey(out, key, next); // an own `__proto__` key stays a key
+      out ??= { ...(v as Record<string, unknown>) }; // a spread copies an own `__proto__` as a key
+      setOwnKey(out, key, next); // and so does this, where an assignment would set the prototype
     }
     return out ?? v;
   };
