@@ -167,19 +167,32 @@ function encodeTrace(trace: ChainTrace | undefined, phase: string, payloads: Pay
   return { json: JSON.stringify(header), input: payloads.ref(inputPayload), final: payloads.ref(finalPayload) };
 }
 
-export function encodeExecution(record: ExecutionRecord): EncodedExecution {
+/**
+ * Throws RecordRejectedError when the store cannot take `record` as it is (what encodeExecution would
+ * refuse), without encoding it: the checks a recorder makes when a record is handed over.
+ */
+export function checkExecution(record: ExecutionRecord): void {
   if (!record || typeof record !== 'object') throw new RecordRejectedError('the execution record is not an object');
-  const uuid = requireString(record.id, 'execution id');
-  const gateway = requireString(record.gateway, 'gateway');
-  const event = requireString(record.event, 'event');
-  const startedAt = requireString(record.startedAt, 'startedAt');
+  requireString(record.id, 'execution id');
+  requireString(record.gateway, 'gateway');
+  requireString(record.event, 'event');
+  requireString(record.startedAt, 'startedAt');
   if (!OUTCOMES.has(record.outcome)) throw new RecordRejectedError(`outcome "${String(record.outcome)}" is not one of allow, blocked, mutated, error`);
   if (typeof record.durationMs !== 'number' || !Number.isFinite(record.durationMs)) throw new RecordRejectedError('durationMs must be a finite number');
+}
+
+/** receivedMs: when the record was handed over (the time an unparsable startedAt is filed under). */
+export function encodeExecution(record: ExecutionRecord, receivedMs?: number): EncodedExecution {
+  checkExecution(record);
+  const uuid = record.id;
+  const gateway = record.gateway;
+  const event = record.event;
+  const startedAt = record.startedAt;
 
   let startedMs = Date.parse(startedAt);
   let startedAtText: string | null = null;
   if (Number.isNaN(startedMs)) {
-    startedMs = Date.now(); // unparsable: filed under the time it arrived, the text kept verbatim
+    startedMs = receivedMs ?? Date.now(); // unparsable: filed under the time it arrived, the text kept verbatim
     startedAtText = startedAt;
   } else if (new Date(startedMs).toISOString() !== startedAt) {
     startedAtText = startedAt;

@@ -127,3 +127,21 @@ export interface EncodedMessage {
 }
 
 export type EncodedItem = EncodedExecution | EncodedSession | EncodedGateway | EncodedMessage;
+
+/**
+ * An execution checked when it was handed over and kept as its JSON text, to be encoded by whoever writes
+ * it (the SQLite writer thread): see deferred.ts. Never on disk: journal, spill and dead-letter files hold
+ * its encoded form.
+ */
+export interface DeferredExecution {
+  kind: 'execution-text';
+  uuid: string;
+  /** JSON text of the (redacted) ExecutionRecord. */
+  text: string;
+  /** When it was handed over (Date.now()). */
+  receivedMs: number;
+  bytes: number;
+}
+
+/** What a recorder's queue holds and sends to its writer. */
+export type QueueItem = EncodedItem | DeferredExecution;

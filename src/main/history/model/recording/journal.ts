@@ -17,7 +17,8 @@
 // writeback waits for the disk, on the gateway's thread (seen under load: ~0.3 ms per call of ftruncate in a
 // profile, up to a flush's length for one call). Emptying then waits for the flush to end.
 import { closeSync, fdatasync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
-import type { EncodedItem } from '../encode/encoded';
+import type { QueueItem } from '../encode/encoded';
+import { toStoredForm } from '../encode/deferred';
 import { newJournalPath, releaseSpillPath } from './spill-adoption';
 
 export const DEFAULT_JOURNAL_INTERVAL_MS = 250;
@@ -34,9 +35,9 @@ export class Journal {
   readonly path: string;
   private fd: number | undefined;
   /** Accepted, neither journaled nor committed yet, with when (performance.now()); insertion order = record order. */
-  private readonly waiting = new Map<EncodedItem, number>();
+  private readonly waiting = new Map<QueueItem, number>();
   /** Journaled and not yet committed: while any are, the file must keep them. */
-  private readonly held = new Set<EncodedItem>();
+  private readonly held = new Set<QueueItem>();
   private timer: NodeJS.Timeout | undefined;
   private syncing = false;
   private dirty = false;
@@ -54,7 +55,7 @@ export class Journal {
     this.fd = openSync(this.path, 'a', 0o600);
   }
 
-  add(item: EncodedItem): void {
+  add(item: QueueItem): void {
     this.waiting.set(item, performance.now());
     this.arm();
   }
@@ -71,7 +72,7 @@ export class Journal {
   }
 
   /** These items are in the database: no need to journal them, nor to keep them in the file. */
-  committed(items: readonly EncodedItem[]): void {
+  committed(items: readonly QueueItem[]): void {
     for (const item of items) if (!this.held.delete(item)) this.waiting.delete(item);
     this.emptyIfAllCommitted();
   }
@@ -97,9 +98,15 @@ export class Journal {
     const lines: string[] = [];
     for (const [item, at] of this.waiting) {
       if (at > acceptedBy) break; // the rest are younger still (performance.now() never goes back)
-      lines.push(`${JSON.stringify(item)}\n`);
-      this.held.add(item);
       this.waiting.delete(item);
+      let line: string;
+      try {
+        line = `${JSON.stringify(toStoredForm(item))}\n`; // files hold the encoded form (deferred.ts)
+      } catch {
+        continue; // cannot be encoded: the writer refuses it too, and keeps it in the dead-letter file
+      }
+      lines.push(line);
+      this.held.add(item);
     }
     if (lines.length === 0) return;
     const text = lines.join('');

@@ -3,7 +3,8 @@
 // again item by item and the refused ones are reported; a transient error (busy, locked, full)
 // leaves everything unwritten so the caller retries the whole batch later.
 import type Database from 'better-sqlite3';
-import type { EncodedItem } from '../../model/encode/encoded';
+import type { EncodedItem, QueueItem } from '../../model/encode/encoded';
+import { toStoredForm } from '../../model/encode/deferred';
 import type { ExecutionInserter, WriteResult } from '../sql/inserter';
 import { describeError, isTransient } from '../../model/recording/retry-policy';
 
@@ -28,7 +29,33 @@ function count(tally: BatchTally, item: EncodedItem, result: WriteResult): void 
   else tally.gateways++;
 }
 
-export function applyBatch(db: Database.Database, inserter: ExecutionInserter, items: EncodedItem[]): BatchResult {
+/** Encodes the batch's deferred executions (deferred.ts); one that cannot be encoded is refused, never written half. */
+function storedForms(queued: QueueItem[]): { items: EncodedItem[]; indexes: number[] | undefined; refused: { index: number; reason: string }[] } {
+  if (!queued.some((item) => item.kind === 'execution-text')) return { items: queued as EncodedItem[], indexes: undefined, refused: [] };
+  const items: EncodedItem[] = [];
+  const indexes: number[] = [];
+  const refused: { index: number; reason: string }[] = [];
+  queued.forEach((item, index) => {
+    try {
+      items.push(toStoredForm(item));
+      indexes.push(index);
+    } catch (err) {
+      refused.push({ index, reason: `not encodable: ${describeError(err)}` });
+    }
+  });
+  return { items, indexes, refused };
+}
+
+export function applyBatch(db: Database.Database, inserter: ExecutionInserter, queued: QueueItem[]): BatchResult {
+  const { items, indexes, refused: notEncodable } = storedForms(queued);
+  const result = applyEncoded(db, inserter, items);
+  if (!result.ok || indexes === undefined) return result;
+  // Indexes of what the database refused are into `items`: the caller's are into `queued`.
+  const refused = [...notEncodable, ...result.refused.map((r) => ({ index: indexes[r.index]!, reason: r.reason }))].sort((a, b) => a.index - b.index);
+  return { ok: true, tally: result.tally, refused };
+}
+
+function applyEncoded(db: Database.Database, inserter: ExecutionInserter, items: EncodedItem[]): BatchResult {
   const tally: BatchTally = { written: 0, duplicates: 0, sessions: 0, gateways: 0, messages: 0 };
   const writeAll = db.transaction((batch: EncodedItem[]) => {
     inserter.beginBatch();

@@ -2,18 +2,25 @@
 // they go to a dead-letter file beside the database, one JSON line each with the reason, so that
 // nothing is silently dropped and someone can look at them.
 import { appendPrivateFile } from '../../../files/private-files';
-import type { EncodedItem } from '../../model/encode/encoded';
+import type { QueueItem } from '../../model/encode/encoded';
+import { toStoredForm } from '../../model/encode/deferred';
 import { describeError } from '../../model/recording/retry-policy';
 
-export function describeItem(item: EncodedItem): string {
-  if (item.kind === 'execution') return `execution ${item.uuid}`;
+export function describeItem(item: QueueItem): string {
+  if (item.kind === 'execution' || item.kind === 'execution-text') return `execution ${item.uuid}`;
   if (item.kind === 'message') return `message ${item.uuid}`;
   return item.kind === 'session' ? `session ${item.key}` : `gateway ${item.name}`;
 }
 
 /** Appends the refused item; `ok: false` when even that failed (the record is then lost). */
-export function keepRefused(path: string, item: EncodedItem, reason: string): { ok: boolean; message: string } {
-  const what = describeItem(item);
+export function keepRefused(path: string, queued: QueueItem, reason: string): { ok: boolean; message: string } {
+  const what = describeItem(queued);
+  let item: QueueItem;
+  try {
+    item = toStoredForm(queued);
+  } catch {
+    item = queued; // not encodable: kept as the record's JSON text
+  }
   try {
     appendPrivateFile(path, `${JSON.stringify({ reason, item })}\n`, { existing: 'fix' });
     return { ok: true, message: `${what} was refused by the database (${reason}); kept in ${path}` };

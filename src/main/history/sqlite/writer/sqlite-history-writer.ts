@@ -4,8 +4,9 @@
 // Beyond a memory bound, records spill to a JSONL file next to the database. A busy, locked or
 // full database pauses writing with exponential backoff; every failure is counted and reported.
 import type { ExecutionRecord, Recorder, SessionRecord } from '../../../../shared/trace/execution';
-import type { EncodedItem } from '../../model/encode/encoded';
-import { encodeExecution, encodeGateway, encodeSession } from '../../model/encode/encode';
+import type { EncodedItem, QueueItem } from '../../model/encode/encoded';
+import { encodeGateway, encodeSession } from '../../model/encode/encode';
+import { deferExecution, toStoredForm } from '../../model/encode/deferred';
 import { encodeMessage } from '../../model/encode/encode-message';
 import type { MessageRecord } from '../../../../shared/trace/messages';
 import { openStore, type Store } from '../open/open-store';
@@ -42,7 +43,7 @@ export class SqliteHistoryWriter implements Recorder {
   private readonly writer: BatchWriter;
   private readonly opts: Required<Pick<SqliteHistoryWriterOptions, 'flushIntervalMs' | 'batchSize' | 'maxQueueBytes' | 'maxQueueItems'>>;
   private readonly backoff: BackoffOptions;
-  private memory: EncodedItem[] = [];
+  private memory: QueueItem[] = [];
   private memoryBytes = 0;
   private ownSpill: SpillFile | undefined;
   private readonly adopted: SpillFile[];
@@ -54,7 +55,7 @@ export class SqliteHistoryWriter implements Recorder {
    * ahead so that the writer thread starts on it the moment the first commits: a busy gateway's
    * event loop may take a while to read the writer's answer, and the thread would idle meanwhile.
    */
-  private inFlight: { run: Promise<WriteAttempt>; items: EncodedItem[]; fromMemory: boolean }[] = [];
+  private inFlight: { run: Promise<WriteAttempt>; items: QueueItem[]; fromMemory: boolean }[] = [];
   private consecutiveFailures = 0;
   private closed = false;
   /** Records handed over this turn, encoded and queued after the turn's writes (after-turn.ts). */
@@ -104,12 +105,10 @@ export class SqliteHistoryWriter implements Recorder {
   }
 
   recordExecution(execution: ExecutionRecord): void {
-    // Encoded here: a snapshot of the record with its exact size, each distinct payload serialized
-    // once (the engine hands the same payload object to several steps). Measured against a plain
-    // JSON snapshot parsed on the writer: 2.3x the caller's cost, but a third less work in total,
-    // which is what a two-core machine running client, gateway and backend cannot spare.
+    // Checked and kept as its JSON text here, encoded by the writer thread (deferred.ts): the gateway's
+    // thread pays for one JSON.stringify instead of the encoding and the structured clone of its result.
     const redactor = this.options.redactor;
-    this.later(redactNowEncodeLater(execution, redactor && ((r) => redactor.execution(r)), encodeExecution));
+    this.later(redactNowEncodeLater(execution, redactor && ((r) => redactor.execution(r)), deferExecution));
   }
 
   /** A captured JSON-RPC message: encoded (serialized once, cut at 64 Ki characters) and queued like an execution. */
@@ -214,18 +213,18 @@ export class SqliteHistoryWriter implements Recorder {
   }
 
   /** Accepts a record after this turn's writes (see after-turn.ts); at once once closed, to say it is lost. */
-  private later(encode: () => EncodedItem): void {
+  private later(encode: () => QueueItem): void {
     if (this.closed) this.accept(encode);
     else this.afterTurn.add(() => this.accept(encode));
   }
 
-  private accept(encode: () => EncodedItem): void {
+  private accept(encode: () => QueueItem): void {
     if (this.closed) {
       this.counters.lost++;
       this.fail('a record arrived after the recorder was closed; it was not recorded');
       return;
     }
-    let item: EncodedItem;
+    let item: QueueItem;
     try {
       item = encode();
     } catch (err) {
@@ -246,13 +245,26 @@ export class SqliteHistoryWriter implements Recorder {
     this.schedule();
   }
 
-  private spill(item: EncodedItem): void {
+  private spill(item: QueueItem): void {
     this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
     this.journal?.committed([item]); // the spill file holds it now (spill-file.ts)
+    const stored = this.storedForm(item);
+    if (!stored) return;
     try {
-      this.ownSpill.append(item);
+      this.ownSpill.append(stored);
     } catch (err) {
       this.loseSpillBuffer(err);
+    }
+  }
+
+  /** What a file holds for `item` (deferred.ts); undefined, and refused like the writer would, if it cannot be encoded. */
+  private storedForm(item: QueueItem): EncodedItem | undefined {
+    try {
+      return toStoredForm(item);
+    } catch (err) {
+      this.settled++;
+      this.reject(item, `not encodable: ${describeError(err)}`);
+      return undefined;
     }
   }
 
@@ -264,8 +276,9 @@ export class SqliteHistoryWriter implements Recorder {
     if (items.length === 0) return;
     this.journal?.committed(items);
     this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
+    const stored = items.map((item) => this.storedForm(item)).filter((item) => item !== undefined);
     try {
-      for (const item of items) this.ownSpill.append(item);
+      for (const item of stored) this.ownSpill.append(item);
       this.ownSpill.writeBuffer();
     } catch (err) {
       this.loseSpillBuffer(err);
@@ -333,7 +346,7 @@ export class SqliteHistoryWriter implements Recorder {
   }
 
   /** The oldest records not yet sent: from memory, else from a spill file. */
-  private nextBatch(): { items: EncodedItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } } | 'idle' | 'failed' {
+  private nextBatch(): { items: QueueItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } } | 'idle' | 'failed' {
     const sent = this.sentFromMemory();
     if (this.memory.length > sent) return { items: this.memory.slice(sent, sent + this.opts.batchSize) };
     const file = this.ownSpill && this.ownSpill.count > 0 ? this.ownSpill : this.adopted.find((s) => s.count > 0);
@@ -347,7 +360,7 @@ export class SqliteHistoryWriter implements Recorder {
     return { items: batch.items, spill: { file, batch, own: file === this.ownSpill } };
   }
 
-  private async writeBatch({ items, spill }: { items: EncodedItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } }): Promise<WriteAttempt> {
+  private async writeBatch({ items, spill }: { items: QueueItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } }): Promise<WriteAttempt> {
     const result = await this.writer.write(items);
     if (!result.ok) return this.failedAttempt(pausedMessage(this.store.path, result.error));
     this.consecutiveFailures = 0;
@@ -390,7 +403,7 @@ export class SqliteHistoryWriter implements Recorder {
     return 'failed';
   }
 
-  private reject(item: EncodedItem, reason: string): void {
+  private reject(item: QueueItem, reason: string): void {
     this.counters.rejected++;
     const kept = keepRefused(this.deadLetterPath, item, reason);
     if (!kept.ok) this.counters.lost++;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { EncodedItem } from '../../model/encode/encoded';
+import type { QueueItem } from '../../model/encode/encoded';
 import type { BatchResult } from './apply-batch';
 import type { BatchWriter } from './batch-writer';
 import { WRITER_THREAD_KIND, type WriterRequest, type WriterResponse, type WriterThreadData } from './writer-protocol';
@@ -132,7 +132,7 @@ export class WorkerBatchWriter implements BatchWriter {
     });
   }
 
-  async write(items: EncodedItem[]): Promise<BatchResult> {
+  async write(items: QueueItem[]): Promise<BatchResult> {
     await this.ready;
     if (this.fallback) return this.fallback.write(items);
     const res = await this.request({ op: 'write', items });

@@ -1,5 +1,5 @@
 // Messages between the history writer and its writer thread.
-import type { EncodedItem } from '../../model/encode/encoded';
+import type { QueueItem } from '../../model/encode/encoded';
 import type { BatchResult } from './apply-batch';
 
 export const WRITER_THREAD_KIND = 'interceptor-console-store-writer';
@@ -10,7 +10,7 @@ export interface WriterThreadData {
   busyTimeoutMs: number;
 }
 
-export type WriterRequest = { op: 'write'; id: number; items: EncodedItem[] } | { op: 'exec'; id: number; sql: string } | { op: 'close'; id: number };
+export type WriterRequest = { op: 'write'; id: number; items: QueueItem[] } | { op: 'exec'; id: number; sql: string } | { op: 'close'; id: number };
 
 export type WriterResponse =
   { type: 'ready' } | { type: 'failed'; error: string } | { type: 'done'; id: number; result?: BatchResult } | { type: 'error'; id: number; error: string };
