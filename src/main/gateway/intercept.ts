@@ -95,6 +95,9 @@ export class Interception {
       ...(stepGate ? { stepGate } : {}),
       ...(detachSinks ? { detachSinks } : {}),
       context,
+      // The payload was parsed for this call (off the wire, or a replay's request): the gateway forwards it as
+      // it is or replaces it, and never changes it.
+      ownedPayload: true,
       // A stepped run waits on a person between interceptors: a whole-chain deadline would expire while
       // they read and fail the rest. Each interceptor's own timeout still applies (it starts after the gate).
       ...(this.config.timeoutMs !== undefined && !stepGate ? { timeoutMs: this.config.timeoutMs } : {}),

@@ -19,8 +19,8 @@ export interface RunScope {
   t0: number;
   /** Aborts at the whole-chain deadline or on the caller's cancellation. */
   chainSignal: AbortSignal;
-  /** Rejects when chainSignal aborts (one listener per run, shared by every invocation). */
-  chainAborted: Promise<never>;
+  /** Rejects when chainSignal aborts (one listener per run, shared by every invocation); none when nothing can abort the run. */
+  chainAborted: Promise<never> | undefined;
   /** Set when the chain deadline passed (as opposed to the caller cancelling). */
   deadline: { passed: boolean; timeoutMs?: number };
   simulate?: FailureSimulator;
@@ -101,7 +101,8 @@ async function invokeOnce(entry: PlannedEntry, payload: unknown, scope: RunScope
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unlink: (() => void) | undefined;
-  const races: Promise<never>[] = [scope.chainAborted];
+  const chainAborted = scope.chainAborted;
+  const races: Promise<never>[] = chainAborted ? [chainAborted] : [];
   if (entry.timeoutMs !== undefined) {
     const controller = new AbortController();
     signal = controller.signal;
@@ -140,7 +141,8 @@ type Finish = (part: Omit<Invocation, 'startMs' | 'durationMs'>) => Invocation;
 /** An answer that came later from a handle that could have answered at once: raced as invoke() is. */
 async function settle(entry: PlannedEntry, payload: unknown, scope: RunScope, answer: Promise<InterceptorResult>, finish: Finish): Promise<Invocation> {
   try {
-    return checked(entry, scope.phase, payload, await Promise.race([answer, scope.chainAborted]), finish);
+    const chainAborted = scope.chainAborted;
+    return checked(entry, scope.phase, payload, await (chainAborted ? Promise.race([answer, chainAborted]) : answer), finish);
   } catch (err) {
     return finish({ error: toStepError(err, entry, scope, false) });
   }

@@ -7,10 +7,11 @@
 // fail-open, the chain is allowed with the mutations committed so far (the same thing fail-open
 // means for a single timeout) and the trace says `deadlineExceeded: true`, status 'success'.
 //
-// Payloads are immutable values inside the engine: it copies the caller's payload once, never
-// mutates a payload afterwards, and each mutation result replaces the current one. Handles must not
-// mutate what they are given (the MCP client serializes it; MemoryServerHandle clones it), so every
-// step's recorded input is an exact snapshot without a deep copy per step (~10-30 µs each).
+// Payloads are immutable values inside the engine: it copies the caller's payload once (unless the caller
+// gives it up: RunOptions.ownedPayload), never mutates a payload afterwards, and each mutation result
+// replaces the current one. Handles must not mutate what they are given (the MCP client serializes it;
+// MemoryServerHandle clones it), so every step's recorded input is an exact snapshot without a deep copy
+// per step (~10-30 µs each).
 import { setMaxListeners } from 'node:events';
 import type { Phase } from '../../../shared/protocol/constants';
 import type { InvocationContext } from '../../../shared/protocol/schemas';
@@ -25,6 +26,15 @@ import { baseStep, nowMs, pushSkipped, setBlock, throwIfCancelled } from './pass
 import { runValidations } from './passes/validations';
 import type { ChainPlan, ChainResult, DetachedSinks, PlannedEntry, RunOptions } from './types';
 import { ChainCancelledError } from './types';
+
+/**
+ * The signal of every run that nothing can abort (no deadline, no caller's signal: the gateway's response
+ * phase): one for all of them, never aborted, so that such a run makes no AbortController (~10 µs with its
+ * signal). Its listeners are those of such runs' in-flight invocations, each removed by its handle when the
+ * invocation ends (test/chain/never-aborted-signal.test.ts): no limit to warn at.
+ */
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+setMaxListeners(0, NEVER_ABORTED);
 
 /** Start time, deadline and cancellation of one run; created before discovery so both are covered. */
 export class ChainClock {
@@ -48,14 +58,14 @@ export class ChainClock {
     readonly callerSignal?: AbortSignal,
   ) {
     this.deadline = timeoutMs !== undefined ? { passed: false, timeoutMs } : { passed: false };
-    if (timeoutMs === undefined && callerSignal) this.signal = callerSignal;
+    if (timeoutMs === undefined) this.signal = callerSignal ?? NEVER_ABORTED;
     else {
       this.controller = new AbortController();
       this.signal = this.controller.signal;
     }
     // Every in-flight invocation (and the MCP client under it) listens on this one signal; a wide
     // chain legitimately exceeds Node's default of 10 listeners.
-    setMaxListeners(1000, this.signal);
+    if (this.signal !== NEVER_ABORTED) setMaxListeners(1000, this.signal);
     if (timeoutMs !== undefined) {
       this.timer = setTimeout(() => {
         this.deadline.passed = true;
@@ -71,11 +81,13 @@ export class ChainClock {
 
   /**
    * Rejects when the run is aborted (deadline or caller); every invocation races against it. Made on first
-   * use, and rejected by abort() itself when the clock has its own signal (an EventTarget listener costs
+   * use (none for a run nothing can abort), and rejected by abort() itself when the clock has its own signal (an EventTarget listener costs
    * ~8 µs, two runs per call): a run whose interceptors all answer at once (in process) never races. On the
    * caller's signal, one listener is added then, ahead of any invocation's own.
    */
-  get aborted(): Promise<never> {
+  get aborted(): Promise<never> | undefined {
+    // Nothing to race against (and a promise that never settles would keep every race's reaction).
+    if (this.signal === NEVER_ABORTED) return undefined;
     if (!this.abortedPromise) {
       if (this.signal.aborted) this.abortedPromise = Promise.reject(new Error('chain aborted'));
       else {
@@ -136,7 +148,7 @@ export function disposeAfterSinks(clock: ChainClock, result: ChainResult | undef
 
 async function execute(input: ExecuteInput, clock: ChainClock, options: RunOptions): Promise<ChainResult> {
   const { plan } = input;
-  const inputPayload = cloneJson(input.payload);
+  const inputPayload = options.ownedPayload ? input.payload : cloneJson(input.payload);
   const context: InvocationContext = { ...(options.context ?? {}) };
   if (context.timestamp === undefined) context.timestamp = clock.startedAt;
   const scope: RunScope = {

@@ -137,6 +137,13 @@ export interface RunOptions {
    * stepGate (a stepped run shows every interceptor in turn).
    */
   detachSinks?: boolean;
+  /**
+   * The caller gives the payload up: nothing changes it, or any object in it, once handed over (the gateway's
+   * payload is the message it parsed off the wire and forwards as it is or replaced, never changed). The
+   * engine then takes it as its input instead of copying it first (a structured clone, ~12 µs per phase of
+   * a tools/call); the trace's inputPayload is then that very object.
+   */
+  ownedPayload?: boolean;
 }
 
 export interface ChainResult {
