@@ -1,7 +1,8 @@
 // Executions encoded by the writer thread (#26, deferred.ts): the recorder checks a record and hands the
 // writer its JSON text; the writer encodes it. The stored form must be exactly what encoding on the caller
-// gave, what the caller's checks refuse is still refused at hand-over, and one record the writer cannot
-// encode is refused alone (kept in the dead-letter file) while the rest of its batch is written.
+// gave (also read back from a journal or spill line, which holds its text inline), what the caller's checks
+// refuse is still refused at hand-over, and one record the writer cannot encode is refused alone (kept in
+// the dead-letter file) while the rest of its batch is written.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -9,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import type { TraceStep } from '../../src/shared/trace/types';
 import { encodeExecution } from '../../src/main/history/model/encode/encode';
-import { deferExecution, toStoredForm } from '../../src/main/history/model/encode/deferred';
+import { deferExecution, fileLine, toStoredForm } from '../../src/main/history/model/encode/deferred';
 import type { DeferredExecution, QueueItem } from '../../src/main/history/model/encode/encoded';
 import { applyBatch } from '../../src/main/history/sqlite/writer/apply-batch';
 import { keepRefused } from '../../src/main/history/sqlite/writer/dead-letter';
@@ -53,6 +54,31 @@ describe('deferred execution encoding', () => {
       expect(deferred.kind).toBe('execution-text');
       expect(toStoredForm(deferred)).toEqual(encodeExecution(record, deferred.receivedMs));
     }
+  });
+
+  it('goes into a journal or spill line with its text inline, and reads back to the same stored form', () => {
+    for (const record of awkwardRecords()) {
+      const deferred = deferExecution(record);
+      const line = fileLine(deferred);
+      expect(line.endsWith('}\n')).toBe(true);
+      expect(line).toContain(deferred.text); // not escaped: no work on the gateway's thread
+      const read = JSON.parse(line) as QueueItem;
+      expect(read.kind).toBe('execution-record');
+      expect(toStoredForm(read)).toEqual(encodeExecution(record, deferred.receivedMs));
+    }
+    const session = {
+      kind: 'session',
+      gateway: 'g',
+      key: 'k',
+      startedAt: 'now',
+      clientInfoJson: null,
+      principalJson: null,
+      protocolVersion: null,
+      transport: null,
+      extraJson: null,
+      bytes: 300,
+    } as const;
+    expect(JSON.parse(fileLine(session))).toEqual(session);
   });
 
   it('refuses at hand-over what the store cannot take, as encoding did', () => {

@@ -8,9 +8,13 @@
 // unparsable startedAt is filed under the time the record was handed over, not the time it was encoded).
 //
 // What must not wait for the writer stays here: the checks that refuse a record (counted at hand-over, as
-// before) and JSON.stringify's own refusals (BigInt, cycles). A deferred item never reaches a file: the
-// journal, a spill file and the dead-letter file store its encoded form (toStoredForm), so files stay
-// readable by every version.
+// before) and JSON.stringify's own refusals (BigInt, cycles).
+//
+// The journal and spill files take a deferred execution as a line with its text inline (fileLine: a
+// concatenation, no escaping and no encoding on the gateway's thread: under load a third of all records
+// reach the journal before the writer commits them), read back as a JournaledExecution and encoded by the
+// writer like the deferred one. A build from before this format reads such a line as a record it cannot
+// write: it keeps it in the dead-letter file, not lost.
 import type { ExecutionRecord } from '../../../../shared/trace/execution';
 import type { DeferredExecution, EncodedItem, QueueItem } from './encoded';
 import { checkExecution, encodeExecution, RecordRejectedError } from './encode';
@@ -26,7 +30,21 @@ export function deferExecution(record: ExecutionRecord): DeferredExecution {
   return { kind: 'execution-text', uuid: record.id, text, receivedMs: Date.now(), bytes: text.length * 2 + DEFERRED_OVERHEAD_BYTES };
 }
 
-/** The form the store writes and files hold: a deferred execution encoded, anything else as it is. */
+/** The form the store writes: a deferred or journaled execution encoded, anything else as it is. */
 export function toStoredForm(item: QueueItem): EncodedItem {
-  return item.kind === 'execution-text' ? encodeExecution(JSON.parse(item.text) as ExecutionRecord, item.receivedMs) : item;
+  if (item.kind === 'execution-text') return encodeExecution(JSON.parse(item.text) as ExecutionRecord, item.receivedMs);
+  if (item.kind === 'execution-record') return encodeExecution(item.record as ExecutionRecord, item.receivedMs);
+  return item;
+}
+
+/** Whether the writer encodes `item` (toStoredForm does work for it). */
+export function isDeferred(item: QueueItem): boolean {
+  return item.kind === 'execution-text' || item.kind === 'execution-record';
+}
+
+/** One line of a journal or spill file for `item`, newline included; JSON.parse of it gives back a QueueItem. */
+export function fileLine(item: QueueItem): string {
+  if (item.kind !== 'execution-text') return `${JSON.stringify(item)}\n`;
+  // The text is JSON already (deferExecution made it): inline, as the record's value.
+  return `{"kind":"execution-record","receivedMs":${item.receivedMs},"record":${item.text}}\n`;
 }

@@ -130,8 +130,7 @@ export type EncodedItem = EncodedExecution | EncodedSession | EncodedGateway | E
 
 /**
  * An execution checked when it was handed over and kept as its JSON text, to be encoded by whoever writes
- * it (the SQLite writer thread): see deferred.ts. Never on disk: journal, spill and dead-letter files hold
- * its encoded form.
+ * it (the SQLite writer thread): see deferred.ts. On disk (journal, spill file) it is a JournaledExecution.
  */
 export interface DeferredExecution {
   kind: 'execution-text';
@@ -143,5 +142,15 @@ export interface DeferredExecution {
   bytes: number;
 }
 
-/** What a recorder's queue holds and sends to its writer. */
-export type QueueItem = EncodedItem | DeferredExecution;
+/** A DeferredExecution as a journal or spill file holds it (its text inline: no escaping), read back. */
+export interface JournaledExecution {
+  kind: 'execution-record';
+  receivedMs: number;
+  record: unknown;
+}
+
+/** What a recorder accepts into its memory queue (each with its size). */
+export type AcceptedItem = EncodedItem | DeferredExecution;
+
+/** What a recorder sends to its writer: accepted items, and items read back from journal and spill files. */
+export type QueueItem = AcceptedItem | JournaledExecution;

@@ -18,7 +18,7 @@
 // profile, up to a flush's length for one call). Emptying then waits for the flush to end.
 import { closeSync, fdatasync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { QueueItem } from '../encode/encoded';
-import { toStoredForm } from '../encode/deferred';
+import { fileLine } from '../encode/deferred';
 import { newJournalPath, releaseSpillPath } from './spill-adoption';
 
 export const DEFAULT_JOURNAL_INTERVAL_MS = 250;
@@ -98,15 +98,9 @@ export class Journal {
     const lines: string[] = [];
     for (const [item, at] of this.waiting) {
       if (at > acceptedBy) break; // the rest are younger still (performance.now() never goes back)
-      this.waiting.delete(item);
-      let line: string;
-      try {
-        line = `${JSON.stringify(toStoredForm(item))}\n`; // files hold the encoded form (deferred.ts)
-      } catch {
-        continue; // cannot be encoded: the writer refuses it too, and keeps it in the dead-letter file
-      }
-      lines.push(line);
+      lines.push(fileLine(item));
       this.held.add(item);
+      this.waiting.delete(item);
     }
     if (lines.length === 0) return;
     const text = lines.join('');

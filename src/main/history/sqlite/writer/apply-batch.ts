@@ -4,7 +4,7 @@
 // leaves everything unwritten so the caller retries the whole batch later.
 import type Database from 'better-sqlite3';
 import type { EncodedItem, QueueItem } from '../../model/encode/encoded';
-import { toStoredForm } from '../../model/encode/deferred';
+import { isDeferred, toStoredForm } from '../../model/encode/deferred';
 import type { ExecutionInserter, WriteResult } from '../sql/inserter';
 import { describeError, isTransient } from '../../model/recording/retry-policy';
 
@@ -31,7 +31,7 @@ function count(tally: BatchTally, item: EncodedItem, result: WriteResult): void 
 
 /** Encodes the batch's deferred executions (deferred.ts); one that cannot be encoded is refused, never written half. */
 function storedForms(queued: QueueItem[]): { items: EncodedItem[]; indexes: number[] | undefined; refused: { index: number; reason: string }[] } {
-  if (!queued.some((item) => item.kind === 'execution-text')) return { items: queued as EncodedItem[], indexes: undefined, refused: [] };
+  if (!queued.some(isDeferred)) return { items: queued as EncodedItem[], indexes: undefined, refused: [] };
   const items: EncodedItem[] = [];
   const indexes: number[] = [];
   const refused: { index: number; reason: string }[] = [];

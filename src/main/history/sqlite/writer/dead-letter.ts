@@ -8,6 +8,7 @@ import { describeError } from '../../model/recording/retry-policy';
 
 export function describeItem(item: QueueItem): string {
   if (item.kind === 'execution' || item.kind === 'execution-text') return `execution ${item.uuid}`;
+  if (item.kind === 'execution-record') return `execution ${String((item.record as { id?: unknown } | null)?.id)}`;
   if (item.kind === 'message') return `message ${item.uuid}`;
   return item.kind === 'session' ? `session ${item.key}` : `gateway ${item.name}`;
 }

@@ -4,13 +4,14 @@
 // by uuid, sessions and gateways are upserts).
 import { closeSync, existsSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { appendPrivateFile } from '../../../files/private-files';
-import type { EncodedItem } from '../../model/encode/encoded';
+import type { QueueItem } from '../../model/encode/encoded';
+import { fileLine } from '../../model/encode/deferred';
 
 const WRITE_BUFFER_BYTES = 1 << 20;
 const READ_CHUNK_BYTES = 1 << 20;
 
 export interface SpillBatch {
-  items: EncodedItem[];
+  items: QueueItem[];
   endOffset: number;
   /** Lines that were not valid JSON (torn by a crash); skipped. */
   unreadable: number;
@@ -37,8 +38,8 @@ export class SpillFile {
     }
   }
 
-  append(item: EncodedItem): void {
-    const line = `${JSON.stringify(item)}\n`;
+  append(item: QueueItem): void {
+    const line = fileLine(item);
     this.buffer.push(line);
     this.bufferBytes += line.length;
     this.count++;
@@ -64,7 +65,7 @@ export class SpillFile {
 
   read(max: number): SpillBatch {
     this.writeBuffer();
-    const items: EncodedItem[] = [];
+    const items: QueueItem[] = [];
     let unreadable = 0;
     if (this.count === 0 || !existsSync(this.path)) return { items, endOffset: this.readOffset, unreadable };
     const fd = openSync(this.path, 'r');
@@ -84,7 +85,7 @@ export class SpillFile {
           const nl = buf.indexOf(10, start);
           if (nl < 0) break;
           try {
-            items.push(JSON.parse(buf.toString('utf8', start, nl)) as EncodedItem);
+            items.push(JSON.parse(buf.toString('utf8', start, nl)) as QueueItem);
           } catch {
             unreadable++; // a line torn by a crash mid-write: counted by the caller as lost
           }

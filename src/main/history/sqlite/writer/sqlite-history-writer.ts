@@ -4,9 +4,9 @@
 // Beyond a memory bound, records spill to a JSONL file next to the database. A busy, locked or
 // full database pauses writing with exponential backoff; every failure is counted and reported.
 import type { ExecutionRecord, Recorder, SessionRecord } from '../../../../shared/trace/execution';
-import type { EncodedItem, QueueItem } from '../../model/encode/encoded';
+import type { AcceptedItem, QueueItem } from '../../model/encode/encoded';
 import { encodeGateway, encodeSession } from '../../model/encode/encode';
-import { deferExecution, toStoredForm } from '../../model/encode/deferred';
+import { deferExecution } from '../../model/encode/deferred';
 import { encodeMessage } from '../../model/encode/encode-message';
 import type { MessageRecord } from '../../../../shared/trace/messages';
 import { openStore, type Store } from '../open/open-store';
@@ -43,7 +43,7 @@ export class SqliteHistoryWriter implements Recorder {
   private readonly writer: BatchWriter;
   private readonly opts: Required<Pick<SqliteHistoryWriterOptions, 'flushIntervalMs' | 'batchSize' | 'maxQueueBytes' | 'maxQueueItems'>>;
   private readonly backoff: BackoffOptions;
-  private memory: QueueItem[] = [];
+  private memory: AcceptedItem[] = [];
   private memoryBytes = 0;
   private ownSpill: SpillFile | undefined;
   private readonly adopted: SpillFile[];
@@ -213,18 +213,18 @@ export class SqliteHistoryWriter implements Recorder {
   }
 
   /** Accepts a record after this turn's writes (see after-turn.ts); at once once closed, to say it is lost. */
-  private later(encode: () => QueueItem): void {
+  private later(encode: () => AcceptedItem): void {
     if (this.closed) this.accept(encode);
     else this.afterTurn.add(() => this.accept(encode));
   }
 
-  private accept(encode: () => QueueItem): void {
+  private accept(encode: () => AcceptedItem): void {
     if (this.closed) {
       this.counters.lost++;
       this.fail('a record arrived after the recorder was closed; it was not recorded');
       return;
     }
-    let item: QueueItem;
+    let item: AcceptedItem;
     try {
       item = encode();
     } catch (err) {
@@ -248,37 +248,23 @@ export class SqliteHistoryWriter implements Recorder {
   private spill(item: QueueItem): void {
     this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
     this.journal?.committed([item]); // the spill file holds it now (spill-file.ts)
-    const stored = this.storedForm(item);
-    if (!stored) return;
     try {
-      this.ownSpill.append(stored);
+      this.ownSpill.append(item);
     } catch (err) {
       this.loseSpillBuffer(err);
     }
   }
 
-  /** What a file holds for `item` (deferred.ts); undefined, and refused like the writer would, if it cannot be encoded. */
-  private storedForm(item: QueueItem): EncodedItem | undefined {
-    try {
-      return toStoredForm(item);
-    } catch (err) {
-      this.settled++;
-      this.reject(item, `not encodable: ${describeError(err)}`);
-      return undefined;
-    }
-  }
-
   /** Moves the memory queue (except batches in flight) to the spill file. */
   private spillMemory(): void {
-    const keep = this.inFlight.reduce((end, b) => (b.fromMemory ? Math.max(end, this.memory.indexOf(b.items[b.items.length - 1]!) + 1) : end), 0);
+    const keep = this.inFlight.reduce((end, b) => (b.fromMemory ? Math.max(end, this.memory.indexOf(b.items[b.items.length - 1] as AcceptedItem) + 1) : end), 0);
     const items = this.memory.splice(keep);
     for (const item of items) this.memoryBytes -= item.bytes;
     if (items.length === 0) return;
     this.journal?.committed(items);
     this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
-    const stored = items.map((item) => this.storedForm(item)).filter((item) => item !== undefined);
     try {
-      for (const item of stored) this.ownSpill.append(item);
+      for (const item of items) this.ownSpill.append(item);
       this.ownSpill.writeBuffer();
     } catch (err) {
       this.loseSpillBuffer(err);
@@ -379,7 +365,7 @@ export class SqliteHistoryWriter implements Recorder {
       }
     } else {
       // Usually at the front; behind an earlier batch's items when that one failed.
-      const done = this.memory.splice(this.memory.indexOf(items[0]!), items.length);
+      const done = this.memory.splice(this.memory.indexOf(items[0] as AcceptedItem), items.length);
       for (const item of done) this.memoryBytes -= item.bytes;
       this.settled += items.length;
     }
