@@ -5,6 +5,9 @@ import { MemoryServerHandle, hangUntilAborted } from '../../src/main/interceptor
 import type { MemoryHandler, MemoryInterceptor } from '../../src/main/interceptors/chain/index';
 import type { DiscoveredInterceptor } from '../../src/main/interceptors/chain/index';
 import type { ChainTrace, TraceStep } from '../../src/shared/trace/types';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { InterceptorServerClient } from '../../src/main/interceptors/client/index';
+import type { InterceptorHost } from '../../src/main/interceptors/host/index';
 
 export interface DescOptions {
   events?: string[];
@@ -64,4 +67,22 @@ export function stepOf(trace: ChainTrace, id: string): TraceStep {
   const step = trace.steps.find((s) => s.id === id);
   if (!step) throw new Error(`no step ${id} in trace`);
   return step;
+}
+
+/** A real invoker client on `host` over the SDK's in-memory transport pair (the caller closes it). */
+export function inMemoryClient(name: string, host: InterceptorHost, failOpen = false): InterceptorServerClient {
+  return new InterceptorServerClient({
+    name,
+    failOpen,
+    autoReconnect: false,
+    connection: {
+      transport: 'custom',
+      label: `in-memory ${name}`,
+      connect: async () => {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await host.createServer().connect(serverSide);
+        return clientSide;
+      },
+    },
+  });
 }

@@ -5,13 +5,13 @@
 // run with a deadline or a caller's signal still gets a signal of its own.
 import { getEventListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChainRuntime } from '../../src/main/interceptors/chain/index';
 import { ChainClock } from '../../src/main/interceptors/chain/run';
 import { InterceptorServerClient } from '../../src/main/interceptors/client/index';
 import { InterceptorHost } from '../../src/main/interceptors/host/index';
 import { InProcessHostHandle } from '../../src/main/interceptors/bundled/in-process-handle';
+import { inMemoryClient } from './helpers';
 
 const open: InterceptorServerClient[] = [];
 afterEach(async () => {
@@ -25,19 +25,7 @@ function validatorHost(name: string, answer: () => boolean | Promise<boolean>): 
 }
 
 function inMemory(name: string, host: InterceptorHost): InterceptorServerClient {
-  const c = new InterceptorServerClient({
-    name,
-    autoReconnect: false,
-    connection: {
-      transport: 'custom',
-      label: `in-memory ${name}`,
-      connect: async () => {
-        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-        await host.createServer().connect(serverSide);
-        return clientSide;
-      },
-    },
-  });
+  const c = inMemoryClient(name, host);
   open.push(c);
   return c;
 }

@@ -1,12 +1,11 @@
 // The chain engine over the real host SDK and invoker client: in-memory MCP transport pairs and
 // real child processes over stdio.
 import { fileURLToPath } from 'node:url';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChainRuntime } from '../../src/main/interceptors/chain/index';
 import { InterceptorServerClient } from '../../src/main/interceptors/client/index';
 import { InterceptorHost } from '../../src/main/interceptors/host/index';
-import { stepOf } from './helpers';
+import { inMemoryClient, stepOf } from './helpers';
 
 const open: InterceptorServerClient[] = [];
 afterEach(async () => {
@@ -14,20 +13,7 @@ afterEach(async () => {
 });
 
 function connect(name: string, host: InterceptorHost, failOpen = false): InterceptorServerClient {
-  const c = new InterceptorServerClient({
-    name,
-    failOpen,
-    autoReconnect: false,
-    connection: {
-      transport: 'custom',
-      label: `in-memory ${name}`,
-      connect: async () => {
-        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-        await host.createServer().connect(serverSide);
-        return clientSide;
-      },
-    },
-  });
+  const c = inMemoryClient(name, host, failOpen);
   open.push(c);
   return c;
 }

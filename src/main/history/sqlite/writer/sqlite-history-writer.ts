@@ -257,7 +257,10 @@ export class SqliteHistoryWriter implements Recorder {
 
   /** Moves the memory queue (except batches in flight) to the spill file. */
   private spillMemory(): void {
-    const keep = this.inFlight.reduce((end, b) => (b.fromMemory ? Math.max(end, this.memory.indexOf(b.items[b.items.length - 1] as AcceptedItem) + 1) : end), 0);
+    const keep = this.inFlight.reduce(
+      (end, b) => (b.fromMemory ? Math.max(end, this.memory.indexOf(b.items[b.items.length - 1] as AcceptedItem) + 1) : end),
+      0,
+    );
     const items = this.memory.splice(keep);
     for (const item of items) this.memoryBytes -= item.bytes;
     if (items.length === 0) return;
