@@ -1,7 +1,7 @@
 // Executions encoded by the writer, not by the gateway. Encoding a record (its payload table, a JSON text per
 // step, the search fields) cost the gateway's thread ~65 µs per call with the samples chain, and sending the
 // encoded form to the writer thread ~45 µs more (a structured clone of dozens of small strings and objects).
-// Serialising the record once (~45 µs) and sending that one string (~1 µs) does the same job: the writer
+// Serialising the record once (~30–45 µs) and sending that one string (~1 µs) does the same job: the writer
 // thread parses and encodes it, off the thread that forwards the traffic. The result is the same encoded
 // form: encodeExecution reads nothing a JSON round trip changes, once checkExecution has passed (payloads are
 // deduplicated by their text as well as by object, NaN and Infinity read as absent either way, and an
@@ -11,8 +11,8 @@
 // before) and JSON.stringify's own refusals (BigInt, cycles).
 //
 // The journal and spill files take a deferred execution as a line with its text inline (fileLine: a
-// concatenation, no escaping and no encoding on the gateway's thread: under load a third of all records
-// reach the journal before the writer commits them), read back as a JournaledExecution and encoded by the
+// concatenation, no escaping and no encoding on the gateway's thread: under load a good part of all
+// records reach the journal before the writer commits them), read back as a JournaledExecution and encoded by the
 // writer like the deferred one. A build from before this format reads such a line as a record it cannot
 // write: it keeps it in the dead-letter file, not lost.
 import type { ExecutionRecord } from '../../../../shared/trace/execution';

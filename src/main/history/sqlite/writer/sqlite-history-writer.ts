@@ -1,5 +1,6 @@
 // The SQLite history writer: the Recorder the gateway hands every exchange to. recordExecution() only
-// encodes the record (a snapshot with a known size) and queues it: it never throws and never touches the
+// checks the record and keeps it as JSON text (a snapshot with a known size, encoded by the writer thread:
+// deferred.ts), other records are encoded, and each is queued: it never throws and never touches the
 // database. A timer sends the queue in batches to the writer (a worker thread, one transaction per batch).
 // Beyond a memory bound, records spill to a JSONL file next to the database. A busy, locked or
 // full database pauses writing with exponential backoff; every failure is counted and reported.
