@@ -120,6 +120,27 @@ describe('deferred execution encoding', () => {
     }
   });
 
+  it('encodes on the caller while the writer is behind (a full batch waits), where encoding overlaps its inserts', async () => {
+    const path = dbPath();
+    const posted: unknown[] = [];
+    const post = Worker.prototype.postMessage;
+    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: Parameters<Worker['postMessage']>[1]) {
+      posted.push(message);
+      return post.call(this, message, transfer);
+    });
+    const recorder = SqliteHistoryWriter.open(path, { writerThread: true, batchSize: 50 });
+    cleanups.unshift(() => recorder.close());
+    await recorder.flush(); // the thread is up
+    for (let i = 0; i < 300; i++) recorder.recordExecution(makeExecution());
+    await recorder.flush();
+    expect(recorder.stats()).toMatchObject({ written: 300, rejected: 0 });
+    const kinds = posted.flatMap((m) => ((m as { op?: string }).op === 'write' ? (m as { items: QueueItem[] }).items.map((i) => i.kind) : []));
+    expect(kinds).toHaveLength(300);
+    // The first batch's worth is deferred (nothing waited); once a full batch waits, the rest are encoded here.
+    expect(kinds.slice(0, 50).every((k) => k === 'execution-text')).toBe(true);
+    expect(kinds.filter((k) => k === 'execution').length).toBeGreaterThanOrEqual(200);
+  });
+
   it('refuses one execution the writer cannot encode, writes the rest of its batch, and keeps it in the dead-letter file', async () => {
     const path = dbPath();
     const store = openStore(path);

@@ -8,7 +8,9 @@
 // unparsable startedAt is filed under the time the record was handed over, not the time it was encoded).
 //
 // What must not wait for the writer stays here: the checks that refuse a record (counted at hand-over, as
-// before) and JSON.stringify's own refusals (BigInt, cycles).
+// before) and JSON.stringify's own refusals (BigInt, cycles). The writer's parse makes the whole more work
+// than encoding here, so the recorder defers only while its writer keeps up: with a full batch waiting the
+// writer's thread is the limit, and encoding on the caller's overlaps its inserts (sqlite-history-writer.ts).
 //
 // The journal and spill files take a deferred execution as a line with its text inline (fileLine: a
 // concatenation, no escaping and no encoding on the gateway's thread: under load a good part of all

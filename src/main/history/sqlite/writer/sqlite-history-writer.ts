@@ -6,7 +6,7 @@
 // full database pauses writing with exponential backoff; every failure is counted and reported.
 import type { ExecutionRecord, Recorder, SessionRecord } from '../../../../shared/trace/execution';
 import type { AcceptedItem, QueueItem } from '../../model/encode/encoded';
-import { encodeGateway, encodeSession } from '../../model/encode/encode';
+import { encodeExecution, encodeGateway, encodeSession } from '../../model/encode/encode';
 import { deferExecution } from '../../model/encode/deferred';
 import { encodeMessage } from '../../model/encode/encode-message';
 import type { MessageRecord } from '../../../../shared/trace/messages';
@@ -108,8 +108,18 @@ export class SqliteHistoryWriter implements Recorder {
   recordExecution(execution: ExecutionRecord): void {
     // Checked and kept as its JSON text here, encoded by the writer thread (deferred.ts): the gateway's
     // thread pays for one JSON.stringify instead of the encoding and the structured clone of its result.
+    // Not while the writer is behind: then its thread is the limit, and encoding here overlaps its inserts.
     const redactor = this.options.redactor;
-    this.later(redactNowEncodeLater(execution, redactor && ((r) => redactor.execution(r)), deferExecution));
+    this.later(
+      redactNowEncodeLater(execution, redactor && ((r) => redactor.execution(r)), (record) =>
+        this.writerBehind() ? encodeExecution(record) : deferExecution(record),
+      ),
+    );
+  }
+
+  /** A full batch waits beyond those sent (or records spill): the writer does not keep up. */
+  private writerBehind(): boolean {
+    return (this.ownSpill?.count ?? 0) > 0 || this.memory.length - this.sentFromMemory() >= this.opts.batchSize;
   }
 
   /** A captured JSON-RPC message: encoded (serialized once, cut at 64 Ki characters) and queued like an execution. */
