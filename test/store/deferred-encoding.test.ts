@@ -14,6 +14,7 @@ import { deferExecution, fileLine, toStoredForm } from '../../src/main/history/m
 import type { DeferredExecution, QueueItem } from '../../src/main/history/model/encode/encoded';
 import { applyBatch } from '../../src/main/history/sqlite/writer/apply-batch';
 import { keepRefused } from '../../src/main/history/sqlite/writer/dead-letter';
+import type { WriterRequest } from '../../src/main/history/sqlite/writer/writer-protocol';
 import { ExecutionInserter } from '../../src/main/history/sqlite/sql/inserter';
 import { getExecutionRecord, openStore, SqliteHistoryWriter } from '../../src/main/history/sqlite';
 import { makeExecution, tempDir } from './fixtures';
@@ -28,6 +29,17 @@ function dbPath(): string {
   const t = tempDir();
   cleanups.push(t.cleanup);
   return join(t.dir, 'history.db');
+}
+
+/** What the history writer posts to its writer thread from now on (the posts still go through). */
+function writerThreadPosts(): WriterRequest[] {
+  const posted: WriterRequest[] = [];
+  const post = Worker.prototype.postMessage;
+  vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: Parameters<Worker['postMessage']>[1]) {
+    posted.push(message as WriterRequest);
+    return post.call(this, message, transfer);
+  });
+  return posted;
 }
 
 /** Records with what a JSON round trip changes or drops: shared payload objects, NaN, Infinity, undefined, extras. */
@@ -95,12 +107,7 @@ describe('deferred execution encoding', () => {
 
   it('hands the writer thread one JSON text per execution, which lands as the record handed over', async () => {
     const path = dbPath();
-    const posted: unknown[] = [];
-    const post = Worker.prototype.postMessage;
-    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: Parameters<Worker['postMessage']>[1]) {
-      posted.push(message);
-      return post.call(this, message, transfer);
-    });
+    const posted = writerThreadPosts();
     const recorder = SqliteHistoryWriter.open(path, { writerThread: true });
     cleanups.unshift(() => recorder.close());
     const records = awkwardRecords().slice(2); // the ones a read-back gives back whole (no NaN, no undefined)
@@ -108,7 +115,7 @@ describe('deferred execution encoding', () => {
     await recorder.flush();
     expect(recorder.stats()).toMatchObject({ written: records.length, rejected: 0, writer: 'worker' });
 
-    const items = posted.flatMap((m) => ((m as { op?: string }).op === 'write' ? (m as { items: QueueItem[] }).items : []));
+    const items = posted.flatMap((m) => (m.op === 'write' ? m.items : []));
     expect(items.map((i) => i.kind)).toEqual(records.map(() => 'execution-text'));
     expect(JSON.parse((items[0] as DeferredExecution).text)).toEqual(JSON.parse(JSON.stringify(records[0])));
 
@@ -122,19 +129,14 @@ describe('deferred execution encoding', () => {
 
   it('encodes on the caller while the writer is behind (a full batch waits), where encoding overlaps its inserts', async () => {
     const path = dbPath();
-    const posted: unknown[] = [];
-    const post = Worker.prototype.postMessage;
-    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: Parameters<Worker['postMessage']>[1]) {
-      posted.push(message);
-      return post.call(this, message, transfer);
-    });
+    const posted = writerThreadPosts();
     const recorder = SqliteHistoryWriter.open(path, { writerThread: true, batchSize: 50 });
     cleanups.unshift(() => recorder.close());
     await recorder.flush(); // the thread is up
     for (let i = 0; i < 300; i++) recorder.recordExecution(makeExecution());
     await recorder.flush();
     expect(recorder.stats()).toMatchObject({ written: 300, rejected: 0 });
-    const kinds = posted.flatMap((m) => ((m as { op?: string }).op === 'write' ? (m as { items: QueueItem[] }).items.map((i) => i.kind) : []));
+    const kinds = posted.flatMap((m) => (m.op === 'write' ? m.items.map((i) => i.kind) : []));
     expect(kinds).toHaveLength(300);
     // The first batch's worth is deferred (nothing waited); once a full batch waits, the rest are encoded here.
     expect(kinds.slice(0, 50).every((k) => k === 'execution-text')).toBe(true);
