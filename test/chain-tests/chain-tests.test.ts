@@ -2,17 +2,16 @@
 // bundled samples in front of server-everything), saved as case files beside the config, and run by the
 // real CLI (`interceptor-console test`) against the chain as it is, then against an edited chain that
 // must fail them with a diff (stdout and JUnit), with malformed or stale cases failing alone.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseFromExecution, loadCases, saveCase, testsDirFor, type ChainTestCase } from '../../src/main/chain-tests';
-import { Gateway } from '../../src/main/gateway';
 import { parseGatewayConfig } from '../../src/shared/config';
-import { MemoryRecorder, type ExecutionRecord } from '../../src/shared/trace/execution';
+import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import { cliPath, everythingBackend } from '../gateway/helpers';
+import { withRecordingGateway } from '../gateway/recording-gateway';
 
 const baseConfig = {
   backend: everythingBackend,
@@ -29,20 +28,10 @@ const CALLS = [
 async function record(): Promise<ExecutionRecord[]> {
   const parsed = parseGatewayConfig({ ...baseConfig, listen: { transport: 'http', port: 0 } });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  const recorder = new MemoryRecorder();
-  const gateway = new Gateway(parsed.config, { recorder });
-  await gateway.start();
-  const client = new Client({ name: 'chain-tests', version: '1.0.0' }, { capabilities: {} });
-  try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url!)));
+  return withRecordingGateway(parsed.config, 'chain-tests', async ({ client, toolCalls }) => {
     for (const call of CALLS) await client.callTool(call);
-    await gateway.recordsSettled();
-    await recorder.flush();
-    return recorder.executions.filter((e) => e.event === 'tools/call');
-  } finally {
-    await client.close();
-    await gateway.stop();
-  }
+    return toolCalls();
+  });
 }
 
 function cli(args: string[]) {

@@ -2,13 +2,11 @@
 // call and never changes) spares the engine its copy (a structured clone per phase). Without it the engine
 // still copies, so a caller that changes its object afterwards cannot change the trace. The gateway passes
 // it: a recorded call's traces start from the very payloads it received.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { ChainRuntime } from '../../src/main/interceptors/chain/index';
-import { Gateway } from '../../src/main/gateway';
 import { parseGatewayConfig } from '../../src/shared/config';
-import { MemoryRecorder } from '../../src/shared/trace/execution';
 import { everythingBackend } from '../gateway/helpers';
+import { withRecordingGateway } from '../gateway/recording-gateway';
 import { allow, appendNote, call, desc, ic, memServer } from './helpers';
 
 const server = () => memServer('s', [ic(desc('val', 'validation'), allow), ic(desc('tag', 'mutation'), appendNote('+'))]);
@@ -37,21 +35,12 @@ describe('ownedPayload', () => {
       overrides: { 'samples/tool-allowlist': { config: { allow: ['echo'] } } },
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    const recorder = new MemoryRecorder();
-    const gateway = new Gateway(parsed.config, { recorder });
-    await gateway.start();
-    const client = new Client({ name: 'owned-payload-test', version: '1.0.0' }, { capabilities: {} });
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url!)));
+    await withRecordingGateway(parsed.config, 'owned-payload-test', async ({ client, toolCalls }) => {
       await client.callTool({ name: 'echo', arguments: { message: 'hello' } });
-      await gateway.recordsSettled();
-      const record = recorder.executions.find((e) => e.event === 'tools/call')!;
+      const record = (await toolCalls())[0]!;
       expect(record.requestTrace!.inputPayload).toBe(record.requestReceived);
       expect(record.responseTrace!.inputPayload).toBe(record.responseReceived);
       expect(record.requestReceived).toMatchObject({ name: 'echo', arguments: { message: 'hello' } });
-    } finally {
-      await client.close();
-      await gateway.stop();
-    }
+    });
   });
 });

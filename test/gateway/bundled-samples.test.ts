@@ -4,16 +4,15 @@
 // forwarded payloads and the same traces (step by step, results included); a blocking validator blocks
 // alike; a hanging or crashing in-process interceptor fails like a remote one (A10 timeout, crash), routed
 // by mode and failOpen, and a handler never sees (or changes) the chain's own payload objects.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/main/gateway';
 import { InProcessHostHandle } from '../../src/main/interceptors/bundled';
 import { InterceptorHost } from '../../src/main/interceptors/host/host';
 import { InvokeError } from '../../src/main/interceptors/server-handle';
 import { parseGatewayConfig, type GatewayConfigInput } from '../../src/shared/config';
-import { MemoryRecorder, type ExecutionRecord } from '../../src/shared/trace/execution';
+import type { ExecutionRecord } from '../../src/shared/trace/execution';
 import type { ChainTrace } from '../../src/shared/trace/types';
 import { cliPath, everythingBackend } from './helpers';
+import { withRecordingGateway } from './recording-gateway';
 
 const stdioSamples = { transport: 'stdio' as const, name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] };
 const bundledSamples = { transport: 'bundled' as const, name: 'samples' };
@@ -67,22 +66,12 @@ const CALLS = [
 ];
 
 async function runThrough(entry: typeof stdioSamples | typeof bundledSamples) {
-  const recorder = new MemoryRecorder();
-  const gateway = new Gateway(config(entry), { recorder });
-  await gateway.start();
-  const client = new Client({ name: 'bundled-test', version: '1.0.0' }, { capabilities: {} });
-  try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url!)));
+  return withRecordingGateway(config(entry), 'bundled-test', async ({ gateway, client, toolCalls }) => {
     const answers: unknown[] = [];
     for (const call of CALLS) answers.push(await client.callTool(call));
-    await gateway.recordsSettled();
-    await recorder.flush();
-    const calls = recorder.executions.filter((e) => e.event === 'tools/call');
+    const calls = await toolCalls();
     return { answers, records: calls.map(comparableRecord), status: gateway.interception.servers.map((h) => (h as InProcessHostHandle).status?.state) };
-  } finally {
-    await client.close();
-    await gateway.stop();
-  }
+  });
 }
 
 describe('bundled samples in process behave exactly as over stdio', { timeout: 120_000 }, () => {

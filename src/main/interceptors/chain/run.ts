@@ -81,9 +81,9 @@ export class ChainClock {
 
   /**
    * Rejects when the run is aborted (deadline or caller); every invocation races against it. Made on first
-   * use (none for a run nothing can abort), and rejected by abort() itself when the clock has its own signal (an EventTarget listener costs
-   * ~8 µs, two runs per call): a run whose interceptors all answer at once (in process) never races. On the
-   * caller's signal, one listener is added then, ahead of any invocation's own.
+   * use (none for a run nothing can abort), and rejected by abort() itself when the clock has its own signal
+   * (an EventTarget listener costs ~8 µs, two runs per call): a run whose interceptors all answer at once
+   * (in process) never races. On the caller's signal, one listener is added then, ahead of any invocation's own.
    */
   get aborted(): Promise<never> | undefined {
     // Nothing to race against (and a promise that never settles would keep every race's reaction).
