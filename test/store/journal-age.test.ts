@@ -1,6 +1,7 @@
-// The journal writes a record once it is half an interval old, on a tick every half interval: within one
-// interval of being accepted it is on disk, but a record the writer commits sooner is never serialized for
-// the journal (writing everything waiting at each tick journaled the fresh records of every batch too).
+// The journal writes a record once it is three quarters of an interval old, on a tick every quarter interval:
+// within one interval of being accepted it is on disk, but a record the writer commits sooner is never
+// serialized for the journal (writing everything waiting at each tick journaled the fresh records of every
+// batch too, and half an interval those of every batch that waited for the flush timer).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -32,12 +33,15 @@ describe('the journal writes records by age', () => {
     const journal = new Journal(join(t.dir, 'history.db'), 400, (m) => errors.push(m));
     try {
       journal.add(item('old'));
-      now = 390; // nearly an interval later, a fresh one: the tick (real time, 200 ms) writes only the old one
+      now = 390; // nearly an interval later, a fresh one: the tick (real time, every 100 ms) writes only the old one
       journal.add(item('fresh'));
       await waitFor(() => lines(journal.path).length >= 1, 20_000, 'the old record in the journal', 10);
-      await new Promise((resolve) => setTimeout(resolve, 450)); // two more ticks with the clock still: nothing more
+      await new Promise((resolve) => setTimeout(resolve, 450)); // four more ticks with the clock still: nothing more
       expect(lines(journal.path)).toEqual(['old']);
-      now = 590; // the fresh one is half an interval old: the next tick writes it
+      now = 590; // the fresh one is half an interval old: not yet
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(lines(journal.path)).toEqual(['old']);
+      now = 690; // three quarters of an interval old: the next tick writes it
       await waitFor(() => lines(journal.path).length >= 2, 20_000, 'the fresh record in the journal', 10);
       expect(lines(journal.path)).toEqual(['old', 'fresh']);
       // Committed before it was old enough: never journaled.

@@ -15,7 +15,7 @@ const file = () => readdirSync(dirname(journal)).find((n) => n.startsWith(`${bas
 const poll = setInterval(() => {
   const name = file();
   if (!name || !existsSync(join(dirname(journal), name)) || statSync(join(dirname(journal), name)).size === 0) return;
-  // All N lines: the journal writes records as they come of age (half an interval), so a slow start can split
+  // All N lines: the journal writes records as they come of age (three quarters of an interval), so a slow start can split
   // them over ticks, and a kill after the first tick would lose records no journal promised to hold yet.
   if (readFileSync(join(dirname(journal), name), 'utf8').split('\n').length - 1 < count) return;
   clearInterval(poll);

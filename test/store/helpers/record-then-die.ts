@@ -14,7 +14,7 @@ for (let i = 0; i < count; i++) recorder.recordExecution(makeExecution({ id: `00
 const journal = () => readdirSync(dirname(db)).find((n) => n.startsWith(`${basename(db)}.journal-${process.pid}-`));
 const poll = setInterval(() => {
   const name = journal();
-  // All N lines: the journal writes records as they come of age (half an interval), so a slow start can split them over ticks.
+  // All N lines: the journal writes records as they come of age (three quarters of an interval), so a slow start can split them over ticks.
   if (!name || !existsSync(join(dirname(db), name)) || statSync(join(dirname(db), name)).size === 0) return;
   if (readFileSync(join(dirname(db), name), 'utf8').split('\n').length - 1 < count) return;
   clearInterval(poll);
