@@ -30,6 +30,29 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /**
+ * SIGTERM now, SIGKILL after `graceMs` if the process is still there (a busy loop that handles SIGTERM
+ * never gets to it). Sent to the process's group (its own, spawned with OWN_PROCESS_GROUP): behind a wrapper
+ * (`sh -c`) the server is the wrapper's child, and the wrapper's pid alone would leave it running.
+ */
+export function terminateGroup(pid: number, graceMs: number): void {
+  const target = OWN_PROCESS_GROUP ? -pid : pid;
+  try {
+    process.kill(target, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(target, 0);
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // exited within the grace period
+    }
+  }, graceMs);
+  timer.unref();
+}
+
+/**
  * Whether a process of the child's group still runs (zombies, which only wait to be reaped, do not count on
  * Linux, where /proc tells them apart; elsewhere any member counts). False without process groups.
  */

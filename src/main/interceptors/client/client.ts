@@ -13,7 +13,8 @@ import { ConnectionConfigSchema, describeConnection, type ConnectionConfig } fro
 import { drainList } from './discovery';
 import { toInvokeError } from './errors';
 import { checkInvokeResult } from './result-check';
-import { terminateProcess, type HealthOptions } from './health';
+import type { HealthOptions } from './health';
+import { terminateGroup } from '../../processes/process-tree';
 import { backoffDelay, TextTail, type BackoffOptions, type ConnectionStatus } from './status';
 import type { WireTap } from './wire-tap';
 import { crashOf, describeExit, stderrEnding } from './process-exit';
@@ -349,7 +350,7 @@ export class InterceptorServerClient implements InterceptorServerHandle {
     const pid = conn.stdio?.pid;
     conn.closedBecause = reason;
     this.setStatus({ lastError: `server restarted: ${reason}` });
-    if (typeof pid === 'number') terminateProcess(pid, this.opts.health?.killGraceMs ?? 2_000);
+    if (typeof pid === 'number') terminateGroup(pid, this.opts.health?.killGraceMs ?? 2_000);
     void conn.client.close().catch(() => undefined); // onclose clears it and schedules the reconnect
   }
 

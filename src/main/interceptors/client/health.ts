@@ -1,9 +1,9 @@
 // Liveness of one connection to an interceptor server. A server that misses its invoke deadlines
 // several times in a row, or does not answer `ping` (after a missed deadline, and every
-// pingIntervalMs), is unhealthy: the client kills it (stdio: SIGTERM, SIGKILL after a grace period)
-// and reconnects with backoff, while its interceptors fail and are routed by failOpen. A server stuck
-// in CPU on one payload then stops costing every later call its full deadline.
-import { OWN_PROCESS_GROUP } from '../../processes/process-tree';
+// pingIntervalMs), is unhealthy: the client kills it (stdio: SIGTERM, SIGKILL after a grace period, to
+// its process group: terminateGroup in processes/process-tree.ts) and reconnects with backoff, while its
+// interceptors fail and are routed by failOpen. A server stuck in CPU on one payload then stops costing
+// every later call its full deadline.
 
 export interface HealthOptions {
   /** Ping the server this often while connected; 0 turns periodic pings off. Default 15 s. */
@@ -71,27 +71,4 @@ export class ConnectionHealth {
     this.stop();
     this.onUnhealthy(reason);
   }
-}
-
-/**
- * SIGTERM now, SIGKILL after `graceMs` if the process is still there (a busy loop that handles SIGTERM
- * never gets to it). Sent to the process's group (its own, see processes/process-tree.ts): behind a wrapper
- * (`sh -c`) the server is the wrapper's child, and the wrapper's pid alone would leave it running.
- */
-export function terminateProcess(pid: number, graceMs: number): void {
-  const target = OWN_PROCESS_GROUP ? -pid : pid;
-  try {
-    process.kill(target, 'SIGTERM');
-  } catch {
-    return; // already gone
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(target, 0);
-      process.kill(target, 'SIGKILL');
-    } catch {
-      // exited within the grace period
-    }
-  }, graceMs);
-  timer.unref();
 }
