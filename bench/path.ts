@@ -3,7 +3,8 @@
 // proxy), measured side by side in one run with rounds interleaved. A second relay (A/A) shows the noise:
 // a row that differs from the relay by less than the A/A row does not differ at all. CPU per call is the
 // whole process tree's (gateway, its writer thread and its interceptor servers; not the backend's, which
-// every variant has).
+// every variant has), read from /proc in 10 ms ticks: a round of the relay (~0.17 ms per call) needs 500 calls
+// or more for its CPU to mean something.
 // Run on a quiet machine (load average < 1): `npm run bench -- path`; BENCH_PATH_CALLS, BENCH_PATH_ROUNDS.
 // BENCH_PATH_BASELINE=<another checkout, built> adds that checkout's gateway rows to the same run (before/after);
 // BENCH_PATH_ONLY=<regex> keeps only the matching variants (and the relay rows).
@@ -29,6 +30,8 @@ interface Variant {
   target?: { p50: number; tput: number };
   /** p50 of each round, in round order: paired with another variant's round by round. */
   roundP50: number[];
+  /** CPU per call of each round (ms), in round order: paired like roundP50. */
+  roundCpu: number[];
   /** A baseline row: the variant of this checkout it is compared with, round by round. */
   pairedWith?: string;
 }
@@ -101,6 +104,7 @@ async function measure(variant: Variant): Promise<void> {
   variant.calls += CALLS;
   variant.cpuMs += timed.cpuMs[0]!;
   variant.roundP50.push(percentile(timed.samples, 50));
+  variant.roundCpu.push(timed.cpuMs[0]! / CALLS);
 }
 
 const NO_RECORDING = 'gateway, no recording';
@@ -121,11 +125,18 @@ function printPairedRatios(variants: Variant[]): void {
     const current = v.pairedWith ? byName.get(v.pairedWith) : undefined;
     if (current) pairs.push([`${current.name}: this checkout / baseline`, current, v]);
   }
-  console.log('\nPaired by round (p50 ratio per round; median, spread and 95 % interval over the rounds):');
-  for (const [label, a, b] of pairs) {
-    const ratios = a.roundP50.map((p, i) => p / b.roundP50[i]!);
-    console.log(`  ${label}: ${fmtRatio(summarizeRatios(ratios))}`);
-  }
+  // CPU per call too: it moves less with where the scheduler puts each wake-up than p50 does, so a change in the
+  // work a call costs shows there when p50 cannot tell it from the noise (the A/A row shows how far each moves).
+  const print = (what: string, of: (v: Variant) => number[]) => {
+    console.log(`\nPaired by round (${what} ratio per round; median, spread and 95 % interval over the rounds):`);
+    for (const [label, a, b] of pairs) {
+      const mine = of(a);
+      const theirs = of(b);
+      console.log(`  ${label}: ${fmtRatio(summarizeRatios(mine.map((x, i) => x / theirs[i]!)))}`);
+    }
+  };
+  print('p50', (v) => v.roundP50);
+  print('CPU per call', (v) => v.roundCpu);
 }
 
 export async function run(): Promise<void> {
@@ -139,6 +150,7 @@ export async function run(): Promise<void> {
     cpuMs: 0,
     target,
     roundP50: [],
+    roundCpu: [],
     pairedWith,
   });
   const direct = [everything, 'stdio'];
