@@ -16,8 +16,7 @@ import { keepRefused } from './dead-letter';
 import type { SqliteHistoryWriterOptions, SqliteHistoryWriterStats } from './sqlite-history-writer-options';
 import { backoffDelay, DEFAULT_BACKOFF, describeError, pausedMessage, type BackoffOptions } from '../../model/recording/retry-policy';
 import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../../model/recording/journal';
-import { SpillFile, type SpillBatch } from './spill-file';
-import { adoptOrphanSpills, newSpillPath, releaseSpillPath } from '../../model/recording/spill-adoption';
+import { Spills, type SpillRead } from './spills';
 import { WorkerBatchWriter, writerThreadEntry } from './worker-batch-writer';
 import { FlushTimers } from './flush-timers';
 import { AfterTurn, redactNowEncodeLater } from '../../model/recording/after-turn';
@@ -46,8 +45,7 @@ export class SqliteHistoryWriter implements Recorder {
   private readonly backoff: BackoffOptions;
   private memory: AcceptedItem[] = [];
   private memoryBytes = 0;
-  private ownSpill: SpillFile | undefined;
-  private readonly adopted: SpillFile[];
+  private readonly spills: Spills;
   private enqueued = 0;
   private settled = 0;
   private readonly timers: FlushTimers;
@@ -92,8 +90,12 @@ export class SqliteHistoryWriter implements Recorder {
       : new InThreadBatchWriter(store);
     this.journal = options.journal ? new Journal(store.path, options.journalIntervalMs ?? DEFAULT_JOURNAL_INTERVAL_MS, (m) => this.fail(m)) : undefined;
     // Spill files and journals left by a process that died are drained too: nothing it accepted is lost.
-    this.adopted = adoptOrphanSpills(store.path).map((p) => new SpillFile(p, true));
-    if (this.adopted.length > 0) this.schedule();
+    this.spills = new Spills(store.path, (n, message) => {
+      this.counters.lost += n;
+      this.settled += n;
+      this.fail(message);
+    });
+    if (this.spills.adoptedAny) this.schedule();
   }
 
   /** Records (or updates) a gateway's config snapshot. */
@@ -119,7 +121,7 @@ export class SqliteHistoryWriter implements Recorder {
 
   /** A full batch waits beyond those sent (or records spill): the writer does not keep up. */
   private writerBehind(): boolean {
-    return (this.ownSpill?.count ?? 0) > 0 || this.memory.length - this.sentFromMemory() >= this.opts.batchSize;
+    return this.spills.ownCount > 0 || this.memory.length - this.sentFromMemory() >= this.opts.batchSize;
   }
 
   /** A captured JSON-RPC message: encoded (serialized once, cut at 64 Ki characters) and queued like an execution. */
@@ -130,7 +132,7 @@ export class SqliteHistoryWriter implements Recorder {
 
   stats(): SqliteHistoryWriterStats {
     this.afterTurn.runAll(); // what was handed over counts as queued (or rejected) at once
-    const spilled = this.spilledCount();
+    const spilled = this.spills.count;
     const { written, retries, rejected, lost, duplicates } = this.counters;
     return {
       queued: this.memory.length + spilled,
@@ -165,7 +167,7 @@ export class SqliteHistoryWriter implements Recorder {
     const deadline = Date.now() + (this.options.flushTimeoutMs ?? 5000);
     let failures = 0;
     // Adopted files (a dead process's spill or journal) count as queued: a flush drains them too.
-    while (this.settled < target || this.adopted.some((f) => f.count > 0)) {
+    while (this.settled < target || this.spills.adoptedPending) {
       // Paused after a failure: try now rather than wait for the timer.
       this.timers.resume();
       const result = await this.pump();
@@ -195,17 +197,9 @@ export class SqliteHistoryWriter implements Recorder {
     this.timers.clear();
     while (this.inFlight.length > 0) await this.newestInFlight();
     this.spillMemory(); // anything still queued (the database refused it): durable for the next run
-    if (this.ownSpill) {
-      try {
-        this.ownSpill.writeBuffer();
-      } catch (err) {
-        this.loseSpillBuffer(err);
-      }
-      releaseSpillPath(this.ownSpill.path);
-    }
-    this.journal?.close(); // everything is committed or spilled by now
     // Whatever is left in spill files is adopted by the next history writer on this database.
-    for (const file of this.adopted) releaseSpillPath(file.path);
+    this.spills.close();
+    this.journal?.close(); // everything is committed or spilled by now
     await this.writer.close();
     if (this.ownsStore) this.store.close();
   }
@@ -217,10 +211,6 @@ export class SqliteHistoryWriter implements Recorder {
   /** Items at the front of `memory` that are on their way to the writer (while no write has failed, they are the first ones). */
   private sentFromMemory(): number {
     return this.inFlight.reduce((n, b) => (b.fromMemory ? n + b.items.length : n), 0);
-  }
-
-  private spilledCount(): number {
-    return (this.ownSpill?.count ?? 0) + this.adopted.reduce((n, s) => n + s.count, 0);
   }
 
   /** Accepts a record after this turn's writes (see after-turn.ts); at once once closed, to say it is lost. */
@@ -246,7 +236,7 @@ export class SqliteHistoryWriter implements Recorder {
     }
     this.enqueued++;
     this.journal?.add(item);
-    const spilling = (this.ownSpill?.count ?? 0) > 0;
+    const spilling = this.spills.ownCount > 0;
     if (spilling || this.memoryBytes + item.bytes > this.opts.maxQueueBytes || this.memory.length >= this.opts.maxQueueItems) {
       this.spill(item);
     } else {
@@ -257,13 +247,8 @@ export class SqliteHistoryWriter implements Recorder {
   }
 
   private spill(item: QueueItem): void {
-    this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
     this.journal?.committed([item]); // the spill file holds it now (spill-file.ts)
-    try {
-      this.ownSpill.append(item);
-    } catch (err) {
-      this.loseSpillBuffer(err);
-    }
+    this.spills.append([item], false);
   }
 
   /** Moves the memory queue (except batches in flight) to the spill file. */
@@ -276,27 +261,14 @@ export class SqliteHistoryWriter implements Recorder {
     for (const item of items) this.memoryBytes -= item.bytes;
     if (items.length === 0) return;
     this.journal?.committed(items);
-    this.ownSpill ??= new SpillFile(newSpillPath(this.store.path));
-    try {
-      for (const item of items) this.ownSpill.append(item);
-      this.ownSpill.writeBuffer();
-    } catch (err) {
-      this.loseSpillBuffer(err);
-    }
-  }
-
-  private loseSpillBuffer(err: unknown): void {
-    const n = this.ownSpill?.dropBuffer() ?? 0;
-    this.counters.lost += n;
-    this.settled += n;
-    this.fail(`${n} record(s) lost: the spill file ${this.ownSpill?.path} could not be written (${describeError(err)})`);
+    this.spills.append(items, true);
   }
 
   private schedule(): void {
     if (this.closed || this.timers.paused) return;
     let immediate: boolean;
     if (this.inFlight.length === 0) {
-      const pending = this.memory.length + this.spilledCount();
+      const pending = this.memory.length + this.spills.count;
       if (pending === 0) return;
       immediate = pending >= this.opts.batchSize;
     } else if (this.canSendAhead()) {
@@ -346,21 +318,19 @@ export class SqliteHistoryWriter implements Recorder {
   }
 
   /** The oldest records not yet sent: from memory, else from a spill file. */
-  private nextBatch(): { items: QueueItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } } | 'idle' | 'failed' {
+  private nextBatch(): { items: QueueItem[]; spill?: SpillRead } | 'idle' | 'failed' {
     const sent = this.sentFromMemory();
     if (this.memory.length > sent) return { items: this.memory.slice(sent, sent + this.opts.batchSize) };
-    const file = this.ownSpill && this.ownSpill.count > 0 ? this.ownSpill : this.adopted.find((s) => s.count > 0);
-    if (!file) return 'idle';
-    let batch: SpillBatch;
+    let spill: SpillRead | undefined;
     try {
-      batch = file.read(this.opts.batchSize);
+      spill = this.spills.read(this.opts.batchSize);
     } catch (err) {
-      return this.failedAttempt(`cannot read the spill file ${file.path}: ${describeError(err)}`);
+      return this.failedAttempt((err as Error).message);
     }
-    return { items: batch.items, spill: { file, batch, own: file === this.ownSpill } };
+    return spill ? { items: spill.batch.items, spill } : 'idle';
   }
 
-  private async writeBatch({ items, spill }: { items: QueueItem[]; spill?: { file: SpillFile; batch: SpillBatch; own: boolean } }): Promise<WriteAttempt> {
+  private async writeBatch({ items, spill }: { items: QueueItem[]; spill?: SpillRead }): Promise<WriteAttempt> {
     const result = await this.writer.write(items);
     if (!result.ok) return this.failedAttempt(pausedMessage(this.store.path, result.error));
     this.consecutiveFailures = 0;
@@ -371,12 +341,8 @@ export class SqliteHistoryWriter implements Recorder {
         this.counters.lost += spill.batch.unreadable;
         this.fail(`${spill.batch.unreadable} torn line(s) in ${spill.file.path} could not be read; those records are lost`);
       }
-      spill.file.commit(spill.batch);
+      this.spills.committed(spill);
       if (spill.own) this.settled += items.length + spill.batch.unreadable;
-      else if (spill.file.count === 0) {
-        this.adopted.splice(this.adopted.indexOf(spill.file), 1);
-        releaseSpillPath(spill.file.path);
-      }
     } else {
       // Usually at the front; behind an earlier batch's items when that one failed.
       const done = this.memory.splice(this.memory.indexOf(items[0] as AcceptedItem), items.length);
