@@ -41,11 +41,6 @@ export class Spills {
     return this.adopted.some((f) => f.count > 0);
   }
 
-  /** Whether files were adopted at open (the writer drains them at once). */
-  get adoptedAny(): boolean {
-    return this.adopted.length > 0;
-  }
-
   /** Appends to the own file (made on first use); `now`: written at once, not when its buffer fills. */
   append(items: readonly QueueItem[], now: boolean): void {
     this.own ??= new SpillFile(newSpillPath(this.dbPath));

@@ -95,7 +95,7 @@ export class SqliteHistoryWriter implements Recorder {
       this.settled += n;
       this.fail(message);
     });
-    if (this.spills.adoptedAny) this.schedule();
+    this.schedule(); // arms the flush timer only when an adopted file holds records
   }
 
   /** Records (or updates) a gateway's config snapshot. */
