@@ -3,21 +3,34 @@
 // proxy), measured side by side in one run with rounds interleaved. A second relay (A/A) shows the noise:
 // a row that differs from the relay by less than the A/A row does not differ at all. CPU per call is the
 // whole process tree's (gateway, its writer thread and its interceptor servers; not the backend's, which
-// every variant has), read from /proc in 10 ms ticks: a round of the relay (~0.17 ms per call) needs 500 calls
+// every variant has), read from /proc in 10 ms ticks: a round of the relay (~0.15 ms per call) needs 500 calls
 // or more for its CPU to mean something.
-// Run on a quiet machine (load average < 1): `npm run bench -- path`; BENCH_PATH_CALLS, BENCH_PATH_ROUNDS.
+//
+// Steady state, not start-up: every variant's processes are started once and warmed with BENCH_PATH_WARMUP
+// calls (default 6,000) before the first round, then measured round after round while they live, as a gateway
+// lives for hours. Here the first thousands of calls of a new process are the slowest by far, for every
+// variant and for the backend behind it (JIT tiers, heaps and caches growing; a page touched for the first
+// time costs ~11 µs on this VM): with 300 warm-up calls a fresh process per round measured that transient
+// (the relay 0.27 ms, server-everything ~0.3 ms of CPU per call; after 6,000 calls 0.13 ms and ~0.07 ms).
+// Before each round's block a variant makes ROUND_WARMUP calls unmeasured: the first after seconds of idling
+// find cold caches.
+// Run on a quiet machine (load average < 1): `npm run bench -- path`; BENCH_PATH_CALLS, BENCH_PATH_ROUNDS,
+// BENCH_PATH_WARMUP.
 // BENCH_PATH_BASELINE=<another checkout, built> adds that checkout's gateway rows to the same run (before/after);
 // BENCH_PATH_ONLY=<regex> keeps only the matching variants (and the relay rows).
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, everything, relay, timeCalls } from './gateway';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cli, everything, LineClient, relay } from './gateway';
 import { fmtRatio, summarizeRatios } from './ratio-stats';
 import { fmtMs, percentile, printTable } from './stats';
 
 const CALLS = Number(process.env.BENCH_PATH_CALLS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_PATH_ROUNDS ?? 4);
-const WARMUP = 300;
+const WARMUP = Number(process.env.BENCH_PATH_WARMUP ?? 6000);
+const ROUND_WARMUP = 200;
+const ECHO = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
 
 interface Variant {
   name: string;
@@ -34,6 +47,8 @@ interface Variant {
   roundCpu: number[];
   /** A baseline row: the variant of this checkout it is compared with, round by round. */
   pairedWith?: string;
+  /** The variant's process while the run lasts (started and warmed before the first round). */
+  live?: { child: ChildProcessWithoutNullStreams; client: LineClient };
 }
 
 function config(options: { samples: boolean | 'bundled'; capture: boolean }, cliPath = cli): string {
@@ -97,14 +112,44 @@ function treeCpuMs(pid: number, except: (cmdline: string) => boolean): number {
 
 const isBackend = (cmdline: string) => cmdline.includes('server-everything');
 
+/** Starts the variant's process, initializes it and makes WARMUP calls (its steady state is what is measured). */
+async function start(variant: Variant): Promise<void> {
+  const child = spawn(process.execPath, variant.args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
+  const client = new LineClient(child);
+  await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  client.notify('notifications/initialized');
+  for (let i = 0; i < WARMUP; i++) await client.call('tools/call', ECHO);
+  variant.live = { child, client };
+}
+
+async function stop(variant: Variant): Promise<void> {
+  const child = variant.live?.child;
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** One round's block: ROUND_WARMUP calls unmeasured, then CALLS timed, with the process tree's CPU read around them. */
 async function measure(variant: Variant): Promise<void> {
-  const timed = await timeCalls(variant.args, CALLS, WARMUP, (pid) => [treeCpuMs(pid, isBackend)]);
-  variant.samples.push(...timed.samples);
-  variant.totalMs += timed.totalMs;
+  const { child, client } = variant.live!;
+  for (let i = 0; i < ROUND_WARMUP; i++) await client.call('tools/call', ECHO);
+  const cpu0 = treeCpuMs(child.pid!, isBackend);
+  const samples: number[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < CALLS; i++) {
+    const s0 = performance.now();
+    await client.call('tools/call', ECHO);
+    samples.push(performance.now() - s0);
+  }
+  const totalMs = performance.now() - t0;
+  const cpuMs = treeCpuMs(child.pid!, isBackend) - cpu0;
+  variant.samples.push(...samples);
+  variant.totalMs += totalMs;
   variant.calls += CALLS;
-  variant.cpuMs += timed.cpuMs[0]!;
-  variant.roundP50.push(percentile(timed.samples, 50));
-  variant.roundCpu.push(timed.cpuMs[0]! / CALLS);
+  variant.cpuMs += cpuMs;
+  variant.roundP50.push(percentile(samples, 50));
+  variant.roundCpu.push(cpuMs / CALLS);
 }
 
 const NO_RECORDING = 'gateway, no recording';
@@ -190,10 +235,16 @@ export async function run(): Promise<void> {
   const only = process.env.BENCH_PATH_ONLY ? new RegExp(process.env.BENCH_PATH_ONLY) : undefined;
   if (only) variants.splice(0, variants.length, ...variants.filter((v, i) => i < 2 || only.test(v.name)));
   console.log(
-    `sequential tools/call (echo) over stdio behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved (load average at start ${load.toFixed(2)})`,
+    `sequential tools/call (echo) over stdio behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved, ` +
+      `each variant's processes warmed with ${WARMUP} calls first (load average at start ${load.toFixed(2)})`,
   );
   if (load >= 1) console.log('the load average is 1 or more: these figures are not figures (see README "Path cost")');
-  for (let round = 0; round < ROUNDS; round++) for (const v of round % 2 ? [...variants].reverse() : variants) await measure(v);
+  try {
+    for (const v of variants) await start(v);
+    for (let round = 0; round < ROUNDS; round++) for (const v of round % 2 ? [...variants].reverse() : variants) await measure(v);
+  } finally {
+    await Promise.all(variants.map(stop));
+  }
   const base = variants[0]!;
   const baseP50 = percentile(base.samples, 50);
   const baseTput = (base.calls / base.totalMs) * 1000;
