@@ -115,16 +115,25 @@ const isBackend = (cmdline: string) => cmdline.includes('server-everything');
 /** Starts the variant's process, initializes it and makes WARMUP calls (its steady state is what is measured). */
 async function start(variant: Variant): Promise<void> {
   const child = spawn(process.execPath, variant.args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
+  // A process that ends before stop() would leave a call waiting forever: end the run saying which one.
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`bench path: "${variant.name}" ended during the run (${signal ?? `exit code ${code}`}); no figures`);
+    process.exit(1);
+  });
   const client = new LineClient(child);
+  variant.live = { child, client };
   await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
   client.notify('notifications/initialized');
   for (let i = 0; i < WARMUP; i++) await client.call('tools/call', ECHO);
-  variant.live = { child, client };
 }
 
+let stopping = false;
+
 async function stop(variant: Variant): Promise<void> {
+  stopping = true;
   const child = variant.live?.child;
-  if (!child || child.exitCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
