@@ -100,6 +100,21 @@ function statCpuMs(file: string): number {
   }
 }
 
+/** The call every path bench makes: server-everything's echo tool with a short message. */
+export const ECHO_CALL = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
+
+/** `calls` sequential `tools/call echo` on `client`: each call's time (ms) and the whole block's. */
+export async function timeEchoCalls(client: LineClient, calls: number): Promise<{ samples: number[]; totalMs: number }> {
+  const samples: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await client.call('tools/call', ECHO_CALL);
+    samples.push(performance.now() - t0);
+  }
+  return { samples, totalMs: performance.now() - start };
+}
+
 /**
  * Starts `args` (an MCP server over stdio, or a proxy in front of one), initializes, makes `warmup` calls,
  * then times `calls` sequential `tools/call echo`; `cpu(pid)` (one or more CPU counters, ms) is read before
@@ -115,17 +130,9 @@ export async function timeCalls(
   const client = new LineClient(child);
   await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
   client.notify('notifications/initialized');
-  const params = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
-  for (let i = 0; i < warmup; i++) await client.call('tools/call', params);
+  for (let i = 0; i < warmup; i++) await client.call('tools/call', ECHO_CALL);
   const cpu0 = cpu(child.pid!);
-  const samples: number[] = [];
-  const start = performance.now();
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await client.call('tools/call', params);
-    samples.push(performance.now() - t0);
-  }
-  const totalMs = performance.now() - start;
+  const { samples, totalMs } = await timeEchoCalls(client, calls);
   const cpuMs = cpu(child.pid!).map((v, i) => v - cpu0[i]!);
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));

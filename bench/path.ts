@@ -22,7 +22,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cli, everything, LineClient, relay } from './gateway';
+import { cli, ECHO_CALL, everything, LineClient, relay, timeEchoCalls } from './gateway';
 import { fmtRatio, summarizeRatios } from './ratio-stats';
 import { fmtMs, percentile, printTable } from './stats';
 
@@ -30,7 +30,6 @@ const CALLS = Number(process.env.BENCH_PATH_CALLS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_PATH_ROUNDS ?? 4);
 const WARMUP = Number(process.env.BENCH_PATH_WARMUP ?? 6000);
 const ROUND_WARMUP = 200;
-const ECHO = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
 
 interface Variant {
   name: string;
@@ -125,7 +124,7 @@ async function start(variant: Variant): Promise<void> {
   variant.live = { child, client };
   await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
   client.notify('notifications/initialized');
-  for (let i = 0; i < WARMUP; i++) await client.call('tools/call', ECHO);
+  for (let i = 0; i < WARMUP; i++) await client.call('tools/call', ECHO_CALL);
 }
 
 let stopping = false;
@@ -142,16 +141,9 @@ async function stop(variant: Variant): Promise<void> {
 /** One round's block: ROUND_WARMUP calls unmeasured, then CALLS timed, with the process tree's CPU read around them. */
 async function measure(variant: Variant): Promise<void> {
   const { child, client } = variant.live!;
-  for (let i = 0; i < ROUND_WARMUP; i++) await client.call('tools/call', ECHO);
+  for (let i = 0; i < ROUND_WARMUP; i++) await client.call('tools/call', ECHO_CALL);
   const cpu0 = treeCpuMs(child.pid!, isBackend);
-  const samples: number[] = [];
-  const t0 = performance.now();
-  for (let i = 0; i < CALLS; i++) {
-    const s0 = performance.now();
-    await client.call('tools/call', ECHO);
-    samples.push(performance.now() - s0);
-  }
-  const totalMs = performance.now() - t0;
+  const { samples, totalMs } = await timeEchoCalls(client, CALLS);
   const cpuMs = treeCpuMs(child.pid!, isBackend) - cpu0;
   variant.samples.push(...samples);
   variant.totalMs += totalMs;
