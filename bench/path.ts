@@ -4,7 +4,8 @@
 // a row that differs from the relay by less than the A/A row does not differ at all. CPU per call is the
 // whole process tree's (gateway, its writer thread and its interceptor servers; not the backend's, which
 // every variant has), read from /proc in 10 ms ticks: a round of the relay (~0.15 ms per call) needs 500 calls
-// or more for its CPU to mean something.
+// or more for its CPU to mean something. It is split into the measured process's main thread, its other threads
+// (the history writer, V8's helpers) and its child processes (interceptor servers; the relay's echo process).
 //
 // Steady state, not start-up: every variant's processes are started once and warmed with BENCH_PATH_WARMUP
 // calls (default 6,000) before the first round, then measured round after round while they live, as a gateway
@@ -38,6 +39,8 @@ interface Variant {
   totalMs: number;
   calls: number;
   cpuMs: number;
+  /** cpuMs split: the measured process's main thread, its other threads (writer, V8's helpers), its child processes. */
+  cpuSplitMs: CpuSplit;
   /** The targets of [path-speed]: p50 at most, calls/s at least, as ratios to the relay. */
   target?: { p50: number; tput: number };
   /** p50 of each round, in round order: paired with another variant's round by round. */
@@ -77,8 +80,25 @@ function gatewayArgs(file: string, record: boolean, cliPath = cli): string[] {
   return [cliPath, 'gateway', '--config', file, '--quiet', '--no-watch', ...(record ? ['--db', db] : ['--no-record'])];
 }
 
-/** CPU (user + system) of a process and its descendants, ms, leaving out `except` and its descendants. */
-function treeCpuMs(pid: number, except: (cmdline: string) => boolean): number {
+/** CPU (user + system, ms) of a process tree: the root's main thread, the root's other threads, its descendants. */
+interface CpuSplit {
+  main: number;
+  threads: number;
+  children: number;
+}
+
+function statCpuMs(file: string): number | undefined {
+  try {
+    const stat = readFileSync(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/** CPU of a process and its descendants, leaving out `except` and its descendants (the backend). */
+function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit {
   const children = new Map<number, number[]>();
   const cpu = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
@@ -93,7 +113,7 @@ function treeCpuMs(pid: number, except: (cmdline: string) => boolean): number {
       // gone meanwhile
     }
   }
-  let total = 0;
+  let descendants = 0;
   const walk = (p: number) => {
     let cmdline = '';
     try {
@@ -101,13 +121,17 @@ function treeCpuMs(pid: number, except: (cmdline: string) => boolean): number {
     } catch {
       return;
     }
-    if (p !== pid && except(cmdline)) return;
-    total += cpu.get(p) ?? 0;
+    if (except(cmdline)) return;
+    descendants += cpu.get(p) ?? 0;
     for (const c of children.get(p) ?? []) walk(c);
   };
-  walk(pid);
-  return total;
+  for (const c of children.get(pid) ?? []) walk(c);
+  const root = cpu.get(pid) ?? 0;
+  const main = Math.min(root, statCpuMs(`/proc/${pid}/task/${pid}/stat`) ?? root);
+  return { main, threads: root - main, children: descendants };
 }
+
+const cpuTotal = (c: CpuSplit) => c.main + c.threads + c.children;
 
 const isBackend = (cmdline: string) => cmdline.includes('server-everything');
 
@@ -144,13 +168,23 @@ async function measure(variant: Variant): Promise<void> {
   for (let i = 0; i < ROUND_WARMUP; i++) await client.call('tools/call', ECHO_CALL);
   const cpu0 = treeCpuMs(child.pid!, isBackend);
   const { samples, totalMs } = await timeEchoCalls(client, CALLS);
-  const cpuMs = treeCpuMs(child.pid!, isBackend) - cpu0;
+  const cpu1 = treeCpuMs(child.pid!, isBackend);
+  const cpuMs = cpuTotal(cpu1) - cpuTotal(cpu0);
+  variant.cpuSplitMs.main += cpu1.main - cpu0.main;
+  variant.cpuSplitMs.threads += cpu1.threads - cpu0.threads;
+  variant.cpuSplitMs.children += cpu1.children - cpu0.children;
   variant.samples.push(...samples);
   variant.totalMs += totalMs;
   variant.calls += CALLS;
   variant.cpuMs += cpuMs;
   variant.roundP50.push(percentile(samples, 50));
   variant.roundCpu.push(cpuMs / CALLS);
+}
+
+/** CPU per call of the root's main thread, its other threads and its child processes, µs. */
+function fmtSplit(split: CpuSplit, calls: number): string {
+  const us = (ms: number) => Math.round((ms / calls) * 1000);
+  return `${us(split.main)} / ${us(split.threads)} / ${us(split.children)} µs`;
 }
 
 const NO_RECORDING = 'gateway, no recording';
@@ -194,6 +228,7 @@ export async function run(): Promise<void> {
     totalMs: 0,
     calls: 0,
     cpuMs: 0,
+    cpuSplitMs: { main: 0, threads: 0, children: 0 },
     target,
     roundP50: [],
     roundCpu: [],
@@ -251,7 +286,7 @@ export async function run(): Promise<void> {
   const baseTput = (base.calls / base.totalMs) * 1000;
   printTable(
     'Path cost vs a bare JSON-line relay',
-    ['variant', 'p50', 'p99', 'calls/s', 'CPU/call', 'p50 vs relay', 'calls/s vs relay', 'target'],
+    ['variant', 'p50', 'p99', 'calls/s', 'CPU/call', 'main / threads / servers', 'p50 vs relay', 'calls/s vs relay', 'target'],
     variants.map((v) => {
       const p50 = percentile(v.samples, 50);
       const tput = (v.calls / v.totalMs) * 1000;
@@ -265,6 +300,7 @@ export async function run(): Promise<void> {
         fmtMs(percentile(v.samples, 99)),
         tput.toFixed(0),
         fmtMs(v.cpuMs / v.calls),
+        fmtSplit(v.cpuSplitMs, v.calls),
         `${p50Ratio.toFixed(2)}×`,
         `${tputRatio.toFixed(2)}×`,
         target,
