@@ -99,6 +99,9 @@ function statCpuMs(file: string): number | undefined {
 
 /** CPU of a process and its descendants, leaving out `except` and its descendants (the backend). */
 function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit {
+  // The main thread first: the process's total, read after it, then holds all of it (its other threads are not
+  // read as less than nothing).
+  const mainNow = statCpuMs(`/proc/${pid}/task/${pid}/stat`);
   const children = new Map<number, number[]>();
   const cpu = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
@@ -127,7 +130,7 @@ function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit 
   };
   for (const c of children.get(pid) ?? []) walk(c);
   const root = cpu.get(pid) ?? 0;
-  const main = Math.min(root, statCpuMs(`/proc/${pid}/task/${pid}/stat`) ?? root);
+  const main = Math.min(root, mainNow ?? root);
   return { main, threads: root - main, children: descendants };
 }
 
