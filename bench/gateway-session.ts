@@ -1,11 +1,12 @@
-// A headless gateway kept running for a whole bench, measured in short rounds (bench/otel.ts): wall time and
+// A headless gateway kept running for a whole bench (bench/otel.ts; bench/path.ts keeps its variants, relays
+// included, in these and times blocks of calls itself), measured in short rounds: wall time and
 // latency of the round's calls, and the CPU the gateway process spent on them, read from Linux /proc in
 // nanoseconds (schedstat: time on a CPU, user + system). After each round the session waits until the process
 // has been idle for a while, so work a round deferred (the export thread's batches, the store writer's last
 // transaction) is done before another gateway's round starts, and is counted in this round's CPU.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { LineClient } from './gateway';
+import { ECHO_CALL, LineClient, timeEchoCalls } from './gateway';
 
 export interface RoundResult {
   calls: number;
@@ -34,32 +35,47 @@ function processNs(pid: number): { all: number; main: number } {
   return { all, main: threadNs(pid, String(pid)) };
 }
 
-const CALL = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
-
 export class GatewaySession {
+  private stopping = false;
+
   private constructor(
     readonly name: string,
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly client: LineClient,
-  ) {}
+  ) {
+    // A process that ends before stop() would leave a call waiting forever: end the bench saying which one.
+    child.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      console.error(`bench: "${name}" ended during the run (${signal ?? `exit code ${code}`}); no figures`);
+      process.exit(1);
+    });
+  }
 
   /** Starts `node <args>` (a gateway on stdio), initializes it and makes `warmup` calls. */
   static async start(name: string, args: string[], warmup: number): Promise<GatewaySession> {
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
-    const client = new LineClient(child);
-    await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-    client.notify('notifications/initialized');
-    for (let i = 0; i < warmup; i++) await client.call('tools/call', CALL);
-    const session = new GatewaySession(name, child, client);
+    const session = new GatewaySession(name, child, new LineClient(child));
+    await session.client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    session.client.notify('notifications/initialized');
+    for (let i = 0; i < warmup; i++) await session.call();
     await session.settle();
     return session;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   /** One tools/call, resolved with its latency in ms. */
   async call(): Promise<number> {
     const t0 = performance.now();
-    await this.client.call('tools/call', CALL);
+    await this.client.call('tools/call', ECHO_CALL);
     return performance.now() - t0;
+  }
+
+  /** `calls` sequential tools/call: each one's latency and the block's wall time, ms. */
+  calls(calls: number): Promise<{ samples: number[]; totalMs: number }> {
+    return timeEchoCalls(this.client, calls);
   }
 
   /** CPU of the process so far (every live thread, and the main thread), ns. */
@@ -70,14 +86,7 @@ export class GatewaySession {
   async round(calls: number, quietMs: number): Promise<RoundResult> {
     const pid = this.child.pid!;
     const cpu0 = processNs(pid);
-    const samples: number[] = [];
-    const start = performance.now();
-    for (let i = 0; i < calls; i++) {
-      const t0 = performance.now();
-      await this.client.call('tools/call', CALL);
-      samples.push(performance.now() - t0);
-    }
-    const wallMs = performance.now() - start;
+    const { samples, totalMs: wallMs } = await this.calls(calls);
     await this.settle(quietMs);
     const cpu1 = processNs(pid);
     return { calls, wallMs, samples, cpuMs: (cpu1.all - cpu0.all) / 1e6, mainCpuMs: (cpu1.main - cpu0.main) / 1e6 };
@@ -101,6 +110,8 @@ export class GatewaySession {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     this.child.kill('SIGTERM');
     await new Promise((r) => this.child.once('exit', r));
   }

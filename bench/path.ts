@@ -8,8 +8,8 @@
 // (the history writer, V8's helpers) and its child processes (interceptor servers; the relay's echo process).
 //
 // Steady state, not start-up: every variant's processes are started once and warmed with BENCH_PATH_WARMUP
-// calls (default 6,000) before the first round, then measured round after round while they live, as a gateway
-// lives for hours. Here the first thousands of calls of a new process are the slowest by far, for every
+// calls (default 6,000) before the first round (a GatewaySession, which then waits until the process is quiet),
+// then measured round after round while they live, as a gateway lives for hours. Here the first thousands of calls of a new process are the slowest by far, for every
 // variant and for the backend behind it (JIT tiers, heaps and caches growing; a page touched for the first
 // time costs ~11 µs on this VM): with 300 warm-up calls a fresh process per round measured that transient
 // (the relay 0.27 ms, server-everything ~0.3 ms of CPU per call; after 6,000 calls 0.13 ms and ~0.07 ms).
@@ -22,8 +22,8 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cli, ECHO_CALL, everything, LineClient, relay, timeEchoCalls } from './gateway';
+import { cli, everything, mainThreadCpuMs, relay } from './gateway';
+import { GatewaySession } from './gateway-session';
 import { fmtRatio, summarizeRatios } from './ratio-stats';
 import { fmtMs, percentile, printTable } from './stats';
 
@@ -38,9 +38,8 @@ interface Variant {
   samples: number[];
   totalMs: number;
   calls: number;
-  cpuMs: number;
-  /** cpuMs split: the measured process's main thread, its other threads (writer, V8's helpers), its child processes. */
-  cpuSplitMs: CpuSplit;
+  /** CPU of the measured calls: the process's main thread, its other threads (writer, V8's helpers), its child processes. */
+  cpuMs: CpuSplit;
   /** The targets of [path-speed]: p50 at most, calls/s at least, as ratios to the relay. */
   target?: { p50: number; tput: number };
   /** p50 of each round, in round order: paired with another variant's round by round. */
@@ -50,7 +49,7 @@ interface Variant {
   /** A baseline row: the variant of this checkout it is compared with, round by round. */
   pairedWith?: string;
   /** The variant's process while the run lasts (started and warmed before the first round). */
-  live?: { child: ChildProcessWithoutNullStreams; client: LineClient };
+  live?: GatewaySession;
 }
 
 function config(options: { samples: boolean | 'bundled'; capture: boolean }, cliPath = cli): string {
@@ -87,21 +86,11 @@ interface CpuSplit {
   children: number;
 }
 
-function statCpuMs(file: string): number | undefined {
-  try {
-    const stat = readFileSync(file, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined; // gone meanwhile
-  }
-}
-
 /** CPU of a process and its descendants, leaving out `except` and its descendants (the backend). */
 function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit {
   // The main thread first: the process's total, read after it, then holds all of it (its other threads are not
   // read as less than nothing).
-  const mainNow = statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+  const mainNow = mainThreadCpuMs(pid);
   const children = new Map<number, number[]>();
   const cpu = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
@@ -130,7 +119,7 @@ function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit 
   };
   for (const c of children.get(pid) ?? []) walk(c);
   const root = cpu.get(pid) ?? 0;
-  const main = Math.min(root, mainNow ?? root);
+  const main = Number.isNaN(mainNow) ? root : Math.min(root, mainNow);
   return { main, threads: root - main, children: descendants };
 }
 
@@ -138,50 +127,21 @@ const cpuTotal = (c: CpuSplit) => c.main + c.threads + c.children;
 
 const isBackend = (cmdline: string) => cmdline.includes('server-everything');
 
-/** Starts the variant's process, initializes it and makes WARMUP calls (its steady state is what is measured). */
-async function start(variant: Variant): Promise<void> {
-  const child = spawn(process.execPath, variant.args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
-  // A process that ends before stop() would leave a call waiting forever: end the run saying which one.
-  child.once('exit', (code, signal) => {
-    if (stopping) return;
-    console.error(`bench path: "${variant.name}" ended during the run (${signal ?? `exit code ${code}`}); no figures`);
-    process.exit(1);
-  });
-  const client = new LineClient(child);
-  variant.live = { child, client };
-  await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  client.notify('notifications/initialized');
-  for (let i = 0; i < WARMUP; i++) await client.call('tools/call', ECHO_CALL);
-}
-
-let stopping = false;
-
-async function stop(variant: Variant): Promise<void> {
-  stopping = true;
-  const child = variant.live?.child;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 /** One round's block: ROUND_WARMUP calls unmeasured, then CALLS timed, with the process tree's CPU read around them. */
 async function measure(variant: Variant): Promise<void> {
-  const { child, client } = variant.live!;
-  for (let i = 0; i < ROUND_WARMUP; i++) await client.call('tools/call', ECHO_CALL);
-  const cpu0 = treeCpuMs(child.pid!, isBackend);
-  const { samples, totalMs } = await timeEchoCalls(client, CALLS);
-  const cpu1 = treeCpuMs(child.pid!, isBackend);
-  const cpuMs = cpuTotal(cpu1) - cpuTotal(cpu0);
-  variant.cpuSplitMs.main += cpu1.main - cpu0.main;
-  variant.cpuSplitMs.threads += cpu1.threads - cpu0.threads;
-  variant.cpuSplitMs.children += cpu1.children - cpu0.children;
+  const session = variant.live!;
+  for (let i = 0; i < ROUND_WARMUP; i++) await session.call();
+  const cpu0 = treeCpuMs(session.pid, isBackend);
+  const { samples, totalMs } = await session.calls(CALLS);
+  const cpu1 = treeCpuMs(session.pid, isBackend);
+  variant.cpuMs.main += cpu1.main - cpu0.main;
+  variant.cpuMs.threads += cpu1.threads - cpu0.threads;
+  variant.cpuMs.children += cpu1.children - cpu0.children;
   variant.samples.push(...samples);
   variant.totalMs += totalMs;
   variant.calls += CALLS;
-  variant.cpuMs += cpuMs;
   variant.roundP50.push(percentile(samples, 50));
-  variant.roundCpu.push(cpuMs / CALLS);
+  variant.roundCpu.push((cpuTotal(cpu1) - cpuTotal(cpu0)) / CALLS);
 }
 
 /** CPU per call of the root's main thread, its other threads and its child processes, µs. */
@@ -230,8 +190,7 @@ export async function run(): Promise<void> {
     samples: [],
     totalMs: 0,
     calls: 0,
-    cpuMs: 0,
-    cpuSplitMs: { main: 0, threads: 0, children: 0 },
+    cpuMs: { main: 0, threads: 0, children: 0 },
     target,
     roundP50: [],
     roundCpu: [],
@@ -279,10 +238,10 @@ export async function run(): Promise<void> {
   );
   if (load >= 1) console.log('the load average is 1 or more: these figures are not figures (see README "Path cost")');
   try {
-    for (const v of variants) await start(v);
+    for (const v of variants) v.live = await GatewaySession.start(v.name, v.args, WARMUP);
     for (let round = 0; round < ROUNDS; round++) for (const v of round % 2 ? [...variants].reverse() : variants) await measure(v);
   } finally {
-    await Promise.all(variants.map(stop));
+    await Promise.all(variants.map((v) => v.live?.stop()));
   }
   const base = variants[0]!;
   const baseP50 = percentile(base.samples, 50);
@@ -302,8 +261,8 @@ export async function run(): Promise<void> {
         fmtMs(p50),
         fmtMs(percentile(v.samples, 99)),
         tput.toFixed(0),
-        fmtMs(v.cpuMs / v.calls),
-        fmtSplit(v.cpuSplitMs, v.calls),
+        fmtMs(cpuTotal(v.cpuMs) / v.calls),
+        fmtSplit(v.cpuMs, v.calls),
         `${p50Ratio.toFixed(2)}×`,
         `${tputRatio.toFixed(2)}×`,
         target,
