@@ -4,9 +4,9 @@
 // nanoseconds (schedstat: time on a CPU, user + system). After each round the session waits until the process
 // has been idle for a while, so work a round deferred (the export thread's batches, the store writer's last
 // transaction) is done before another gateway's round starts, and is counted in this round's CPU.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ECHO_CALL, LineClient, timeEchoCalls } from './gateway';
+import { connect, type BenchConnection, type ClientKind } from './bench-client';
+import { timeEchoCalls } from './gateway';
 
 export interface RoundResult {
   calls: number;
@@ -40,51 +40,50 @@ export class GatewaySession {
 
   private constructor(
     readonly name: string,
-    private readonly child: ChildProcessWithoutNullStreams,
-    private readonly client: LineClient,
+    private readonly connection: BenchConnection,
   ) {
     // A process that ends before stop() would leave a call waiting forever: end the bench saying which one.
-    child.once('exit', (code, signal) => {
+    connection.onUnexpectedEnd((how) => {
       if (this.stopping) return;
-      console.error(`bench: "${name}" ended during the run (${signal ?? `exit code ${code}`}); no figures`);
+      console.error(`bench: "${name}" ended during the run (${how}); no figures`);
       process.exit(1);
     });
   }
 
-  /** Starts `node <args>` (a gateway on stdio), initializes it and makes `warmup` calls. */
-  static async start(name: string, args: string[], warmup: number): Promise<GatewaySession> {
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
-    const session = new GatewaySession(name, child, new LineClient(child));
-    await session.client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-    session.client.notify('notifications/initialized');
+  /**
+   * Starts `node <args>` (a gateway on stdio), connects a client of `client`'s kind (bench-client.ts; the line
+   * client unless said) and makes `warmup` calls.
+   */
+  static async start(name: string, args: string[], warmup: number, client: ClientKind = 'line'): Promise<GatewaySession> {
+    const session = new GatewaySession(name, await connect(client, args));
     for (let i = 0; i < warmup; i++) await session.call();
     await session.settle();
     return session;
   }
 
   get pid(): number {
-    return this.child.pid!;
+    return this.connection.pid;
   }
 
   /** One tools/call, resolved with its latency in ms. */
   async call(): Promise<number> {
     const t0 = performance.now();
-    await this.client.call('tools/call', ECHO_CALL);
+    await this.connection.callEcho();
     return performance.now() - t0;
   }
 
   /** `calls` sequential tools/call: each one's latency and the block's wall time, ms. */
   calls(calls: number): Promise<{ samples: number[]; totalMs: number }> {
-    return timeEchoCalls(this.client, calls);
+    return timeEchoCalls(this.connection, calls);
   }
 
   /** CPU of the process so far (every live thread, and the main thread), ns. */
   cpuNs(): { all: number; main: number } {
-    return processNs(this.child.pid!);
+    return processNs(this.pid);
   }
 
   async round(calls: number, quietMs: number): Promise<RoundResult> {
-    const pid = this.child.pid!;
+    const pid = this.pid;
     const cpu0 = processNs(pid);
     const { samples, totalMs: wallMs } = await this.calls(calls);
     await this.settle(quietMs);
@@ -97,7 +96,7 @@ export class GatewaySession {
    * defers work: the export's 100 ms drain and 1 s span batch delay), or 15 s at most.
    */
   async settle(quietMs = 1500): Promise<void> {
-    const pid = this.child.pid!;
+    const pid = this.pid;
     const deadline = performance.now() + 15_000;
     let last = processNs(pid).all;
     let quietSince = performance.now();
@@ -111,8 +110,6 @@ export class GatewaySession {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGTERM');
-    await new Promise((r) => this.child.once('exit', r));
+    await this.connection.stop();
   }
 }

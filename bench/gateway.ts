@@ -21,8 +21,13 @@ const CALLS = Number(process.env.BENCH_GATEWAY_CALLS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
 const WARMUP = 300;
 
+/** What a timed block needs of a client: one `tools/call echo` (ECHO_CALL), resolved when answered. */
+export interface EchoClient {
+  callEcho(): Promise<void>;
+}
+
 /** A minimal JSON-line client: the measuring side adds as little as possible on top of the hop itself. */
-export class LineClient {
+export class LineClient implements EchoClient {
   private buffer = '';
   private waiting = new Map<number, () => void>();
   private nextId = 1;
@@ -49,6 +54,9 @@ export class LineClient {
       });
       this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
+  }
+  callEcho(): Promise<void> {
+    return this.call('tools/call', ECHO_CALL);
   }
   notify(method: string): void {
     this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
@@ -104,12 +112,12 @@ function statCpuMs(file: string): number {
 export const ECHO_CALL = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
 
 /** `calls` sequential `tools/call echo` on `client`: each call's time (ms) and the whole block's. */
-export async function timeEchoCalls(client: LineClient, calls: number): Promise<{ samples: number[]; totalMs: number }> {
+export async function timeEchoCalls(client: EchoClient, calls: number): Promise<{ samples: number[]; totalMs: number }> {
   const samples: number[] = [];
   const start = performance.now();
   for (let i = 0; i < calls; i++) {
     const t0 = performance.now();
-    await client.call('tools/call', ECHO_CALL);
+    await client.callEcho();
     samples.push(performance.now() - t0);
   }
   return { samples, totalMs: performance.now() - start };

@@ -15,13 +15,16 @@
 // (the relay 0.27 ms, server-everything ~0.3 ms of CPU per call; after 6,000 calls 0.13 ms and ~0.07 ms).
 // Before each round's block a variant makes ROUND_WARMUP calls unmeasured: the first after seconds of idling
 // find cold caches.
+// The client is the official SDK's (its Client over stdio, calling callTool), as [path-speed] defines the table;
+// BENCH_PATH_CLIENT=line measures with a bare JSON-line client instead, the stricter view (bench-client.ts).
 // Run on a quiet machine (load average < 1): `npm run bench -- path`; BENCH_PATH_CALLS, BENCH_PATH_ROUNDS,
-// BENCH_PATH_WARMUP.
+// BENCH_PATH_WARMUP, BENCH_PATH_CLIENT.
 // BENCH_PATH_BASELINE=<another checkout, built> adds that checkout's gateway rows to the same run (before/after);
 // BENCH_PATH_ONLY=<regex> keeps only the matching variants (and the relay rows).
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clientKindFromEnv } from './bench-client';
 import { cli, everything, mainThreadCpuMs, relay } from './gateway';
 import { GatewaySession } from './gateway-session';
 import { fmtRatio, summarizeRatios } from './ratio-stats';
@@ -31,6 +34,7 @@ const CALLS = Number(process.env.BENCH_PATH_CALLS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_PATH_ROUNDS ?? 4);
 const WARMUP = Number(process.env.BENCH_PATH_WARMUP ?? 6000);
 const ROUND_WARMUP = 200;
+const CLIENT = clientKindFromEnv(process.env.BENCH_PATH_CLIENT);
 
 interface Variant {
   name: string;
@@ -233,12 +237,13 @@ export async function run(): Promise<void> {
   const only = process.env.BENCH_PATH_ONLY ? new RegExp(process.env.BENCH_PATH_ONLY) : undefined;
   if (only) variants.splice(0, variants.length, ...variants.filter((v, i) => i < 2 || only.test(v.name)));
   console.log(
-    `sequential tools/call (echo) over stdio behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved, ` +
+    `sequential tools/call (echo) over stdio from ${CLIENT === 'sdk' ? "the SDK's Client" : 'a bare JSON-line client'}, ` +
+      `server-everything behind each: ${ROUNDS} rounds × ${CALLS} calls, rounds interleaved, ` +
       `each variant's processes warmed with ${WARMUP} calls first (load average at start ${load.toFixed(2)})`,
   );
   if (load >= 1) console.log('the load average is 1 or more: these figures are not figures (see README "Path cost")');
   try {
-    for (const v of variants) v.live = await GatewaySession.start(v.name, v.args, WARMUP);
+    for (const v of variants) v.live = await GatewaySession.start(v.name, v.args, WARMUP, CLIENT);
     for (let round = 0; round < ROUNDS; round++) for (const v of round % 2 ? [...variants].reverse() : variants) await measure(v);
   } finally {
     await Promise.all(variants.map((v) => v.live?.stop()));
