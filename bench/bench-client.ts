@@ -1,16 +1,72 @@
-// The client side of a path bench: a process started over stdio (a gateway, or a relay in front of the backend)
+// The client side of the stdio benches (path, gateway, otel): a process started over stdio (a gateway, or a relay in front of the backend)
 // and a client connected to it, one of two kinds.
 // - 'sdk': the official TypeScript SDK's Client over its StdioClientTransport, calling `callTool` as an MCP host
 //   would. [path-speed] defines its table with an SDK client, so this is how that table is measured.
-// - 'line': a minimal JSON-line client (bench/gateway.ts LineClient) that adds as little as possible on top of the
-//   hop itself. The SDK client's own cost per call is the same in every row and lowers every ratio a little; the
-//   line client leaves it out, so its ratios are the stricter view of the same path.
+// - 'line': a minimal JSON-line client (LineClient below) that adds as little as possible on top of the
+//   hop itself. The SDK client's own cost per call is in every row alike; the line client leaves it out, so
+//   its ratios are the stricter view of the same path (bench/gateway.ts's older bench uses only this one).
 // Either way the protocol is 2025-11-25 (what server-everything speaks), so the relay and the gateway rows
 // carry the same messages.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ECHO_CALL, LineClient, type EchoClient } from './gateway';
+
+/** What a timed block needs of a client: one `tools/call echo` (ECHO_CALL), resolved when answered. */
+export interface EchoClient {
+  callEcho(): Promise<void>;
+}
+
+/** A minimal JSON-line client: the measuring side adds as little as possible on top of the hop itself. */
+export class LineClient implements EchoClient {
+  private buffer = '';
+  private waiting = new Map<number, () => void>();
+  private nextId = 1;
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => {
+      this.buffer += text;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        const msg = JSON.parse(line) as { id?: number; result?: unknown; error?: { message: string } };
+        if (msg.error) throw new Error(`bench call failed: ${msg.error.message}`);
+        if (typeof msg.id === 'number') this.waiting.get(msg.id)?.();
+      }
+    });
+  }
+  call(method: string, params: Record<string, unknown>): Promise<void> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, () => {
+        this.waiting.delete(id);
+        resolve();
+      });
+      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+  callEcho(): Promise<void> {
+    return this.call('tools/call', ECHO_CALL);
+  }
+  notify(method: string): void {
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+  }
+}
+
+/** The call every path bench makes: server-everything's echo tool with a short message. */
+export const ECHO_CALL = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
+
+/** `calls` sequential `tools/call echo` on `client`: each call's time (ms) and the whole block's. */
+export async function timeEchoCalls(client: EchoClient, calls: number): Promise<{ samples: number[]; totalMs: number }> {
+  const samples: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await client.callEcho();
+    samples.push(performance.now() - t0);
+  }
+  return { samples, totalMs: performance.now() - start };
+}
 
 export type ClientKind = 'sdk' | 'line';
 

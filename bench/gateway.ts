@@ -5,11 +5,11 @@
 // machine drift hits all of them alike. Targets: empty chain ≤ 1.3× relay p50, ≥ 0.8× relay throughput.
 // Also: the gateway (empty chain) recording into SQLite vs not recording (target ≤ 5% throughput loss).
 // Run: `npm run bench -- gateway` (builds the CLI first) or `node --import tsx bench/index.ts gateway`.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect, timeEchoCalls } from './bench-client';
 import { fmtMs, percentile, printTable } from './stats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,48 +20,6 @@ export const relay = join(root, 'bench/relay.mjs');
 const CALLS = Number(process.env.BENCH_GATEWAY_CALLS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
 const WARMUP = 300;
-
-/** What a timed block needs of a client: one `tools/call echo` (ECHO_CALL), resolved when answered. */
-export interface EchoClient {
-  callEcho(): Promise<void>;
-}
-
-/** A minimal JSON-line client: the measuring side adds as little as possible on top of the hop itself. */
-export class LineClient implements EchoClient {
-  private buffer = '';
-  private waiting = new Map<number, () => void>();
-  private nextId = 1;
-  constructor(readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (text: string) => {
-      this.buffer += text;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        const msg = JSON.parse(line) as { id?: number; result?: unknown; error?: { message: string } };
-        if (msg.error) throw new Error(`bench call failed: ${msg.error.message}`);
-        if (typeof msg.id === 'number') this.waiting.get(msg.id)?.();
-      }
-    });
-  }
-  call(method: string, params: Record<string, unknown>): Promise<void> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, () => {
-        this.waiting.delete(id);
-        resolve();
-      });
-      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    });
-  }
-  callEcho(): Promise<void> {
-    return this.call('tools/call', ECHO_CALL);
-  }
-  notify(method: string): void {
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
-  }
-}
 
 export function gatewayConfig(withSamples: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), 'ic-bench-'));
@@ -108,21 +66,6 @@ function statCpuMs(file: string): number {
   }
 }
 
-/** The call every path bench makes: server-everything's echo tool with a short message. */
-export const ECHO_CALL = { name: 'echo', arguments: { message: 'please forward to bench@example.com' } };
-
-/** `calls` sequential `tools/call echo` on `client`: each call's time (ms) and the whole block's. */
-export async function timeEchoCalls(client: EchoClient, calls: number): Promise<{ samples: number[]; totalMs: number }> {
-  const samples: number[] = [];
-  const start = performance.now();
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await client.callEcho();
-    samples.push(performance.now() - t0);
-  }
-  return { samples, totalMs: performance.now() - start };
-}
-
 /**
  * Starts `args` (an MCP server over stdio, or a proxy in front of one), initializes, makes `warmup` calls,
  * then times `calls` sequential `tools/call echo`; `cpu(pid)` (one or more CPU counters, ms) is read before
@@ -134,16 +77,12 @@ export async function timeCalls(
   warmup: number,
   cpu: (pid: number) => number[],
 ): Promise<{ samples: number[]; totalMs: number; cpuMs: number[] }> {
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] }) as unknown as ChildProcessWithoutNullStreams;
-  const client = new LineClient(child);
-  await client.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  client.notify('notifications/initialized');
-  for (let i = 0; i < warmup; i++) await client.call('tools/call', ECHO_CALL);
-  const cpu0 = cpu(child.pid!);
+  const client = await connect('line', args);
+  for (let i = 0; i < warmup; i++) await client.callEcho();
+  const cpu0 = cpu(client.pid);
   const { samples, totalMs } = await timeEchoCalls(client, calls);
-  const cpuMs = cpu(child.pid!).map((v, i) => v - cpu0[i]!);
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  const cpuMs = cpu(client.pid).map((v, i) => v - cpu0[i]!);
+  await client.stop();
   return { samples, totalMs, cpuMs };
 }
 
