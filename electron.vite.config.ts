@@ -7,10 +7,14 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
-    // store-writer: the history store's writer thread, loaded by the recorder from beside index.js.
+    // store-writer, pg-writer: the history writer threads (SQLite, PostgreSQL), loaded from beside index.js.
     build: {
       rollupOptions: {
-        input: { index: resolve('src/main/electron/main.ts'), 'store-writer': resolve('src/main/history/sqlite/writer/writer-thread.ts') },
+        input: {
+          index: resolve('src/main/electron/main.ts'),
+          'store-writer': resolve('src/main/history/sqlite/writer/writer-thread.ts'),
+          'pg-writer': resolve('src/main/history/postgres/writer-thread/pg-writer-thread.ts'),
+        },
       },
     },
   },

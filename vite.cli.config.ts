@@ -26,6 +26,8 @@ export default defineConfig({
       input: {
         index: 'src/main/cli/index.ts',
         'store-writer': 'src/main/history/sqlite/writer/writer-thread.ts',
+        // pg-writer.js: a PostgreSQL recorder's writer thread, loaded from beside the bundle likewise.
+        'pg-writer': 'src/main/history/postgres/writer-thread/pg-writer-thread.ts',
         'sample-worker': 'src/main/interceptors/samples/worker.ts',
         web: 'src/main/web/main.ts',
         // otel-export.js: the OpenTelemetry export thread, started beside a gateway run with --otlp-endpoint.

@@ -24,9 +24,11 @@ import { backoffDelay, describeError } from '../model/recording/retry-policy';
 import { DEFAULT_JOURNAL_INTERVAL_MS, Journal } from '../model/recording/journal';
 import { AfterTurn, redactNowEncodeLater } from '../model/recording/after-turn';
 import { adoptOrphanSpills, releaseSpillPath } from '../model/recording/spill-adoption';
-import { IdCache, writeBatch, type PgItem } from './batch-insert';
+import type { PgItem } from './batch-insert';
 import { describePgError } from './connection';
 import { SendOrder, type Batch } from './send-order';
+import { pgBatchSender, type PgBatchSender } from './writer-thread/batch-sender';
+import { compressRecordsWithLz4 } from './writer-thread/lz4';
 
 export interface PgHistoryWriterOptions {
   redactor?: Pick<Redactor, 'execution' | 'message'>;
@@ -48,6 +50,11 @@ export interface PgHistoryWriterOptions {
    * processes that are gone are adopted and written first.
    */
   journal?: { path: string; intervalMs?: number };
+  /**
+   * Write batches on a thread of their own (writer-thread/batch-sender.ts), with a pool of their own; needs
+   * `url`. Default true; false writes them on the recorder's thread with `pool`.
+   */
+  writerThread?: boolean;
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 3;
@@ -58,6 +65,8 @@ export interface PgHistoryWriterStats extends RecorderStats {
   lost: number;
   /** PostgreSQL is unreachable right now (the queue is being retried). */
   disconnected: boolean;
+  /** Where batches are written: the recorder's own thread, or the gateway's (its fallback). */
+  writer: 'worker' | 'in-thread';
 }
 
 /** Connection-level and server-capacity errors: the same batch is written again later. */
@@ -70,7 +79,7 @@ export function isPgTransient(err: unknown): boolean {
 
 export class PgHistoryWriter implements Recorder {
   private readonly order: SendOrder;
-  private readonly cache = new IdCache();
+  private readonly sender: PgBatchSender;
   private readonly host: string;
   private readonly batchSize: number;
   private readonly maxInFlight: number;
@@ -101,16 +110,9 @@ export class PgHistoryWriter implements Recorder {
     this.batchSize = Math.max(1, options.batchSize ?? 500);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     this.order = new SendOrder(this.batchSize);
-    // The record's JSON (~3 KB) is compressed by the server as it is stored: lz4 costs it ~35 µs less CPU per
-    // execution than the default pglz, for ~7% more space (bench/postgres.ts). A session setting, so no
-    // schema change; reads decompress either. Servers before 14, or built without lz4, refuse it: kept pglz.
     // Set on a connection's first use by the recorder (the pool's first connection ran the migrations).
-    const lz4 = new WeakSet<pg.PoolClient>();
-    pool.on('acquire', (client) => {
-      if (lz4.has(client)) return;
-      lz4.add(client);
-      client.query('SET default_toast_compression = lz4').catch(() => {});
-    });
+    compressRecordsWithLz4(pool);
+    this.sender = pgBatchSender(pool, this.host, this.maxInFlight, options, (m) => this.fail(m));
     if (options.journal) {
       this.journal = new Journal(options.journal.path, options.journal.intervalMs ?? DEFAULT_JOURNAL_INTERVAL_MS, (m) => this.fail(m));
       this.adoptJournals(options.journal.path);
@@ -180,7 +182,13 @@ export class PgHistoryWriter implements Recorder {
   /** `queued` counts every record not yet in PostgreSQL: waiting, being retried or in flight. */
   stats(): PgHistoryWriterStats {
     this.afterTurn.runAll(); // what was handed over counts as queued (or refused) at once
-    return { queued: this.order.unsettled, ...this.counters, ...(this.lastError ? { lastError: this.lastError } : {}), disconnected: this.disconnected };
+    return {
+      queued: this.order.unsettled,
+      ...this.counters,
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+      disconnected: this.disconnected,
+      writer: this.sender.mode,
+    };
   }
 
   /** Resolves when everything accepted so far is stored (or counted as failed). */
@@ -218,6 +226,7 @@ export class PgHistoryWriter implements Recorder {
       this.settle(rest.length);
     } else this.journal?.close(); // everything is in PostgreSQL
     if (this.timer) clearTimeout(this.timer);
+    await this.sender.close().catch(() => {});
     await this.pool.end().catch(() => {});
   }
 
@@ -277,7 +286,7 @@ export class PgHistoryWriter implements Recorder {
     let retry: PgItem[] = [];
     let transient: unknown;
     try {
-      const r = await writeBatch(this.pool, batch.items, this.host, this.cache);
+      const r = await this.sender.write(batch.items);
       this.done(batch.items, r.inserted, r.duplicates);
       this.reachable();
     } catch (err) {
@@ -312,7 +321,7 @@ export class PgHistoryWriter implements Recorder {
     const halves = [items.slice(0, mid), items.slice(mid)] as const;
     for (const i of [0, 1] as const) {
       try {
-        const r = await writeBatch(this.pool, halves[i], this.host, this.cache);
+        const r = await this.sender.write(halves[i]);
         this.done(halves[i], r.inserted, r.duplicates);
       } catch (err) {
         if (isPgTransient(err)) return { items: i === 0 ? items : halves[1], error: err };
