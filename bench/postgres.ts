@@ -62,7 +62,7 @@ async function server(): Promise<Server> {
 
 type OpenRecorder = (
   url: string,
-  options?: { maxInFlight?: number },
+  options?: { maxInFlight?: number; writerThread?: boolean },
 ) => Promise<{
   recordExecution(r: ReturnType<typeof records>[number]): void;
   stats(): { queued: number; written: number; lastError?: string };
@@ -70,8 +70,8 @@ type OpenRecorder = (
   close(): Promise<void>;
 }>;
 
-async function pgRecorderRate(open: OpenRecorder, url: string, recs: ReturnType<typeof records>, maxInFlight?: number) {
-  const recorder = await open(url, maxInFlight === undefined ? {} : { maxInFlight });
+async function pgRecorderRate(open: OpenRecorder, url: string, recs: ReturnType<typeof records>, maxInFlight?: number, writerThread?: boolean) {
+  const recorder = await open(url, { ...(maxInFlight === undefined ? {} : { maxInFlight }), ...(writerThread === undefined ? {} : { writerThread }) });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < recs.length; i += 1000) {
@@ -117,6 +117,11 @@ async function insertBench(srv: Server): Promise<void> {
     ...(baseline ? [{ name: 'PostgreSQL, baseline build (BENCH_PG_BASELINE)', run: (db: string) => pgRecorderRate(baseline, db, recs) }] : []),
     { name: 'PostgreSQL, 1 batch in flight', run: (db: string) => pgRecorderRate(openPgHistoryWriter, db, recs, 1) },
     { name: `PostgreSQL, up to ${DEFAULT_MAX_IN_FLIGHT} batches in flight (default)`, run: (db: string) => pgRecorderRate(openPgHistoryWriter, db, recs) },
+    // The default writes batches on the recorder's own thread (writer-thread/): the same on the caller's thread.
+    {
+      name: `PostgreSQL, ${DEFAULT_MAX_IN_FLIGHT} in flight, batches written on the caller's thread`,
+      run: (db: string) => pgRecorderRate(openPgHistoryWriter, db, recs, undefined, false),
+    },
   ];
   const totals = variants.map(() => ({ ms: 0, cpuUs: 0, n: 0 }));
   try {
