@@ -8,10 +8,11 @@
 // batch moves, and its failure comes back with the message and code the retry logic reads (isPgTransient).
 // When the thread cannot be started (no entry beside the bundle, a loader missing), batches are written on
 // the recorder's thread with the pool it opened, and the reason is reported once.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { resolveWorkerEntry } from '../../../interceptors/host/worker-entry';
 import { IdCache, writeBatch, type BatchResult, type PgItem } from '../batch-insert';
+import { startWriterThread, type WriterThreadEntry } from '../../model/recording/writer-thread-start';
 import { fromWireError, PG_WRITER_THREAD_KIND, type PgWriterRequest, type PgWriterResponse, type PgWriterThreadData } from './protocol';
 
 export interface PgBatchSender {
@@ -68,7 +69,7 @@ export class WorkerPgSender implements PgBatchSender {
   private closed = false;
 
   constructor(
-    private readonly entry: { script: URL | string; eval: boolean },
+    private readonly entry: WriterThreadEntry,
     private readonly data: Omit<PgWriterThreadData, 'kind'>,
     private readonly makeFallback: () => InThreadPgSender,
     private readonly report: (message: string) => void,
@@ -81,48 +82,30 @@ export class WorkerPgSender implements PgBatchSender {
   }
 
   private start(): Promise<boolean> {
-    const worker = new Worker(this.entry.script, {
-      eval: this.entry.eval,
-      workerData: { kind: PG_WRITER_THREAD_KIND, ...this.data } satisfies PgWriterThreadData,
-      stdout: false,
-      stderr: false,
-    });
-    this.worker = worker;
-    return new Promise<boolean>((resolve) => {
-      let started = false;
-      const failStart = (reason: string) => {
-        if (started) return;
-        started = true;
+    const { worker, ready } = startWriterThread<PgWriterResponse>(this.entry, { kind: PG_WRITER_THREAD_KIND, ...this.data } satisfies PgWriterThreadData, {
+      idle: () => this.pending.size === 0,
+      failedToStart: (reason) => {
         this.worker = undefined;
-        void worker.terminate();
         this.fallback = this.makeFallback();
         this.report(`the PostgreSQL writer thread could not start (${reason}); writing on the main thread`);
-        resolve(false);
-      };
-      worker.on('message', (msg: PgWriterResponse) => {
-        if (msg.type === 'ready') {
-          started = true;
-          // Idle, the thread never keeps the process alive; a batch in flight refs it (write()).
-          if (this.pending.size === 0) worker.unref();
-          resolve(true);
-        } else if (msg.type === 'failed') failStart(msg.error);
-        else {
-          const p = this.pending.get(msg.id);
-          this.pending.delete(msg.id);
-          if (msg.type === 'done') p?.resolve(msg.result);
-          else p?.reject(fromWireError(msg.error));
-        }
-      });
-      worker.on('error', (err) => failStart(err.message));
-      worker.on('exit', (code) => {
-        failStart(`exited with code ${code}`);
+      },
+      message: (msg) => {
+        if (msg.type !== 'done' && msg.type !== 'error') return;
+        const p = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        if (msg.type === 'done') p?.resolve(msg.result);
+        else p?.reject(fromWireError(msg.error));
+      },
+      exit: (code) => {
         if (this.worker === worker) this.worker = undefined;
         // Batches in flight are not lost: they fail like a dropped connection (no SQLSTATE: transient), and
         // the recorder writes them again, on a thread started anew.
         for (const p of this.pending.values()) p.reject(new Error(`the PostgreSQL writer thread exited (code ${code})`));
         this.pending.clear();
-      });
+      },
     });
+    this.worker = worker;
+    return ready;
   }
 
   async write(items: readonly PgItem[]): Promise<BatchResult> {

@@ -5,17 +5,14 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { QueueItem } from '../../model/encode/encoded';
 import type { BatchResult } from './apply-batch';
 import type { BatchWriter } from './batch-writer';
 import { WRITER_THREAD_KIND, type WriterRequest, type WriterResponse, type WriterThreadData } from './writer-protocol';
+import { startWriterThread, type WriterThreadEntry } from '../../model/recording/writer-thread-start';
 
-export interface WriterThreadEntry {
-  /** A file to run, or (source checkouts) a CommonJS bootstrap to evaluate. */
-  script: URL | string;
-  eval: boolean;
-}
+export type { WriterThreadEntry };
 
 /**
  * The writer thread's entry: `store-writer.js` beside a bundle, or in a source checkout (tsx,
@@ -73,48 +70,29 @@ export class WorkerBatchWriter implements BatchWriter {
   }
 
   private start(): Promise<boolean> {
-    const worker = new Worker(this.entry.script, {
-      eval: this.entry.eval,
-      workerData: { kind: WRITER_THREAD_KIND, ...this.data } satisfies WriterThreadData,
-      stdout: false,
-      stderr: false,
-    });
-    // Like the history writer's timers, the thread never keeps the process alive on its own once it has
-    // started (until then a first write may be waiting for it); requests in flight ref it again.
-    this.worker = worker;
-    this.ready = new Promise<boolean>((resolve) => {
-      let started = false;
-      const failStart = (reason: string) => {
-        if (started) return;
-        started = true;
+    const { worker, ready } = startWriterThread<WriterResponse>(this.entry, { kind: WRITER_THREAD_KIND, ...this.data } satisfies WriterThreadData, {
+      idle: () => this.pending.size === 0,
+      failedToStart: (reason) => {
         this.worker = undefined;
-        void worker.terminate();
         this.fallback = this.makeFallback();
         this.onFallback(`the writer thread could not start (${reason}); writing on the main thread`);
-        resolve(false);
-      };
-      worker.on('message', (msg: WriterResponse) => {
-        if (msg.type === 'ready') {
-          started = true;
-          if (this.pending.size === 0) worker.unref();
-          resolve(true);
-        } else if (msg.type === 'failed') failStart(msg.error);
-        else {
-          const p = this.pending.get(msg.id);
-          this.pending.delete(msg.id);
-          p?.resolve(msg);
-        }
-      });
-      worker.on('error', (err) => failStart(err.message));
-      worker.on('exit', (code) => {
-        failStart(`exited with code ${code}`);
+      },
+      message: (msg) => {
+        if (msg.type !== 'done' && msg.type !== 'error') return;
+        const p = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        p?.resolve(msg);
+      },
+      exit: (code) => {
         if (this.worker === worker) this.worker = undefined;
         // Batches in flight are not lost: they are reported failed and retried by the history writer.
         for (const [id, p] of this.pending) p.resolve({ type: 'error', id, error: `the writer thread exited (code ${code})` });
         this.pending.clear();
-      });
+      },
     });
-    return this.ready;
+    this.worker = worker;
+    this.ready = ready;
+    return ready;
   }
 
   private async request(req: DistributiveOmit<WriterRequest, 'id'>): Promise<WriterResponse> {
