@@ -49,6 +49,41 @@ describe.skipIf(skip)('PostgreSQL recorder writer thread', () => {
     });
   }
 
+  it('checks a record at hand-over and encodes it on the thread: refused at once, or stored as it was given', async () => {
+    const url = await cluster.createDatabase();
+    const errors: string[] = [];
+    const recorder = await openPgHistoryWriter(url, { onError: (m) => errors.push(m) });
+    try {
+      // Refused on the recorder's thread, as before: counted at once, never queued.
+      recorder.recordExecution({ ...makeExecution({ gateway: 'defer-gw' }), outcome: 'maybe' as never });
+      expect(recorder.stats()).toMatchObject({ queued: 0, failed: 1 });
+      expect(errors.some((e) => /record refused: .*outcome "maybe"/.test(e))).toBe(true);
+      // Encoded on the thread from its JSON: the stored record, its columns and its steps are the record's.
+      const rec = makeExecution({ gateway: 'defer-gw', sessionId: 'defer-session', outcome: 'blocked' });
+      recorder.recordExecution(rec);
+      await recorder.flush();
+      expect(recorder.stats()).toMatchObject({ queued: 0, written: 1, writer: 'worker' });
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        const row = (
+          await db.query<{ record_json: string; outcome: string; session_key: string; steps: string }>(
+            `SELECT e.record_json, e.outcome, e.session_key, (SELECT count(*) FROM steps s WHERE s.execution_id = e.id) AS steps
+             FROM executions e WHERE e.uuid = $1`,
+            [rec.id],
+          )
+        ).rows[0]!;
+        expect(JSON.parse(row.record_json)).toEqual(rec);
+        expect(row).toMatchObject({ outcome: 'blocked', session_key: 'defer-session' });
+        expect(Number(row.steps)).toBe((rec.requestTrace?.steps.length ?? 0) + (rec.responseTrace?.steps.length ?? 0));
+      } finally {
+        await db.end();
+      }
+    } finally {
+      await recorder.close();
+    }
+  });
+
   it('keeps the rest of a batch the server refuses one record of: the SQLSTATE crosses the thread, so it is not retried as an outage', async () => {
     const url = await cluster.createDatabase();
     const errors: string[] = [];

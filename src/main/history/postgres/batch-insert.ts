@@ -8,8 +8,13 @@ import type { EncodedExecution, EncodedGateway, EncodedMessage, EncodedSession }
 import { searchVector } from './search-words';
 import { insertMessages } from './message-insert';
 import { indexedText, int32OrNull, nulFree, nulFreeJson } from './column-values';
+import { storedPgItem, type DeferredPgExecution } from './deferred-execution';
 
-export type PgItem = EncodedGateway | (EncodedSession & { json: string }) | (EncodedExecution & { json: string }) | EncodedMessage;
+/** A record as the statements below write it. */
+export type StoredPgItem = EncodedGateway | (EncodedSession & { json: string }) | (EncodedExecution & { json: string }) | EncodedMessage;
+
+/** What a recorder queues: executions may still be their JSON text (deferred-execution.ts), encoded by writeBatch. */
+export type PgItem = StoredPgItem | DeferredPgExecution;
 
 export interface BatchResult {
   /** Executions inserted; the others of the batch were already stored. */
@@ -76,7 +81,7 @@ async function ensureInterceptors(client: pg.PoolClient, pairs: [string, string]
  * Names are interned outside the batch's transaction (each an autocommitted upsert): a transaction
  * holding a new name's row lock would make every other writer that meets the name wait for it.
  */
-export async function internNames(client: pg.PoolClient, items: readonly PgItem[], host: string | null, cache: IdCache): Promise<void> {
+export async function internNames(client: pg.PoolClient, items: readonly StoredPgItem[], host: string | null, cache: IdCache): Promise<void> {
   const gateways: string[] = [];
   const interceptors: [string, string][] = [];
   for (const item of items) {
@@ -90,7 +95,7 @@ export async function internNames(client: pg.PoolClient, items: readonly PgItem[
 }
 
 /** Writes the items inside the caller's transaction (after internNames). */
-export async function insertItems(client: pg.PoolClient, items: readonly PgItem[], host: string | null, cache: IdCache): Promise<BatchResult> {
+export async function insertItems(client: pg.PoolClient, items: readonly StoredPgItem[], host: string | null, cache: IdCache): Promise<BatchResult> {
   const gw = (name: string) => cache.gateways.get(name)!;
   const ic = (server: string, name: string) => cache.interceptors.get(key(server, name))!;
 
@@ -239,7 +244,8 @@ export async function insertItems(client: pg.PoolClient, items: readonly PgItem[
 }
 
 /** internNames + insertItems in one transaction: the batch is stored whole or not at all. */
-export async function writeBatch(pool: pg.Pool, items: readonly PgItem[], host: string | null, cache: IdCache): Promise<BatchResult> {
+export async function writeBatch(pool: pg.Pool, queued: readonly PgItem[], host: string | null, cache: IdCache): Promise<BatchResult> {
+  const items = queued.map(storedPgItem); // on the writer thread: deferred executions are encoded here
   const client = await pool.connect();
   let broken = false;
   // The server ending the connection between two statements (a restart, a failover, pg_terminate_backend)

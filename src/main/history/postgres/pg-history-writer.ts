@@ -17,7 +17,8 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { ExecutionRecord, Recorder, RecorderStats, SessionRecord } from '../../../shared/trace/execution';
 import type { MessageRecord } from '../../../shared/trace/messages';
-import { encodeExecution, encodeGateway, encodeSession } from '../model/encode/encode';
+import { encodeGateway, encodeSession } from '../model/encode/encode';
+import { deferPgExecution } from './deferred-execution';
 import { encodeMessage } from '../model/encode/encode-message';
 import type { Redactor } from '../model/redaction/redactor';
 import { backoffDelay, describeError } from '../model/recording/retry-policy';
@@ -98,7 +99,7 @@ export class PgHistoryWriter implements Recorder {
   private readonly counters = { written: 0, failed: 0, retries: 0, duplicates: 0, lost: 0 };
   private lastError: string | undefined;
   private disconnected = false;
-  private readonly journal: Journal | undefined;
+  private readonly journal: Journal<PgItem> | undefined;
   /** Journals of dead processes, adopted: deleted once everything read from them is settled. */
   private adopted: { path: string; target: number }[] = [];
 
@@ -114,7 +115,14 @@ export class PgHistoryWriter implements Recorder {
     compressRecordsWithLz4(pool);
     this.sender = pgBatchSender(pool, this.host, this.maxInFlight, options, (m) => this.fail(m));
     if (options.journal) {
-      this.journal = new Journal(options.journal.path, options.journal.intervalMs ?? DEFAULT_JOURNAL_INTERVAL_MS, (m) => this.fail(m));
+      // One JSON line per item, read back by adoptJournals (a deferred execution keeps its text as a string).
+      this.journal = new Journal<PgItem>(
+        options.journal.path,
+        options.journal.intervalMs ?? DEFAULT_JOURNAL_INTERVAL_MS,
+        (m) => this.fail(m),
+        undefined,
+        (item) => `${JSON.stringify(item)}\n`,
+      );
       this.adoptJournals(options.journal.path);
     }
   }
@@ -155,7 +163,8 @@ export class PgHistoryWriter implements Recorder {
   recordExecution(execution: ExecutionRecord): void {
     const redactor = this.options.redactor;
     this.later(
-      redactNowEncodeLater(execution, redactor && ((r) => redactor.execution(r)), (record) => ({ ...encodeExecution(record), json: JSON.stringify(record) })),
+      // Checked and serialized here; encoded by the writer thread (deferred-execution.ts).
+      redactNowEncodeLater(execution, redactor && ((r) => redactor.execution(r)), deferPgExecution),
     );
   }
 

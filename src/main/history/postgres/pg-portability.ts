@@ -10,7 +10,7 @@ import { encodeExecution, encodeGateway, encodeSession } from '../model/encode/e
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../model/portability/line-schema';
 import { ImportError, parseExportLines, type ImportOptions, type ImportResult } from '../model/portability/parse-export-lines';
 import { DEFAULT_MAX_LINE_BYTES, stringLines } from '../model/portability/line-reader';
-import { IdCache, insertItems, internNames, type PgItem } from './batch-insert';
+import { IdCache, insertItems, internNames, type StoredPgItem } from './batch-insert';
 import { compilePgFilter, whereClause } from './filters';
 import { Params, prepared } from './statements';
 
@@ -68,7 +68,7 @@ export async function* pgExportLines(db: pg.Pool, filter?: ExecutionFilter): Asy
 
 export async function pgImportFromString(db: pg.Pool, text: string, options: ImportOptions = {}, host: string | null = null): Promise<ImportResult> {
   const result: ImportResult = { executions: 0, duplicates: 0, sessions: 0, gateways: 0 };
-  const items: PgItem[] = [];
+  const items: StoredPgItem[] = [];
   for (const { lineNo, line } of parseExportLines(stringLines(text, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES))) {
     try {
       if (line.type === 'gateway') {

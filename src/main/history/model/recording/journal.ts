@@ -37,13 +37,14 @@ export interface JournalFs {
 
 const nodeFs: JournalFs = { fdatasync, ftruncateSync };
 
-export class Journal {
+/** T: what the recorder queues (the SQLite recorder's QueueItem by default); `line` writes one as a line of the file. */
+export class Journal<T extends object = QueueItem> {
   readonly path: string;
   private fd: number | undefined;
   /** Accepted, neither journaled nor committed yet, with when (performance.now()); insertion order = record order. */
-  private readonly waiting = new Map<QueueItem, number>();
+  private readonly waiting = new Map<T, number>();
   /** Journaled and not yet committed: while any are, the file must keep them. */
-  private readonly held = new Set<QueueItem>();
+  private readonly held = new Set<T>();
   private timer: NodeJS.Timeout | undefined;
   private syncing = false;
   private dirty = false;
@@ -56,12 +57,13 @@ export class Journal {
     private readonly intervalMs: number,
     private readonly fail: (message: string) => void,
     private readonly fs: JournalFs = nodeFs,
+    private readonly line: (item: T) => string = fileLine as (item: T) => string,
   ) {
     this.path = newJournalPath(dbPath);
     this.fd = openSync(this.path, 'a', 0o600);
   }
 
-  add(item: QueueItem): void {
+  add(item: T): void {
     this.waiting.set(item, performance.now());
     this.arm();
   }
@@ -78,7 +80,7 @@ export class Journal {
   }
 
   /** These items are in the database: no need to journal them, nor to keep them in the file. */
-  committed(items: readonly QueueItem[]): void {
+  committed(items: readonly T[]): void {
     for (const item of items) if (!this.held.delete(item)) this.waiting.delete(item);
     this.emptyIfAllCommitted();
   }
@@ -104,7 +106,7 @@ export class Journal {
     const lines: string[] = [];
     for (const [item, at] of this.waiting) {
       if (at > acceptedBy) break; // the rest are younger still (performance.now() never goes back)
-      lines.push(fileLine(item));
+      lines.push(this.line(item));
       this.held.add(item);
       this.waiting.delete(item);
     }

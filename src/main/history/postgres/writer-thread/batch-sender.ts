@@ -1,9 +1,9 @@
 // Where a PostgreSQL recorder's batches are written: on a thread of its own (pg-writer-thread.ts) unless that
 // cannot start. The driver's work for each batch (binding every value, the socket writes that wake the server,
-// parsing its answers) ran on the gateway's thread, between the lines it forwards. Measured on 2 cores (a
-// gateway recording to PostgreSQL on the same machine, sequential tools/call, 3 rounds interleaved): its
-// thread's CPU per call 218–238 µs on that thread, 132–142 µs with this one (recording to SQLite: 110–134);
-// p50 0.277–0.307 against 0.229–0.259 ms; calls a second +41–45 %.
+// parsing its answers) and the encoding of each execution (deferred-execution.ts) ran on the gateway's thread,
+// between the lines it forwards. Measured on 2 cores (a gateway recording to PostgreSQL on the same machine,
+// sequential tools/call, the build before and this one in 6 interleaved rounds): that thread's CPU per call
+// 174–238 µs before, 120–158 µs now (recording to SQLite: 110–116); p50 0.228–0.303 against 0.203–0.247 ms.
 // The recorder keeps everything else (queue, send order, retries, journal) on its thread: only the write of a
 // batch moves, and its failure comes back with the message and code the retry logic reads (isPgTransient).
 // When the thread cannot be started (no entry beside the bundle, a loader missing), batches are written on
