@@ -2,48 +2,17 @@
 // 1,000-record transaction would stall traffic for tens of milliseconds, on its own thread it only
 // uses the spare core. If the thread cannot be started (no entry file next to this bundle, a
 // loader missing), writing falls back to this thread and the reason is reported once.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { QueueItem } from '../../model/encode/encoded';
 import type { BatchResult } from './apply-batch';
 import type { BatchWriter } from './batch-writer';
 import { WRITER_THREAD_KIND, type WriterRequest, type WriterResponse, type WriterThreadData } from './writer-protocol';
 import { startWriterThread, type WriterThreadEntry } from '../../model/recording/writer-thread-start';
+import { resolveWorkerEntry } from '../../../interceptors/host/worker-entry';
 
-export type { WriterThreadEntry };
-
-/**
- * The writer thread's entry: `store-writer.js` beside a bundle, or in a source checkout (tsx,
- * vitest) the TypeScript module loaded through tsx's CommonJS hooks. (Node 20 does not apply
- * `--import` loader hooks to worker threads, so the ESM loader cannot be used there.)
- */
+/** The writer thread's entry: `store-writer.js` beside a bundle, or in a source checkout its TypeScript module (worker-entry.ts). */
 export function writerThreadEntry(): WriterThreadEntry | undefined {
-  let here: URL;
-  try {
-    here = new URL(import.meta.url);
-  } catch {
-    return undefined;
-  }
-  if (here.protocol !== 'file:') return undefined;
-  if (here.pathname.endsWith('.ts')) {
-    const source = fileURLToPath(new URL('./writer-thread.ts', here));
-    if (!existsSync(source)) return undefined;
-    let api: string;
-    try {
-      api = createRequire(here).resolve('tsx/cjs/api');
-    } catch {
-      return undefined;
-    }
-    return { script: `require(${JSON.stringify(api)}).register(); require(${JSON.stringify(source)});`, eval: true };
-  }
-  // This module may sit in the entry file or in a shared chunk beside it or one folder down.
-  for (const candidate of ['./store-writer.js', '../store-writer.js']) {
-    const bundled = new URL(candidate, here);
-    if (existsSync(fileURLToPath(bundled))) return { script: bundled, eval: false };
-  }
-  return undefined;
+  return resolveWorkerEntry(import.meta.url, './writer-thread.ts', 'store-writer.js');
 }
 
 type Pending = { resolve: (res: WriterResponse) => void };
