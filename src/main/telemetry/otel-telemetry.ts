@@ -3,10 +3,8 @@
 // posts the batch to the export thread, which builds the spans and metrics and sends them over OTLP/HTTP
 // (export-pipeline.ts). The request path pays one small object and an array push. Export failures never reach
 // traffic: they go to the log, rate-limited; full queues drop and count.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { resolveWorkerEntry } from '../interceptors/host/worker-entry';
 import type { ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
 import { summarize, type ExecutionSummary } from './execution-summary';
 import { ExportPipeline } from './export-pipeline';
@@ -152,25 +150,7 @@ export class OtelTelemetry implements ExecutionTelemetry {
   }
 }
 
-/**
- * The export thread's entry: `otel-export.js` beside the CLI bundle, or in a source checkout (tsx, vitest) the
- * TypeScript module through tsx's CommonJS hooks (Node 20 does not apply `--import` hooks to worker threads).
- */
+/** The export thread's entry: `otel-export.js` beside the CLI bundle, or in a source checkout its TypeScript module (worker-entry.ts). */
 function exportThreadEntry(): { script: URL | string; eval: boolean } | undefined {
-  const here = new URL(import.meta.url);
-  if (here.protocol !== 'file:') return undefined;
-  if (here.pathname.endsWith('.ts')) {
-    const source = fileURLToPath(new URL('./export-thread.ts', here));
-    try {
-      const api = createRequire(here).resolve('tsx/cjs/api');
-      return { script: `require(${JSON.stringify(api)}).register(); require(${JSON.stringify(source)});`, eval: true };
-    } catch {
-      return undefined;
-    }
-  }
-  for (const candidate of ['./otel-export.js', '../otel-export.js']) {
-    const bundled = new URL(candidate, here);
-    if (existsSync(fileURLToPath(bundled))) return { script: bundled, eval: false };
-  }
-  return undefined;
+  return resolveWorkerEntry(import.meta.url, './export-thread.ts', 'otel-export.js');
 }
