@@ -4,6 +4,7 @@
 // on either thread: every record once, a record the server refuses for its content costs only itself (the
 // SQLSTATE crosses the thread), a connection lost mid-batch is retried, and `writerThread: false` keeps the old
 // path (also the fallback when the thread cannot start).
+import type { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgHistoryWriter } from '../../src/main/history/postgres';
@@ -130,6 +131,35 @@ describe.skipIf(skip)('PostgreSQL recorder writer thread', () => {
       expect(await stored(url)).toEqual(records.map((r) => r.id).sort());
     } finally {
       await admin.end();
+      await recorder.close();
+    }
+  });
+  it('loses nothing when the writer thread itself dies mid-run: its batches are written again on a thread started anew', async () => {
+    const url = await cluster.createDatabase();
+    const errors: string[] = [];
+    const recorder = await openPgHistoryWriter(url, { batchSize: 10, maxInFlight: 3, onError: (m) => errors.push(m) });
+    // The recorder's sender (writer-thread/batch-sender.ts): reached here only to end its thread as a crash would.
+    const sender = (recorder as unknown as { sender: { worker?: Worker } }).sender;
+    try {
+      const records = Array.from({ length: 400 }, () => makeExecution({ gateway: 'die-gw' }));
+      for (const r of records.slice(0, 50)) recorder.recordExecution(r);
+      await recorder.flush();
+      const first = sender.worker;
+      expect(first).toBeDefined();
+      // Batches in flight when it ends: the rest handed over at once, the thread terminated right after.
+      for (const r of records.slice(50)) recorder.recordExecution(r);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await first!.terminate();
+      await recorder.flush();
+      const stats = recorder.stats();
+      // A batch the server committed before the thread died, its answer lost, comes back as duplicates.
+      expect(stats.written + stats.duplicates).toBe(400);
+      expect(stats).toMatchObject({ queued: 0, lost: 0, writer: 'worker' });
+      expect(errors.some((e) => /writer thread exited/.test(e))).toBe(true);
+      expect(sender.worker).toBeDefined();
+      expect(sender.worker).not.toBe(first);
+      expect(await stored(url)).toEqual(records.map((r) => r.id).sort());
+    } finally {
       await recorder.close();
     }
   });
