@@ -1,5 +1,6 @@
 // Version 1: gateways, sessions, interned interceptor identities, executions (a narrow row of what
 // lists filter and show, and a detail row with everything else), steps, large payloads, replays.
+import { checkOneOf } from './check-constraints';
 import type { Migration } from './types';
 
 export const migration0001: Migration = {
@@ -58,7 +59,7 @@ export const migration0001: Migration = {
         -- Only set when the recorded startedAt is not the canonical ISO form of started_ms.
         started_at TEXT,
         duration_ms REAL NOT NULL,
-        outcome TEXT NOT NULL CHECK (outcome IN ('allow', 'blocked', 'mutated', 'error')),
+        outcome TEXT NOT NULL ${checkOneOf('executions', 'outcome')},
         error_code INTEGER,
         blocked_interceptor_id INTEGER REFERENCES interceptors (id),
         blocked_phase TEXT,

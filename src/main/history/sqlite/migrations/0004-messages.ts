@@ -6,6 +6,7 @@
 // Indexes serve the view's queries: a session's messages (gateway, session, key), a method across a
 // gateway (gateway, method, key), and the messages of one execution (the Traffic link). Each ends with
 // the key, so a filtered page is read in order without sorting.
+import { checkOneOf } from './check-constraints';
 import type { Migration } from './types';
 
 export const migration0004: Migration = {
@@ -20,10 +21,10 @@ export const migration0004: Migration = {
         -- NULL: the gateway's own traffic outside any client session (interceptor discovery, connects).
         session_key TEXT,
         at_ms INTEGER NOT NULL,
-        side TEXT NOT NULL CHECK (side IN ('client', 'backend', 'interceptor')),
-        direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+        side TEXT NOT NULL ${checkOneOf('messages', 'side')},
+        direction TEXT NOT NULL ${checkOneOf('messages', 'direction')},
         peer TEXT,
-        kind TEXT NOT NULL CHECK (kind IN ('request', 'response', 'error', 'notification', 'connect-error')),
+        kind TEXT NOT NULL ${checkOneOf('messages', 'kind')},
         method TEXT,
         jsonrpc_id, -- no declared type: a number stays a number, a string a string
         -- Bytes of the whole message as JSON; body holds at most 64 Ki characters of it (truncated = 1).

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../../../native/sqlite-binding';
 import { APPLICATION_ID, LATEST_VERSION, runMigrations } from '../migrations/index';
+import { rewriteInListChecks } from '../migrations/check-constraints';
 import { inspectFile } from './file-check';
 import { checkIntegrity } from './integrity-check';
 import { StoreOpenError } from './store-open-error';
@@ -104,6 +105,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       }
     } else {
       runMigrations(db, options.migrateTo ?? LATEST_VERSION);
+      rewriteInListChecks(db);
     }
   } catch (err) {
     db.close();
