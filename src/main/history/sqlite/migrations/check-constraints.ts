@@ -18,6 +18,10 @@ interface EnumeratedColumn {
   values: readonly string[];
 }
 
+/**
+ * Literals, not MESSAGE_SIDES and the like: checkInList must reproduce, character for character, what the
+ * migrations wrote into files that exist, whatever those lists become.
+ */
 const ENUMERATED: readonly EnumeratedColumn[] = [
   { table: 'executions', column: 'outcome', values: ['allow', 'blocked', 'mutated', 'error'] },
   { table: 'messages', column: 'side', values: ['client', 'backend', 'interceptor'] },
@@ -44,14 +48,15 @@ function checkInList({ column, values }: EnumeratedColumn): string {
   return `CHECK (${column} IN (${values.map(quoted).join(', ')}))`;
 }
 
-/** The table definitions as they should read, or undefined when a table already does (or does not exist). */
+/** Each table whose definition still holds an IN list, with its definition as it should read (none when current). */
 function rewrittenDefinitions(db: Database.Database): Map<string, string> {
   const read = db.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`).pluck();
   const out = new Map<string, string>();
   for (const e of ENUMERATED) {
     const sql = out.get(e.table) ?? (read.get(e.table) as string | undefined);
-    if (sql === undefined || !sql.includes(checkInList(e))) continue;
-    out.set(e.table, sql.replace(checkInList(e), checkOneOf(e.table, e.column)));
+    const inList = checkInList(e);
+    if (sql === undefined || !sql.includes(inList)) continue;
+    out.set(e.table, sql.replace(inList, checkOneOf(e.table, e.column)));
   }
   return out;
 }
