@@ -4,7 +4,7 @@
 // (export-pipeline.ts). The request path pays one small object and an array push. Export failures never reach
 // traffic: they go to the log, rate-limited; full queues drop and count.
 import { Worker } from 'node:worker_threads';
-import { resolveWorkerEntry } from '../interceptors/host/worker-entry';
+import { resolveWorkerEntry, type WorkerEntry } from '../processes/worker-entry';
 import type { ExecutionRecord, SessionRecord } from '../../shared/trace/execution';
 import { summarize, type ExecutionSummary } from './execution-summary';
 import { ExportPipeline } from './export-pipeline';
@@ -116,7 +116,7 @@ export class OtelTelemetry implements ExecutionTelemetry {
     else this.inThread?.add(items);
   }
 
-  private startThread(entry: { script: URL | string; eval: boolean }): void {
+  private startThread(entry: WorkerEntry): void {
     const worker = new Worker(entry.script, {
       eval: entry.eval,
       workerData: { kind: EXPORT_THREAD_KIND, options: this.options } satisfies ExportThreadData,
@@ -151,6 +151,6 @@ export class OtelTelemetry implements ExecutionTelemetry {
 }
 
 /** The export thread's entry: `otel-export.js` beside the CLI bundle, or in a source checkout its TypeScript module (worker-entry.ts). */
-function exportThreadEntry(): { script: URL | string; eval: boolean } | undefined {
+function exportThreadEntry(): WorkerEntry | undefined {
   return resolveWorkerEntry(import.meta.url, './export-thread.ts', 'otel-export.js');
 }

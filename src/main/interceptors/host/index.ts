@@ -4,7 +4,7 @@ export { serveHostOverStdio, type StdioServing } from './serve-stdio';
 export { serveHostOverHttp, type HttpServeOptions, type HttpServing } from './serve-http';
 export { WorkerHandlerPool, type HandlerOffload, type HandlerWorkerEntry, type WorkerPoolOptions } from './worker-pool';
 export { serveHandlersInWorker, isHandlerWorker } from './worker-runtime';
-export { resolveWorkerEntry } from './worker-entry';
+export { resolveWorkerEntry } from '../../processes/worker-entry';
 export {
   validator,
   mutator,

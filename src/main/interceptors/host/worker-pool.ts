@@ -4,13 +4,11 @@
 // (its worker is terminated and replaced), not left running to its end.
 import { setMaxListeners } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import type { WorkerEntry } from '../../processes/worker-entry';
 import { HANDLER_WORKER_KIND, type HandlerCall, type HandlerResponse } from './worker-protocol';
 
-/** A file to run, or (source checkouts under tsx/vitest) a CommonJS bootstrap to evaluate. */
-export interface HandlerWorkerEntry {
-  script: URL | string;
-  eval: boolean;
-}
+/** A file to run, or (source checkouts under tsx/vitest) a CommonJS bootstrap to evaluate (resolveWorkerEntry finds it). */
+export type HandlerWorkerEntry = WorkerEntry;
 
 /** What the host asks of an offload: whether it takes a call, and to run it until the signal fires. */
 export interface HandlerOffload {

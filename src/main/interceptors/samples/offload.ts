@@ -3,7 +3,7 @@
 // stateful cross-boundary-guard keeps its per-session taint on the host's thread and sends only its
 // text scans (SECRET_SCAN) to the workers; request-logger (its log function) stays, its work is one
 // stringify, bounded by the payload limit.
-import { resolveWorkerEntry } from '../host/worker-entry';
+import { resolveWorkerEntry } from '../../processes/worker-entry';
 import { WorkerHandlerPool } from '../host/worker-pool';
 import { inlineSecretScanner, type SecretScanner } from './cross-boundary-guard';
 import type { SecretMatch } from './secrets';

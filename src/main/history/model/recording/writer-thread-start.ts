@@ -4,12 +4,7 @@
 // exit go to the caller. A started thread that is idle never keeps the process alive: the caller refs it while
 // a request is in flight.
 import { Worker } from 'node:worker_threads';
-
-export interface WriterThreadEntry {
-  /** A file to run, or (source checkouts) a CommonJS bootstrap to evaluate. */
-  script: URL | string;
-  eval: boolean;
-}
+import type { WorkerEntry } from '../../../processes/worker-entry';
 
 export interface WriterThreadEvents<M> {
   /** A message other than 'ready' and 'failed'. */
@@ -23,7 +18,7 @@ export interface WriterThreadEvents<M> {
 }
 
 export function startWriterThread<M extends { type: string }>(
-  entry: WriterThreadEntry,
+  entry: WorkerEntry,
   workerData: unknown,
   on: WriterThreadEvents<M>,
 ): { worker: Worker; ready: Promise<boolean> } {

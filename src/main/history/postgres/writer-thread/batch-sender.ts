@@ -10,9 +10,9 @@
 // the recorder's thread with the pool it opened, and the reason is reported once.
 import type { Worker } from 'node:worker_threads';
 import type pg from 'pg';
-import { resolveWorkerEntry } from '../../../interceptors/host/worker-entry';
+import { resolveWorkerEntry, type WorkerEntry } from '../../../processes/worker-entry';
 import { IdCache, writeBatch, type BatchResult, type PgItem } from '../batch-insert';
-import { startWriterThread, type WriterThreadEntry } from '../../model/recording/writer-thread-start';
+import { startWriterThread } from '../../model/recording/writer-thread-start';
 import { fromWireError, PG_WRITER_THREAD_KIND, type PgWriterRequest, type PgWriterResponse, type PgWriterThreadData } from './protocol';
 
 export interface PgBatchSender {
@@ -69,7 +69,7 @@ export class WorkerPgSender implements PgBatchSender {
   private closed = false;
 
   constructor(
-    private readonly entry: WriterThreadEntry,
+    private readonly entry: WorkerEntry,
     private readonly data: Omit<PgWriterThreadData, 'kind'>,
     private readonly makeFallback: () => InThreadPgSender,
     private readonly report: (message: string) => void,

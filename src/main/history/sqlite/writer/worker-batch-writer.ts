@@ -7,11 +7,11 @@ import type { QueueItem } from '../../model/encode/encoded';
 import type { BatchResult } from './apply-batch';
 import type { BatchWriter } from './batch-writer';
 import { WRITER_THREAD_KIND, type WriterRequest, type WriterResponse, type WriterThreadData } from './writer-protocol';
-import { startWriterThread, type WriterThreadEntry } from '../../model/recording/writer-thread-start';
-import { resolveWorkerEntry } from '../../../interceptors/host/worker-entry';
+import { startWriterThread } from '../../model/recording/writer-thread-start';
+import { resolveWorkerEntry, type WorkerEntry } from '../../../processes/worker-entry';
 
 /** The writer thread's entry: `store-writer.js` beside a bundle, or in a source checkout its TypeScript module (worker-entry.ts). */
-export function writerThreadEntry(): WriterThreadEntry | undefined {
+export function writerThreadEntry(): WorkerEntry | undefined {
   return resolveWorkerEntry(import.meta.url, './writer-thread.ts', 'store-writer.js');
 }
 
@@ -26,7 +26,7 @@ export class WorkerBatchWriter implements BatchWriter {
   private fallback: BatchWriter | undefined;
 
   constructor(
-    private readonly entry: WriterThreadEntry,
+    private readonly entry: WorkerEntry,
     private readonly data: Omit<WriterThreadData, 'kind'>,
     private readonly makeFallback: () => BatchWriter,
     private readonly onFallback: (reason: string) => void,

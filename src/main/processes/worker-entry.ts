@@ -1,17 +1,23 @@
 // Where a worker thread's entry is: a bundled file beside the running bundle (`out/cli/<name>.js`),
 // or in a source checkout (tsx, vitest) the TypeScript module loaded through tsx's CommonJS hooks
-// (Node 20 does not apply `--import` loader hooks to worker threads).
+// (Node 20 does not apply `--import` loader hooks to worker threads). Used by every thread we start: the
+// host's handler workers, the history writer threads, the OpenTelemetry export thread.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { HandlerWorkerEntry } from './worker-pool';
+
+/** A file to run, or (source checkouts under tsx/vitest) a CommonJS bootstrap to evaluate. */
+export interface WorkerEntry {
+  script: URL | string;
+  eval: boolean;
+}
 
 /**
  * @param here `import.meta.url` of the module asking
  * @param source the entry's TypeScript source, relative to `here`
  * @param bundled the entry's file name in the bundle
  */
-export function resolveWorkerEntry(here: string, source: string, bundled: string): HandlerWorkerEntry | undefined {
+export function resolveWorkerEntry(here: string, source: string, bundled: string): WorkerEntry | undefined {
   let url: URL;
   try {
     url = new URL(here);
