@@ -37,6 +37,9 @@ export interface OpenStoreOptions {
 /** Page size of new files. */
 export const DEFAULT_PAGE_SIZE = 4096;
 
+/** Pages of WAL after which a writing connection checkpoints (~32 MB); the writer thread's checkpointer turns it off while it runs. */
+export const WAL_AUTOCHECKPOINT_PAGES = 8000;
+
 export interface Store {
   readonly db: Database.Database;
   readonly path: string;
@@ -91,7 +94,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       // Checkpoint every ~32 MB of WAL instead of 4 MB: the pages every batch rewrites (index and
       // search-index tails) are copied into the file once per checkpoint, not once per 4 MB;
       // after a checkpoint the WAL file is cut back to 64 MB at most.
-      db.pragma('wal_autocheckpoint = 8000');
+      db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
       db.pragma('journal_size_limit = 67108864');
     }
     if (readonly) {

@@ -21,6 +21,11 @@ export interface SqliteHistoryWriterOptions {
   writerThread?: boolean;
   /** How long the writing connection waits for another process's lock before a retry. */
   busyTimeoutMs?: number;
+  /**
+   * Items the writer thread writes before a thread of its own runs the WAL checkpoints (checkpointer.ts).
+   * Default 20,000; Infinity never starts one. Only with writerThread.
+   */
+  checkpointerAfterItems?: number;
   /** Applied to every record before it is encoded: redaction at rest. */
   redactor?: Redactor;
   /**

@@ -83,7 +83,7 @@ export class SqliteHistoryWriter implements Recorder {
     this.writer = entry
       ? new WorkerBatchWriter(
           entry,
-          { path: store.path, busyTimeoutMs: options.busyTimeoutMs ?? 2000 },
+          { path: store.path, busyTimeoutMs: options.busyTimeoutMs ?? 2000, checkpointerAfterItems: options.checkpointerAfterItems },
           () => new InThreadBatchWriter(store),
           (reason) => this.fail(reason),
         )

@@ -8,6 +8,8 @@ export interface WriterThreadData {
   kind: typeof WRITER_THREAD_KIND;
   path: string;
   busyTimeoutMs: number;
+  /** Items written before a checkpointer thread takes over the WAL checkpoints (checkpointer.ts); tests lower it. */
+  checkpointerAfterItems?: number;
 }
 
 export type WriterRequest = { op: 'write'; id: number; items: QueueItem[] } | { op: 'exec'; id: number; sql: string } | { op: 'close'; id: number };

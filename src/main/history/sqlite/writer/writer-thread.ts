@@ -1,7 +1,8 @@
 // Entry of the store's writer thread. Loaded as a worker by WorkerBatchWriter: from source through
 // tsx, or as `store-writer.js` next to a bundle. It opens its own connection to the history file
 // and writes the batches it is sent, one transaction each. Imported on the main thread (a bundle
-// runs every module's top level), it does nothing.
+// runs every module's top level), it does nothing. Started with a CheckpointerData, the same entry is the
+// writer's checkpointer thread (checkpointer.ts): no entry file of its own to bundle.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { ExecutionInserter } from '../sql/inserter';
 import { openStore, type Store } from '../open/open-store';
@@ -10,6 +11,8 @@ import { describeError } from '../../model/recording/retry-policy';
 import { lowerThisThreadPriority } from './thread-priority';
 import type { WriterRequest, WriterResponse, WriterThreadData } from './writer-protocol';
 import { WRITER_THREAD_KIND } from './writer-protocol';
+import { CHECKPOINTER_KIND, CheckpointerLink, serveCheckpointer, type CheckpointerData } from './checkpointer';
+import { writerThreadEntry } from './worker-batch-writer';
 
 function serve(data: WriterThreadData): void {
   const port = parentPort!;
@@ -22,24 +25,29 @@ function serve(data: WriterThreadData): void {
     return;
   }
   const inserter = new ExecutionInserter(store.db);
+  const checkpoints = new CheckpointerLink(writerThreadEntry(), data.path, store.db, data.checkpointerAfterItems);
   lowerThisThreadPriority();
   port.on('message', (req: WriterRequest) => {
     let res: WriterResponse;
     try {
       if (req.op === 'write') {
-        res = { type: 'done', id: req.id, result: applyBatch(store.db, inserter, req.items) };
+        const result = applyBatch(store.db, inserter, req.items);
+        if (result.ok) checkpoints.committed(req.items.length);
+        res = { type: 'done', id: req.id, result };
       } else if (req.op === 'exec') {
         store.db.exec(req.sql);
         res = { type: 'done', id: req.id };
       } else {
-        try {
-          store.db.pragma('optimize');
-        } catch {
-          // A planner hint only.
-        }
-        store.close();
-        port.postMessage({ type: 'done', id: req.id } satisfies WriterResponse);
-        port.close();
+        void checkpoints.close().then(() => {
+          try {
+            store.db.pragma('optimize');
+          } catch {
+            // A planner hint only.
+          }
+          store.close();
+          port.postMessage({ type: 'done', id: req.id } satisfies WriterResponse);
+          port.close();
+        });
         return;
       }
     } catch (err) {
@@ -50,5 +58,6 @@ function serve(data: WriterThreadData): void {
   port.postMessage({ type: 'ready' } satisfies WriterResponse);
 }
 
-const data = workerData as WriterThreadData | undefined;
+const data = workerData as WriterThreadData | CheckpointerData | undefined;
 if (!isMainThread && data?.kind === WRITER_THREAD_KIND) serve(data);
+if (!isMainThread && data?.kind === CHECKPOINTER_KIND) serveCheckpointer(data);
