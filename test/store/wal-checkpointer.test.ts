@@ -47,6 +47,24 @@ function autocheckpoint(store: Store): number {
   return store.db.pragma('wal_autocheckpoint', { simple: true }) as number;
 }
 
+/** A store, its inserter and a link whose checkpointer has started (it starts after the first item). */
+async function startedLink(checkpointAtFrames: number): Promise<{ store: Store; inserter: ExecutionInserter; link: CheckpointerLink }> {
+  const store = newStore();
+  const inserter = new ExecutionInserter(store.db);
+  const link = new CheckpointerLink(writerThreadEntry(), store.path, store.db, 1, checkpointAtFrames);
+  cleanups.unshift(() => link.close());
+  await waitFor(
+    () => {
+      writeBatch(store, inserter, link, 1);
+      return link.active;
+    },
+    30_000,
+    'the checkpointer to start',
+    50,
+  );
+  return { store, inserter, link };
+}
+
 function worker(link: CheckpointerLink): Worker | undefined {
   return (link as unknown as { worker?: Worker }).worker;
 }
@@ -103,19 +121,7 @@ describe('WAL checkpointer thread', () => {
   });
 
   it('checkpoints no sooner than the WAL holds the frames it waits for', async () => {
-    const store = newStore();
-    const inserter = new ExecutionInserter(store.db);
-    const link = new CheckpointerLink(writerThreadEntry(), store.path, store.db, 1, 1_000_000);
-    cleanups.unshift(() => link.close());
-    await waitFor(
-      () => {
-        writeBatch(store, inserter, link, 1);
-        return link.active;
-      },
-      30_000,
-      'the checkpointer to start',
-      50,
-    );
+    const { store, inserter, link } = await startedLink(1_000_000);
     const frames = WalFrames.open(store.path)!;
     cleanups.unshift(() => frames.close());
     const before = { size: statSync(store.path).size, pending: frames.pending()! };
@@ -126,19 +132,7 @@ describe('WAL checkpointer thread', () => {
   });
 
   it('keeps the WAL from growing without end while batches keep coming: the writer lets it start over', async () => {
-    const store = newStore();
-    const inserter = new ExecutionInserter(store.db);
-    const link = new CheckpointerLink(writerThreadEntry(), store.path, store.db, 1, 20);
-    cleanups.unshift(() => link.close());
-    await waitFor(
-      () => {
-        writeBatch(store, inserter, link, 1);
-        return link.active;
-      },
-      30_000,
-      'the checkpointer to start',
-      50,
-    );
+    const { store, inserter, link } = await startedLink(20);
     const frames = WalFrames.open(store.path)!;
     cleanups.unshift(() => frames.close());
     let longest = 0;
@@ -160,19 +154,7 @@ describe('WAL checkpointer thread', () => {
   });
 
   it('hands the checkpoints back to the writer when the thread dies, and ends before the writer closes', async () => {
-    const store = newStore();
-    const inserter = new ExecutionInserter(store.db);
-    const link = new CheckpointerLink(writerThreadEntry(), store.path, store.db, 1, 1);
-    cleanups.unshift(() => link.close());
-    await waitFor(
-      () => {
-        writeBatch(store, inserter, link, 2);
-        return link.active;
-      },
-      30_000,
-      'the checkpointer to start',
-      50,
-    );
+    const { store, inserter, link } = await startedLink(1);
     await worker(link)!.terminate();
     await waitFor(() => !link.active, 5000, 'the link to see the thread gone');
     expect(autocheckpoint(store)).toBe(WAL_AUTOCHECKPOINT_PAGES);
@@ -180,18 +162,7 @@ describe('WAL checkpointer thread', () => {
     expect(worker(link)).toBeUndefined();
 
     // A second link, closed: its thread ends first, then the writer's close (the last connection) removes the WAL.
-    const other = newStore();
-    const otherInserter = new ExecutionInserter(other.db);
-    const second = new CheckpointerLink(writerThreadEntry(), other.path, other.db, 1, 1);
-    await waitFor(
-      () => {
-        writeBatch(other, otherInserter, second, 2);
-        return second.active;
-      },
-      30_000,
-      'the second checkpointer to start',
-      50,
-    );
+    const { store: other, link: second } = await startedLink(1);
     const thread = worker(second)!;
     const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
     await second.close();
