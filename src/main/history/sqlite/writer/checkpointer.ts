@@ -14,10 +14,10 @@
 // writer begins a transaction with every frame copied back, which a checkpointer running beside a writer
 // that never pauses (in bulk) never achieves: the WAL grew to 358 MB in 100,000 executions. So once it is
 // WAL_RESTART_FACTOR times the checkpoint size, the writer runs one checkpoint itself, as before (it then
-// copies only what the checkpointer has not, and its next transaction starts the WAL over).
-// Only once the checkpointer has opened its connection
-// does the writer turn its automatic checkpoints off; if the checkpointer fails or exits, the writer turns
-// them on again (the WAL would otherwise only grow).
+// copies only what the checkpointer has not, and its next transaction starts the WAL over; while a reader
+// holds an old snapshot it checkpoints after every commit, as SQLite's automatic checkpoint does then).
+// Only once the checkpointer has opened its connection does the writer turn its automatic checkpoints off;
+// if the checkpointer fails or exits, the writer turns them on again (the WAL would otherwise only grow).
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { WorkerEntry } from '../../../processes/worker-entry';
