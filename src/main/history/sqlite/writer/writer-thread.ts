@@ -38,14 +38,20 @@ function serve(data: WriterThreadData): void {
         store.db.exec(req.sql);
         res = { type: 'done', id: req.id };
       } else {
+        // The checkpointer ends first: the last connection to close checkpoints and removes the WAL.
         void checkpoints.close().then(() => {
           try {
             store.db.pragma('optimize');
           } catch {
             // A planner hint only.
           }
-          store.close();
-          port.postMessage({ type: 'done', id: req.id } satisfies WriterResponse);
+          let closed: WriterResponse = { type: 'done', id: req.id };
+          try {
+            store.close();
+          } catch (err) {
+            closed = { type: 'error', id: req.id, error: describeError(err) }; // as before the checkpointer: answered, not thrown
+          }
+          port.postMessage(closed);
           port.close();
         });
         return;
