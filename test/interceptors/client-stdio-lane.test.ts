@@ -3,8 +3,10 @@
 // they did through the SDK, cancellation reaches the server, the message tap still sees every message
 // both ways, SDK requests (ping, list) share the connection, and invokes started together leave in one
 // write (one chunk on the server's stdin), with a detached sink's invoke held until such a write.
+import { getEventListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { SdkError } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InterceptorServerClient } from '../../src/main/interceptors/client';
 import { BACKGROUND_HOLD_MS, InterceptorStdioTransport } from '../../src/main/interceptors/client/stdio-transport';
 import type { WireTap } from '../../src/main/interceptors/client/wire-tap';
@@ -153,4 +155,83 @@ describe('InterceptorStdioTransport lane', () => {
     expect(err.kind).toBe('crash');
     expect(err.message).toMatch(/was killed by SIGKILL/);
   });
+
+  it('deadlines without an answer: each call fails at its own, the shorter first however they were started, and the server hears of each', async () => {
+    const { transport, out } = await silentLane();
+    const started = performance.now();
+    const long = outcome(transport.request('interceptor/invoke', { name: 'long' }, { timeout: 600 }));
+    const short = outcome(transport.request('interceptor/invoke', { name: 'short' }, { timeout: 150 }));
+    const first = await Promise.race([long.then(() => 'long'), short.then(() => 'short')]);
+    expect(first).toBe('short');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(149);
+    expect(performance.now() - started).toBeLessThan(550);
+    const [longErr, shortErr] = await Promise.all([long, short]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(599);
+    for (const [err, timeout] of [
+      [shortErr, 150],
+      [longErr, 600],
+    ] as const) {
+      expect(err).toBeInstanceOf(SdkError);
+      expect((err as SdkError).message).toContain('Request timed out');
+      expect((err as SdkError).data).toEqual({ timeout });
+    }
+    await waitFor(() => cancelledIds(out).length === 2, 5_000, 'both cancellations on the wire');
+    expect(cancelledIds(out)).toEqual(['i2', 'i1']);
+  });
+
+  it('calls answered in time leave no deadline behind, and the lane does not arm a timer per call', async () => {
+    const client = laneClient();
+    await client.discover();
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      for (let i = 0; i < 20; i++) await client.invoke(call('ok'), { timeoutMs: 5_000 });
+      // The client's own bookkeeping may make some; the lane made at most one for all twenty.
+      const laneTimers = timers.mock.calls.filter(([, ms]) => typeof ms === 'number' && ms >= 5_000);
+      expect(laneTimers.length).toBeLessThanOrEqual(1);
+    } finally {
+      timers.mockRestore();
+    }
+    // The next call with a shorter deadline still gets it: the server never answers `slow`.
+    expect((await failure(client.invoke(call('slow'), { timeoutMs: 50 }))).kind).toBe('timeout');
+  });
+
+  it('one abort signal shared by calls in flight: one listener, every call cancelled, none after they settle', async () => {
+    const { transport, out } = await silentLane();
+    const controller = new AbortController();
+    const calls = [1, 2, 3].map((n) => outcome(transport.request('interceptor/invoke', { name: `c${n}` }, { timeout: 20_000, signal: controller.signal })));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort(new Error('the client went away'));
+    for (const err of await Promise.all(calls)) expect(String((err as Error).message)).toContain('the client went away');
+    await waitFor(() => cancelledIds(out).length === 3, 5_000, 'three cancellations on the wire');
+    expect(cancelledIds(out).sort()).toEqual(['i1', 'i2', 'i3']);
+    // Already aborted: refused at once, nothing written.
+    expect(await outcome(transport.request('interceptor/invoke', {}, { timeout: 1_000, signal: controller.signal }))).toBeInstanceOf(SdkError);
+    expect(out.filter((m) => m.method === 'interceptor/invoke')).toHaveLength(3);
+  });
 });
+
+/** A lane on a server that reads its stdin and never answers: every outgoing message is kept. */
+async function silentLane(): Promise<{ transport: InterceptorStdioTransport; out: { method?: string; params?: { requestId?: string } }[] }> {
+  const transport = new InterceptorStdioTransport({ command: process.execPath, args: ['-e', 'process.stdin.resume()'] });
+  open.push(transport);
+  const out: { method?: string; params?: { requestId?: string } }[] = [];
+  transport.useTap({
+    message: (direction, message) => void (direction === 'out' && out.push(message as (typeof out)[number])),
+    connectFailed: () => undefined,
+  });
+  await transport.start();
+  transport.setProtocolVersion('2025-11-25');
+  return { transport, out };
+}
+
+function cancelledIds(out: { method?: string; params?: { requestId?: string } }[]): string[] {
+  return out.filter((m) => m.method === 'notifications/cancelled').map((m) => m.params!.requestId!);
+}
+
+/** What the promise settles with: its rejection, or undefined when it resolves. */
+function outcome(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}

@@ -42,9 +42,10 @@ export const BACKGROUND_HOLD_MS = 10;
 interface LaneCall {
   resolve(result: unknown): void;
   reject(error: unknown): void;
-  timer: NodeJS.Timeout;
+  /** performance.now() past which the call fails as timed out (see armDeadline). */
+  deadline: number;
+  timeout: number;
   signal?: AbortSignal;
-  onAbort?: () => void;
 }
 
 export class InterceptorStdioTransport implements Transport {
@@ -58,6 +59,11 @@ export class InterceptorStdioTransport implements Transport {
   private laneOpen = false;
   private nextLaneId = 1;
   private readonly lane = new Map<string, LaneCall>();
+  /** One timer for every lane call's deadline: armed for the earliest one, never more than one (see request()). */
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private deadlineAt = Infinity;
+  /** Signals this lane listens on: one listener per signal, whatever number of calls it covers. */
+  private readonly watched = new WeakSet<AbortSignal>();
   private pendingText: string | undefined;
   private flushQueued = false;
   private backgroundTimer: NodeJS.Timeout | undefined;
@@ -144,41 +150,76 @@ export class InterceptorStdioTransport implements Transport {
    */
   request(method: string, params: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal; background?: boolean }): Promise<unknown> {
     if (!this.child?.stdin) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
     const id = `i${this.nextLaneId++}`;
     const message = { method, params, jsonrpc: '2.0' as const, id };
     return new Promise((resolve, reject) => {
-      const cancel = (reason: unknown): void => {
-        if (!this.settle(id)) return;
-        // The server stops the work and never answers (the SDK sends the same notification).
-        if (this.child?.stdin) {
-          const cancelled = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } };
-          const line = JSON.stringify(cancelled);
-          this.tap?.message('out', cancelled, line);
-          this.enqueue(`${line}\n`);
+      // No timer and no listener of its own ([path-speed]: a setTimeout, an abort listener and their removal
+      // cost ~3 µs each, a dozen times per tools/call with the samples): the lane's one timer watches every
+      // deadline, and a signal gets one listener the first time a call comes with it.
+      const deadline = performance.now() + options.timeout;
+      const call: LaneCall = { resolve, reject, deadline, timeout: options.timeout };
+      if (signal) {
+        call.signal = signal;
+        if (!this.watched.has(signal)) {
+          this.watched.add(signal);
+          signal.addEventListener('abort', () => this.abortCalls(signal), { once: true });
         }
-        reject(reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason)));
-      };
-      const call: LaneCall = {
-        resolve,
-        reject,
-        timer: setTimeout(() => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: options.timeout })), options.timeout),
-      };
-      if (options.signal) {
-        if (options.signal.aborted) {
-          clearTimeout(call.timer);
-          reject(new SdkError(SdkErrorCode.RequestTimeout, String(options.signal.reason)));
-          return;
-        }
-        call.signal = options.signal;
-        call.onAbort = () => cancel(options.signal?.reason);
-        options.signal.addEventListener('abort', call.onAbort, { once: true });
       }
       this.lane.set(id, call);
+      if (deadline < this.deadlineAt) this.armDeadline(deadline);
       // Serialized once: the line written is the text the capture keeps.
       const line = JSON.stringify(message);
       this.tap?.message('out', message, line);
       this.enqueue(`${line}\n`, options.background === true);
     });
+  }
+
+  /**
+   * The lane's timer fires at `at` (a performance.now() time). It stays armed when calls settle: the next calls'
+   * deadlines are later (same timeout, later start), so a busy lane arms it about once per timeout, and when it
+   * fires it fails what is due and re-arms for the earliest call still waiting, if any. Unref'd: the server's
+   * pipes keep the process alive while calls are in flight, and their close fails every call (failLane).
+   */
+  private armDeadline(at: number): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineAt = at;
+    // Node's timers count from the loop's cached time, which may be behind performance.now(): a timer that
+    // fires a little early finds nothing due and re-arms for the rest.
+    this.deadlineTimer = setTimeout(this.expire, Math.max(1, Math.ceil(at - performance.now())));
+    this.deadlineTimer.unref();
+  }
+
+  private readonly expire = (): void => {
+    this.deadlineTimer = undefined;
+    this.deadlineAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [id, call] of [...this.lane]) {
+      if (call.deadline <= now) this.cancel(id, new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: call.timeout }));
+      else if (call.deadline < next) next = call.deadline;
+    }
+    if (next < Infinity) this.armDeadline(next);
+  };
+
+  /** The signal's calls still in flight are cancelled (it may cover none by now: the listener stays). */
+  private abortCalls(signal: AbortSignal): void {
+    for (const [id, call] of [...this.lane]) if (call.signal === signal) this.cancel(id, signal.reason);
+  }
+
+  /** A call given up (deadline or abort): the server is told and stops the work, and never answers (as the SDK). */
+  private cancel(id: string, reason: unknown): void {
+    const call = this.lane.get(id);
+    if (!call) return;
+    this.lane.delete(id);
+    if (this.child?.stdin) {
+      const cancelled = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } };
+      const line = JSON.stringify(cancelled);
+      this.tap?.message('out', cancelled, line);
+      this.enqueue(`${line}\n`);
+    }
+    call.reject(reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason)));
   }
 
   /**
@@ -249,27 +290,23 @@ export class InterceptorStdioTransport implements Transport {
     const isError = typeof error === 'object' && error !== null && Number.isInteger(error.code) && typeof error.message === 'string';
     if (!isError && !('result' in answer)) return false;
     const call = this.lane.get(id)!;
-    this.settle(id);
+    this.lane.delete(id);
     this.tap?.message('in', answer, text);
     if (isError) call.reject(ProtocolError.fromError(error.code as number, error.message as string, error.data));
     else call.resolve(answer.result);
     return true;
   }
 
-  /** Forgets a lane call (its timer, its abort listener); false when it was settled already. */
-  private settle(id: string): boolean {
-    const call = this.lane.get(id);
-    if (!call) return false;
-    this.lane.delete(id);
-    clearTimeout(call.timer);
-    if (call.onAbort) call.signal?.removeEventListener('abort', call.onAbort);
-    return true;
+  private failLane(error: SdkError): void {
+    const calls = [...this.lane.values()];
+    this.lane.clear();
+    this.stopDeadline();
+    for (const call of calls) call.reject(error);
   }
 
-  private failLane(error: SdkError): void {
-    for (const [id, call] of [...this.lane]) {
-      this.settle(id);
-      call.reject(error);
-    }
+  private stopDeadline(): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = undefined;
+    this.deadlineAt = Infinity;
   }
 }
