@@ -208,6 +208,18 @@ describe('InterceptorStdioTransport lane', () => {
     expect(await outcome(transport.request('interceptor/invoke', {}, { timeout: 1_000, signal: controller.signal }))).toBeInstanceOf(SdkError);
     expect(out.filter((m) => m.method === 'interceptor/invoke')).toHaveLength(3);
   });
+
+  it('a signal that outlives the calls (a chain without a deadline) keeps no listener once they are answered', async () => {
+    const client = laneClient();
+    await client.discover();
+    const forever = new AbortController().signal;
+    await Promise.all([client.invoke(call('ok'), { signal: forever }), client.invoke(call('ok'), { signal: forever })]);
+    await client.invoke(call('ok'), { signal: forever });
+    expect(getEventListeners(forever, 'abort')).toHaveLength(0);
+    const pending = client.invoke(call('slow'), { signal: forever, timeoutMs: 50 });
+    expect((await failure(pending)).kind).toBe('timeout');
+    expect(getEventListeners(forever, 'abort')).toHaveLength(0);
+  });
 });
 
 /** A lane on a server that reads its stdin and never answers: every outgoing message is kept. */

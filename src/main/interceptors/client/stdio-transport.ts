@@ -62,8 +62,8 @@ export class InterceptorStdioTransport implements Transport {
   /** One timer for every lane call's deadline: armed for the earliest one, never more than one (see request()). */
   private deadlineTimer: NodeJS.Timeout | undefined;
   private deadlineAt = Infinity;
-  /** Signals this lane listens on: one listener per signal, whatever number of calls it covers. */
-  private readonly watched = new WeakSet<AbortSignal>();
+  /** Signals of the calls in flight: one abort listener each, removed with its last call (see watch()). */
+  private readonly watched = new Map<AbortSignal, { calls: number; onAbort: () => void }>();
   private pendingText: string | undefined;
   private flushQueued = false;
   private backgroundTimer: NodeJS.Timeout | undefined;
@@ -157,15 +157,12 @@ export class InterceptorStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       // No timer and no listener of its own ([path-speed]: a setTimeout, an abort listener and their removal
       // cost ~3 µs each, a dozen times per tools/call with the samples): the lane's one timer watches every
-      // deadline, and a signal gets one listener the first time a call comes with it.
+      // deadline, and a signal gets one listener while calls with it are in flight (watch()).
       const deadline = performance.now() + options.timeout;
       const call: LaneCall = { resolve, reject, deadline, timeout: options.timeout };
       if (signal) {
         call.signal = signal;
-        if (!this.watched.has(signal)) {
-          this.watched.add(signal);
-          signal.addEventListener('abort', () => this.abortCalls(signal), { once: true });
-        }
+        this.watch(signal);
       }
       this.lane.set(id, call);
       if (deadline < this.deadlineAt) this.armDeadline(deadline);
@@ -203,16 +200,42 @@ export class InterceptorStdioTransport implements Transport {
     if (next < Infinity) this.armDeadline(next);
   };
 
-  /** The signal's calls still in flight are cancelled (it may cover none by now: the listener stays). */
-  private abortCalls(signal: AbortSignal): void {
-    for (const [id, call] of [...this.lane]) if (call.signal === signal) this.cancel(id, signal.reason);
+  /**
+   * Calls in flight together mostly share a signal (a chain's), so it gets one listener for all of them. It
+   * is removed with the signal's last call: a signal that never aborts (a chain without a deadline) outlives
+   * every connection, and a listener left on it would keep each closed transport.
+   */
+  private watch(signal: AbortSignal): void {
+    const watched = this.watched.get(signal);
+    if (watched) {
+      watched.calls++;
+      return;
+    }
+    const onAbort = (): void => {
+      for (const [id, call] of [...this.lane]) if (call.signal === signal) this.cancel(id, signal.reason);
+    };
+    this.watched.set(signal, { calls: 1, onAbort });
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+
+  /** The call leaves the lane (answered, given up or failed): its signal loses a call. */
+  private take(id: string): LaneCall | undefined {
+    const call = this.lane.get(id);
+    if (!call) return undefined;
+    this.lane.delete(id);
+    const signal = call.signal;
+    const watched = signal && this.watched.get(signal);
+    if (watched && --watched.calls === 0) {
+      this.watched.delete(signal);
+      signal.removeEventListener('abort', watched.onAbort);
+    }
+    return call;
   }
 
   /** A call given up (deadline or abort): the server is told and stops the work, and never answers (as the SDK). */
   private cancel(id: string, reason: unknown): void {
-    const call = this.lane.get(id);
+    const call = this.take(id);
     if (!call) return;
-    this.lane.delete(id);
     if (this.child?.stdin) {
       const cancelled = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } };
       const line = JSON.stringify(cancelled);
@@ -289,8 +312,7 @@ export class InterceptorStdioTransport implements Transport {
     const error = answer.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
     const isError = typeof error === 'object' && error !== null && Number.isInteger(error.code) && typeof error.message === 'string';
     if (!isError && !('result' in answer)) return false;
-    const call = this.lane.get(id)!;
-    this.lane.delete(id);
+    const call = this.take(id)!;
     this.tap?.message('in', answer, text);
     if (isError) call.reject(ProtocolError.fromError(error.code as number, error.message as string, error.data));
     else call.resolve(answer.result);
@@ -298,8 +320,7 @@ export class InterceptorStdioTransport implements Transport {
   }
 
   private failLane(error: SdkError): void {
-    const calls = [...this.lane.values()];
-    this.lane.clear();
+    const calls = [...this.lane.keys()].map((id) => this.take(id)!);
     this.stopDeadline();
     for (const call of calls) call.reject(error);
   }
