@@ -3,8 +3,9 @@
 // proxy), measured side by side in one run with rounds interleaved. A second relay (A/A) shows the noise:
 // a row that differs from the relay by less than the A/A row does not differ at all. CPU per call is the
 // whole process tree's (gateway, its writer thread and its interceptor servers; not the backend's, which
-// every variant has), read from /proc in 10 ms ticks: a round of the relay (~0.15 ms per call) needs 500 calls
-// or more for its CPU to mean something. It is split into the measured process's main thread, its other threads
+// every variant has), read from each thread's /proc schedstat: nanoseconds on a CPU. (/proc's stat counts 10 ms
+// ticks, charged to whichever thread a tick finds running: a tenth of a relay round's CPU, and a helper
+// thread's short bursts can show as nothing.) It is split into the measured process's main thread, its other threads
 // (the history writer, V8's helpers) and its child processes (interceptor servers; the relay's echo process).
 //
 // Steady state, not start-up: every variant's processes are started once and warmed with BENCH_PATH_WARMUP
@@ -25,7 +26,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientKindFromEnv } from './bench-client';
-import { cli, everything, mainThreadCpuMs, relay } from './gateway';
+import { cli, everything, relay } from './gateway';
 import { GatewaySession } from './gateway-session';
 import { fmtRatio, summarizeRatios } from './ratio-stats';
 import { fmtMs, percentile, printTable } from './stats';
@@ -90,20 +91,36 @@ interface CpuSplit {
   children: number;
 }
 
+/** CPU time of a process (ms), all its threads and its main thread, from schedstat: nanoseconds, not stat's 10 ms ticks. */
+function processCpuMs(pid: number): { all: number; main: number } {
+  let all = 0;
+  let main = 0;
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return { all, main }; // gone meanwhile
+  }
+  for (const tid of tids) {
+    try {
+      const ms = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+      all += ms;
+      if (tid === String(pid)) main = ms;
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return { all, main };
+}
+
 /** CPU of a process and its descendants, leaving out `except` and its descendants (the backend). */
 function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit {
-  // The main thread first: the process's total, read after it, then holds all of it (its other threads are not
-  // read as less than nothing).
-  const mainNow = mainThreadCpuMs(pid);
   const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10);
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // gone meanwhile
@@ -118,13 +135,12 @@ function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit 
       return;
     }
     if (except(cmdline)) return;
-    descendants += cpu.get(p) ?? 0;
+    descendants += processCpuMs(p).all;
     for (const c of children.get(p) ?? []) walk(c);
   };
   for (const c of children.get(pid) ?? []) walk(c);
-  const root = cpu.get(pid) ?? 0;
-  const main = Number.isNaN(mainNow) ? root : Math.min(root, mainNow);
-  return { main, threads: root - main, children: descendants };
+  const root = processCpuMs(pid);
+  return { main: root.main, threads: root.all - root.main, children: descendants };
 }
 
 const cpuTotal = (c: CpuSplit) => c.main + c.threads + c.children;
