@@ -209,6 +209,23 @@ describe('InterceptorStdioTransport lane', () => {
     expect(out.filter((m) => m.method === 'interceptor/invoke')).toHaveLength(3);
   });
 
+  it("a deadline past Node's timer limit (~24.8 days) neither fires at once nor spins", async () => {
+    const { transport } = await silentLane();
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    let settled = false;
+    const pending = outcome(transport.request('interceptor/invoke', {}, { timeout: 3_000_000_000 })).then((err) => {
+      settled = true;
+      return err;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const armed = timers.mock.calls.filter(([, ms]) => typeof ms === 'number' && ms > 1_000_000).length;
+    timers.mockRestore();
+    expect(settled).toBe(false);
+    expect(armed).toBe(1);
+    await transport.close();
+    expect(await pending).toBeInstanceOf(SdkError); // the connection closed
+  });
+
   it('a signal that outlives the calls (a chain without a deadline) keeps no listener once they are answered', async () => {
     const client = laneClient();
     await client.discover();

@@ -36,6 +36,9 @@ export interface StdioServerParams {
 /** How long close() waits for the server to exit after its stdin ends, then after SIGTERM (as the SDK). */
 const EXIT_WAIT_MS = 2_000;
 
+/** The longest delay a Node timer takes as given (2^31 - 1 ms); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** How long a background request may wait for a foreground write to leave with (see the file comment). */
 export const BACKGROUND_HOLD_MS = 10;
 
@@ -183,8 +186,9 @@ export class InterceptorStdioTransport implements Transport {
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.deadlineAt = at;
     // Node's timers count from the loop's cached time, which may be behind performance.now(): a timer that
-    // fires a little early finds nothing due and re-arms for the rest.
-    this.deadlineTimer = setTimeout(this.expire, Math.max(1, Math.ceil(at - performance.now())));
+    // fires a little early finds nothing due and re-arms for the rest. A delay past Node's limit (~24.8 days)
+    // would fire at once, and re-arm at once, forever: it is held to the limit and re-armed from there.
+    this.deadlineTimer = setTimeout(this.expire, Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(at - performance.now()))));
     this.deadlineTimer.unref();
   }
 
