@@ -27,10 +27,16 @@ function threadNs(pid: number, tid: string): number {
   }
 }
 
-/** Time on a CPU of every live thread of a process, ns, and of its main thread. */
-function processNs(pid: number): { all: number; main: number } {
+/** Time on a CPU of every live thread of a process, ns, and of its main thread (zero for a process that has ended). */
+export function processNs(pid: number): { all: number; main: number } {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return { all: 0, main: 0 };
+  }
   let all = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) all += threadNs(pid, tid);
+  for (const tid of tids) all += threadNs(pid, tid);
   return { all, main: threadNs(pid, String(pid)) };
 }
 

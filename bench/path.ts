@@ -27,7 +27,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientKindFromEnv } from './bench-client';
 import { cli, everything, relay } from './gateway';
-import { GatewaySession } from './gateway-session';
+import { GatewaySession, processNs } from './gateway-session';
 import { fmtRatio, summarizeRatios } from './ratio-stats';
 import { fmtMs, percentile, printTable } from './stats';
 
@@ -91,28 +91,6 @@ interface CpuSplit {
   children: number;
 }
 
-/** CPU time of a process (ms), all its threads and its main thread, from schedstat: nanoseconds, not stat's 10 ms ticks. */
-function processCpuMs(pid: number): { all: number; main: number } {
-  let all = 0;
-  let main = 0;
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return { all, main }; // gone meanwhile
-  }
-  for (const tid of tids) {
-    try {
-      const ms = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-      all += ms;
-      if (tid === String(pid)) main = ms;
-    } catch {
-      // a thread that ended meanwhile
-    }
-  }
-  return { all, main };
-}
-
 /** CPU of a process and its descendants, leaving out `except` and its descendants (the backend). */
 function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit {
   const children = new Map<number, number[]>();
@@ -135,12 +113,12 @@ function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit 
       return;
     }
     if (except(cmdline)) return;
-    descendants += processCpuMs(p).all;
+    descendants += processNs(p).all / 1e6;
     for (const c of children.get(p) ?? []) walk(c);
   };
   for (const c of children.get(pid) ?? []) walk(c);
-  const root = processCpuMs(pid);
-  return { main: root.main, threads: root.all - root.main, children: descendants };
+  const root = processNs(pid);
+  return { main: root.main / 1e6, threads: (root.all - root.main) / 1e6, children: descendants };
 }
 
 const cpuTotal = (c: CpuSplit) => c.main + c.threads + c.children;
