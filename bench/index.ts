@@ -6,6 +6,7 @@ import { run as runGatewayBench } from './gateway';
 import { run as runMessagesBench } from './messages';
 import { run as runOtelBench } from './otel';
 import { run as runPathBench } from './path';
+import { run as runPathAbBench } from './path-ab';
 import { run as runPostgresBench } from './postgres';
 import { run as runPostgresMessagesBench } from './postgres-messages';
 import { run as runRegexBench } from './regex';
@@ -17,6 +18,8 @@ const benches: { name: string; run: () => Promise<void> }[] = [
   { name: 'gateway', run: runGatewayBench },
   // The path's cost against a bare relay (A/A row included): [path-speed]'s table.
   { name: 'path', run: runPathBench },
+  // Two builds' CPU per call on one row, fresh process trees alternated (BENCH_AB_BASELINE; skipped without it).
+  { name: 'path-ab', run: runPathAbBench },
   { name: 'otel', run: runOtelBench },
   { name: 'store', run: runStoreBench },
   // Starts a throwaway PostgreSQL (or uses BENCH_PG_URL); loads 1M executions into it once (minutes).

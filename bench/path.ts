@@ -3,10 +3,9 @@
 // proxy), measured side by side in one run with rounds interleaved. A second relay (A/A) shows the noise:
 // a row that differs from the relay by less than the A/A row does not differ at all. CPU per call is the
 // whole process tree's (gateway, its writer thread and its interceptor servers; not the backend's, which
-// every variant has), read from each thread's /proc schedstat: nanoseconds on a CPU. (/proc's stat counts 10 ms
-// ticks, charged to whichever thread a tick finds running: a tenth of a relay round's CPU, and a helper
-// thread's short bursts can show as nothing.) It is split into the measured process's main thread, its other threads
-// (the history writer, V8's helpers) and its child processes (interceptor servers; the relay's echo process).
+// every variant has), read from each thread's /proc schedstat (path-tree.ts). It is split into the measured
+// process's main thread, its other threads (the history writer, V8's helpers) and its child processes
+// (interceptor servers; the relay's echo process). A change of a few percent in CPU: bench/path-ab.ts.
 //
 // Steady state, not start-up: every variant's processes are started once and warmed with BENCH_PATH_WARMUP
 // calls (default 6,000) before the first round (a GatewaySession, which then waits until the process is quiet),
@@ -22,12 +21,12 @@
 // BENCH_PATH_WARMUP, BENCH_PATH_CLIENT.
 // BENCH_PATH_BASELINE=<another checkout, built> adds that checkout's gateway rows to the same run (before/after);
 // BENCH_PATH_ONLY=<regex> keeps only the matching variants (and the relay rows).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { clientKindFromEnv } from './bench-client';
-import { cli, everything, relay } from './gateway';
-import { GatewaySession, processNs } from './gateway-session';
+import { everything, relay } from './gateway';
+import { GatewaySession } from './gateway-session';
+import { config, cpuTotal, gatewayArgs, isBackend, treeCpuMs, type CpuSplit } from './path-tree';
 import { fmtRatio, summarizeRatios } from './ratio-stats';
 import { fmtMs, percentile, printTable } from './stats';
 
@@ -56,74 +55,6 @@ interface Variant {
   /** The variant's process while the run lasts (started and warmed before the first round). */
   live?: GatewaySession;
 }
-
-function config(options: { samples: boolean | 'bundled'; capture: boolean }, cliPath = cli): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ic-bench-path-'));
-  const file = join(dir, 'gateway.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      backend: { transport: 'stdio', name: 'everything', command: process.execPath, arguments: [everything, 'stdio'] },
-      // The bundled samples over stdio (`serve-samples`, a child process) or in the gateway's process.
-      staticInterceptors:
-        options.samples === 'bundled'
-          ? [{ transport: 'bundled', name: 'samples' }]
-          : options.samples
-            ? [{ transport: 'stdio', name: 'samples', command: process.execPath, arguments: [cliPath, 'serve-samples'] }]
-            : [],
-      // Every bundled sample runs; the allowlist lets every tool through (as in the README's HTTP example).
-      overrides: options.samples ? { 'samples/tool-allowlist': { config: { allow: ['*'] } } } : {},
-      captureMessages: options.capture,
-    }),
-  );
-  return file;
-}
-
-function gatewayArgs(file: string, record: boolean, cliPath = cli): string[] {
-  const db = join(mkdtempSync(join(tmpdir(), 'ic-bench-path-db-')), 'history.db');
-  return [cliPath, 'gateway', '--config', file, '--quiet', '--no-watch', ...(record ? ['--db', db] : ['--no-record'])];
-}
-
-/** CPU (user + system, ms) of a process tree: the root's main thread, the root's other threads, its descendants. */
-interface CpuSplit {
-  main: number;
-  threads: number;
-  children: number;
-}
-
-/** CPU of a process and its descendants, leaving out `except` and its descendants (the backend). */
-function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let descendants = 0;
-  const walk = (p: number) => {
-    let cmdline = '';
-    try {
-      cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8');
-    } catch {
-      return;
-    }
-    if (except(cmdline)) return;
-    descendants += processNs(p).all / 1e6;
-    for (const c of children.get(p) ?? []) walk(c);
-  };
-  for (const c of children.get(pid) ?? []) walk(c);
-  const root = processNs(pid);
-  return { main: root.main / 1e6, threads: (root.all - root.main) / 1e6, children: descendants };
-}
-
-const cpuTotal = (c: CpuSplit) => c.main + c.threads + c.children;
-
-const isBackend = (cmdline: string) => cmdline.includes('server-everything');
 
 /** One round's block: ROUND_WARMUP calls unmeasured, then CALLS timed, with the process tree's CPU read around them. */
 async function measure(variant: Variant): Promise<void> {
@@ -188,7 +119,7 @@ export async function run(): Promise<void> {
     samples: [],
     totalMs: 0,
     calls: 0,
-    cpuMs: { main: 0, threads: 0, children: 0 },
+    cpuMs: { main: 0, threads: 0, children: 0, left: 0 },
     target,
     roundP50: [],
     roundCpu: [],
