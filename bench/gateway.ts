@@ -52,7 +52,7 @@ function processCpuMs(pid: number | undefined): number {
 }
 
 /** CPU time of a process's main thread (its tid is its pid) so far, ms (NaN once it is gone). */
-export function mainThreadCpuMs(pid: number | undefined): number {
+function mainThreadCpuMs(pid: number | undefined): number {
   return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 

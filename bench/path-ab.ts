@@ -140,20 +140,19 @@ async function compare(s: Settings, load: number): Promise<void> {
   printTable(
     `Row "${s.row}", medians over ${s.runs} runs each`,
     ['build', 'p50', 'CPU/call', 'main thread', 'backend', 'CPU over the backend’s'],
-    [
-      ['this checkout', mine],
-      ['baseline', theirs],
-    ].map(([label, runs]) => {
-      const r = runs as Run[];
-      return [
-        label as string,
-        fmtMs(med(r, (x) => x.p50)),
-        fmtMs(med(r, (x) => x.cpu)),
-        fmtMs(med(r, (x) => x.main)),
-        fmtMs(med(r, (x) => x.backend)),
-        med(r, (x) => x.cpu / x.backend).toFixed(2),
-      ];
-    }),
+    (
+      [
+        ['this checkout', mine],
+        ['baseline', theirs],
+      ] as const
+    ).map(([label, r]) => [
+      label,
+      fmtMs(med(r, (x) => x.p50)),
+      fmtMs(med(r, (x) => x.cpu)),
+      fmtMs(med(r, (x) => x.main)),
+      fmtMs(med(r, (x) => x.backend)),
+      med(r, (x) => x.cpu / x.backend).toFixed(2),
+    ]),
   );
   const paired = (label: string, of: (r: Run) => number) => console.log(`  ${label}: ${fmtRatio(summarizeRatios(mine.map((r, k) => of(r) / of(theirs[k]!))))}`);
   console.log('\nThis checkout / baseline, run k with run k (median, spread and 95 % interval; an interval holding 1 found no difference):');

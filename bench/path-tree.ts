@@ -41,12 +41,13 @@ export interface CpuSplit {
   main: number;
   threads: number;
   children: number;
-  /** The subtree left out (the backend), counted apart: the same server doing the same work behind every variant. */
-  left: number;
 }
 
-/** CPU of a process and its descendants, `except` and its descendants (the backend) apart. */
-export function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit {
+/**
+ * CPU of a process and its descendants, `except` and its descendants (the backend) apart in `left`: the same server
+ * doing the same work behind every variant.
+ */
+export function treeCpuMs(pid: number, except: (cmdline: string) => boolean): CpuSplit & { left: number } {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -81,6 +82,6 @@ export function treeCpuMs(pid: number, except: (cmdline: string) => boolean): Cp
 }
 
 /** The tree's CPU without the part left out. */
-export const cpuTotal = (c: Pick<CpuSplit, 'main' | 'threads' | 'children'>) => c.main + c.threads + c.children;
+export const cpuTotal = (c: CpuSplit) => c.main + c.threads + c.children;
 
 export const isBackend = (cmdline: string) => cmdline.includes('server-everything');

@@ -119,7 +119,7 @@ export async function run(): Promise<void> {
     samples: [],
     totalMs: 0,
     calls: 0,
-    cpuMs: { main: 0, threads: 0, children: 0, left: 0 },
+    cpuMs: { main: 0, threads: 0, children: 0 },
     target,
     roundP50: [],
     roundCpu: [],
