@@ -53,16 +53,21 @@ async function startedLink(checkpointAtFrames: number): Promise<{ store: Store; 
   const inserter = new ExecutionInserter(store.db);
   const link = new CheckpointerLink(writerThreadEntry(), store.path, store.db, 1, checkpointAtFrames);
   cleanups.unshift(() => link.close());
+  await writeUntilActive(store, inserter, link, 1, 'the checkpointer to start');
+  return { store, inserter, link };
+}
+
+/** Batches of `items` until the link's checkpointer has said it is ready (it answers between commits). */
+async function writeUntilActive(store: Store, inserter: ExecutionInserter, link: CheckpointerLink, items: number, what: string): Promise<void> {
   await waitFor(
     () => {
-      writeBatch(store, inserter, link, 1);
+      writeBatch(store, inserter, link, items);
       return link.active;
     },
     30_000,
-    'the checkpointer to start',
+    what,
     50,
   );
-  return { store, inserter, link };
 }
 
 function worker(link: CheckpointerLink): Worker | undefined {
@@ -95,15 +100,7 @@ describe('WAL checkpointer thread', () => {
     cleanups.unshift(() => link.close());
     writeBatch(store, inserter, link, 5);
     expect(worker(link)).toBeUndefined(); // not before startAfterItems
-    await waitFor(
-      () => {
-        writeBatch(store, inserter, link, 5);
-        return link.active;
-      },
-      30_000,
-      'the checkpointer to say it is ready',
-      50,
-    );
+    await writeUntilActive(store, inserter, link, 5, 'the checkpointer to say it is ready');
     expect(autocheckpoint(store)).toBe(0);
     const before = statSync(store.path).size;
     // Only the checkpointer can move pages from the WAL into the file now.
