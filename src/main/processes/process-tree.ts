@@ -108,6 +108,9 @@ export function childExited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** How long stopGroup waits, after its SIGKILL, for the group to be gone. */
+const KILLED_WAIT_MS = 2_000;
+
 /**
  * Stops a child and its group: SIGTERM, then, after `graceMs`, SIGKILL to whatever of the group still runs.
  * Resolves once the child has exited (`exited`) and the rest of its group has ended or been killed.
@@ -124,6 +127,11 @@ export async function stopGroup(child: ChildProcess, exited: Promise<void>, grac
       const left = deadline - Date.now();
       if (left <= 0) {
         signalGroup(child, 'SIGKILL');
+        // A SIGKILL takes effect when the process next runs, which on a busy machine is not at once: the
+        // caller is told the group has ended only once it has (bounded: a process stuck in the kernel can
+        // outlast any signal).
+        const killedBy = Date.now() + KILLED_WAIT_MS;
+        while (groupRunning(child) && Date.now() < killedBy) await new Promise((resolve) => setTimeout(resolve, 10));
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(25, left)));
